@@ -1,0 +1,102 @@
+package io.vecflow.dataplane;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A worker's packet buffers: one off-heap segment of {@code count × bufferBytes} bytes plus per-buffer metadata in
+ * primitive arrays (structure of arrays, like VPP's {@code vlib_buffer_t} fields), and a LIFO free list.
+ *
+ * <p>Owned by one worker thread; not thread-safe. Nothing is allocated after construction.
+ */
+public final class BufferPool implements AutoCloseable {
+    /** Default data bytes per buffer (VPP's default data size is 2048). */
+    public static final int DEFAULT_BUFFER_BYTES = 2048;
+
+    private final Arena arena;
+    private final MemorySegment data;
+    private final int bufferBytes;
+    private final int[] free;
+    private int freeCount;
+
+    /** Frame length in bytes of the packet in each buffer (without FCS). */
+    public final int[] length;
+    /** Receiving interface (ifIndex) of each buffer. */
+    public final int[] rxIfIndex;
+    /** Transmit interface (ifIndex) of each buffer; 0 until an output decision is made. */
+    public final int[] txIfIndex;
+    /** Ethertype found by ethernet-input (after VLAN tags), 0 before. */
+    public final int[] etherType;
+    /** Byte offset of the L3 header from the start of the buffer data, -1 when not IP. */
+    public final int[] l3Offset;
+    /** Receive timestamp (System.nanoTime) of each buffer. */
+    public final long[] timestampNanos;
+
+    /**
+     * @param count number of buffers
+     * @param bufferBytes data bytes per buffer (packets longer than this are truncated by the port and counted)
+     */
+    public BufferPool(int count, int bufferBytes) {
+        if (count <= 0 || bufferBytes < 64) {
+            throw new IllegalArgumentException("buffer pool needs count > 0 and bufferBytes >= 64");
+        }
+        this.arena = Arena.ofShared();
+        this.bufferBytes = bufferBytes;
+        this.data = arena.allocate((long) count * bufferBytes, 64);
+        this.free = new int[count];
+        this.length = new int[count];
+        this.rxIfIndex = new int[count];
+        this.txIfIndex = new int[count];
+        this.etherType = new int[count];
+        this.l3Offset = new int[count];
+        this.timestampNanos = new long[count];
+        for (int i = 0; i < count; i++) {
+            free[i] = count - 1 - i;
+        }
+        freeCount = count;
+    }
+
+    /** @return a free buffer index, or -1 when the pool is exhausted. */
+    public int alloc() {
+        return freeCount == 0 ? -1 : free[--freeCount];
+    }
+
+    /** Returns a buffer to the pool. */
+    public void free(int buffer) {
+        free[freeCount++] = buffer;
+    }
+
+    /** Returns all buffers of a vector to the pool and empties it. */
+    public void free(PacketVector v) {
+        int[] b = v.buffers;
+        for (int i = 0, n = v.count; i < n; i++) {
+            free[freeCount++] = b[i];
+        }
+        v.count = 0;
+    }
+
+    /** @return buffers currently free. */
+    public int freeCount() {
+        return freeCount;
+    }
+
+    /** @return the segment holding every buffer's data. */
+    public MemorySegment data() {
+        return data;
+    }
+
+    /** @return the byte offset of a buffer's data within {@link #data()}. */
+    public long offset(int buffer) {
+        return (long) buffer * bufferBytes;
+    }
+
+    /** @return data bytes per buffer. */
+    public int bufferBytes() {
+        return bufferBytes;
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+}

@@ -1,0 +1,145 @@
+package io.vecflow.dataplane;
+
+import io.vecflow.packet.LinkType;
+import io.vecflow.packet.PacketParser;
+import io.vecflow.packet.ParsedPacket;
+import io.vecflow.packet.PcapFile;
+import io.vecflow.packet.PcapPacket;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+
+/**
+ * A port that replays a capture: the whole capture is loaded off-heap once, and each packet is assigned to a worker by
+ * the hash of its 5-tuple, as a NIC's RSS would assign it to a receive queue (non-IP packets hash on their MAC
+ * addresses). Each worker's {@link ReplayInputNode} then replays its own queue {@code loops} times, optionally paced
+ * to its share of a packets/s rate.
+ */
+public final class PcapReplayPort implements AutoCloseable {
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment data;
+    private final int ifIndex;
+    private final int workers;
+    private final long loops;
+    private final double packetsPerSecond;
+    private final long[][] offsets;
+    private final int[][] lengths;
+    private final int totalPackets;
+
+    /**
+     * @param capture the loaded capture; must be Ethernet
+     * @param ifIndex the ifIndex packets arrive on
+     * @param workers number of workers (RSS queues)
+     * @param loops how many times each packet is replayed (≥ 1)
+     * @param packetsPerSecond total replay rate over all workers, or 0 for as fast as possible
+     * @throws IllegalArgumentException for a non-Ethernet or empty capture, or bad parameters
+     */
+    public PcapReplayPort(PcapFile capture, int ifIndex, int workers, long loops, double packetsPerSecond) {
+        if (capture.linkType() != LinkType.ETHERNET) {
+            throw new IllegalArgumentException("the replay port needs an Ethernet capture; this one has link type "
+                    + capture.linkType());
+        }
+        List<PcapPacket> packets = capture.packets();
+        if (packets.isEmpty()) {
+            throw new IllegalArgumentException("the capture holds no packets");
+        }
+        if (workers < 1 || loops < 1 || packetsPerSecond < 0) {
+            throw new IllegalArgumentException("workers and loops must be >= 1 and the rate >= 0");
+        }
+        this.ifIndex = ifIndex;
+        this.workers = workers;
+        this.loops = loops;
+        this.packetsPerSecond = packetsPerSecond;
+        this.totalPackets = packets.size();
+        long total = 0;
+        for (PcapPacket p : packets) {
+            total += p.data().length;
+        }
+        this.data = arena.allocate(Math.max(1, total), 64);
+        int[] counts = new int[workers];
+        int[] queue = new int[packets.size()];
+        ParsedPacket pp = new ParsedPacket();
+        for (int i = 0; i < packets.size(); i++) {
+            byte[] d = packets.get(i).data();
+            PacketParser.parse(d, 0, d.length, LinkType.ETHERNET, pp);
+            long h = pp.ipVersion() != 0 ? pp.flowHash() : mix(pp.srcMac() ^ Long.rotateLeft(pp.dstMac(), 17));
+            queue[i] = (int) Long.remainderUnsigned(h, workers);
+            counts[queue[i]]++;
+        }
+        offsets = new long[workers][];
+        lengths = new int[workers][];
+        for (int w = 0; w < workers; w++) {
+            offsets[w] = new long[counts[w]];
+            lengths[w] = new int[counts[w]];
+        }
+        int[] fill = new int[workers];
+        long off = 0;
+        for (int i = 0; i < packets.size(); i++) {
+            byte[] d = packets.get(i).data();
+            MemorySegment.copy(d, 0, data, ValueLayout.JAVA_BYTE, off, d.length);
+            int w = queue[i];
+            offsets[w][fill[w]] = off;
+            lengths[w][fill[w]] = d.length;
+            fill[w]++;
+            off += d.length;
+        }
+    }
+
+    private static long mix(long z) {
+        z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+        z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+        return z ^ (z >>> 33);
+    }
+
+    /** @return packets in the capture. */
+    public int capturePackets() {
+        return totalPackets;
+    }
+
+    /** @return packets queued for worker {@code w} per loop. */
+    public int queueLength(int w) {
+        return lengths[w].length;
+    }
+
+    /** @return total packets the port will deliver (capture × loops). */
+    public long totalToReplay() {
+        return totalPackets * loops;
+    }
+
+    /** @return the ifIndex packets arrive on. */
+    public int ifIndex() {
+        return ifIndex;
+    }
+
+    /** @return the input node for worker {@code w}. */
+    public ReplayInputNode inputNode(int w, String next) {
+        double share = packetsPerSecond == 0 ? 0 : packetsPerSecond * lengths[w].length / totalPackets;
+        return new ReplayInputNode(this, w, next, share);
+    }
+
+    MemorySegment data() {
+        return data;
+    }
+
+    long[] offsets(int w) {
+        return offsets[w];
+    }
+
+    int[] lengths(int w) {
+        return lengths[w];
+    }
+
+    long loops() {
+        return loops;
+    }
+
+    int workers() {
+        return workers;
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+}

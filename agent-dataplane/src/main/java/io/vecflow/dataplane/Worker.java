@@ -1,0 +1,185 @@
+package io.vecflow.dataplane;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One dataplane worker thread: owns a {@link BufferPool} and one instance of every graph node, and runs the VPP
+ * dispatch loop — poll input nodes, then run pending vectors until none is left. A node hands packets on with
+ * {@link #enqueue}; a full pending vector is dispatched at once.
+ *
+ * <p>Everything here is single-threaded except {@link #stop()} and the counters read by other threads (plain longs:
+ * readers see eventually consistent values).
+ */
+public final class Worker implements Runnable {
+    private final int index;
+    private final BufferPool pool;
+    private final Node[] nodes;
+    private final InputNode[] inputs;
+    private final PacketVector[] pending;
+    private final PacketVector[] spare;
+    private int spareCount;
+    private volatile boolean running = true;
+    private volatile boolean finished;
+    private long dispatchRounds;
+
+    /**
+     * @param index worker index (0..W-1)
+     * @param graph the graph to instantiate for this worker
+     * @param pool this worker's buffers
+     */
+    public Worker(int index, Graph graph, BufferPool pool) {
+        this.index = index;
+        this.pool = pool;
+        this.nodes = graph.instantiate(index);
+        List<InputNode> in = new ArrayList<>();
+        for (Node n : nodes) {
+            if (n instanceof InputNode i) {
+                in.add(i);
+            }
+        }
+        this.inputs = in.toArray(InputNode[]::new);
+        this.pending = new PacketVector[nodes.length];
+        for (int i = 0; i < nodes.length; i++) {
+            pending[i] = new PacketVector();
+        }
+        this.spare = new PacketVector[nodes.length + 2];
+        for (int i = 0; i < spare.length; i++) {
+            spare[i] = new PacketVector();
+        }
+        spareCount = spare.length;
+    }
+
+    /** @return worker index. */
+    public int index() {
+        return index;
+    }
+
+    /** @return this worker's buffer pool. */
+    public BufferPool pool() {
+        return pool;
+    }
+
+    /** @return the node instance with the given name, or null. */
+    public Node node(String name) {
+        for (Node n : nodes) {
+            if (n.name().equals(name)) {
+                return n;
+            }
+        }
+        return null;
+    }
+
+    /** @return every node instance of this worker, in graph order. */
+    public Node[] nodes() {
+        return nodes.clone();
+    }
+
+    /**
+     * Hands one buffer to a next node.
+     *
+     * @param next graph index of the next node (from {@link Node#next(int)})
+     * @param buffer buffer index
+     * @param unused reserved for per-packet next-node metadata; pass 0
+     */
+    public void enqueue(int next, int buffer, int unused) {
+        PacketVector v = pending[next];
+        if (v.isFull()) {
+            dispatch(next);
+            v = pending[next];
+        }
+        v.add(buffer);
+    }
+
+    /** Hands every buffer of {@code v} to next node {@code next}, leaving {@code v} empty. */
+    public void enqueueAll(int next, PacketVector v) {
+        int[] b = v.buffers;
+        for (int i = 0, n = v.count; i < n; i++) {
+            enqueue(next, b[i], 0);
+        }
+        v.count = 0;
+    }
+
+    private void dispatch(int node) {
+        PacketVector v = pending[node];
+        if (v.count == 0) {
+            return;
+        }
+        pending[node] = spare[--spareCount];
+        // The node hands every buffer on (enqueue) or frees it; the vector itself is only a list of indices.
+        nodes[node].run(this, v);
+        v.count = 0;
+        spare[spareCount++] = v;
+    }
+
+    /** Runs pending vectors until the graph is idle. */
+    void drain() {
+        boolean any = true;
+        while (any) {
+            any = false;
+            for (int i = 0; i < pending.length; i++) {
+                if (pending[i].count != 0) {
+                    dispatch(i);
+                    any = true;
+                }
+            }
+        }
+    }
+
+    /**
+     * Runs one dispatch round: polls every input node, then drains the graph.
+     *
+     * @return packets the inputs produced
+     */
+    public int runOnce() {
+        int produced = 0;
+        for (InputNode in : inputs) {
+            produced += in.poll(this);
+        }
+        drain();
+        dispatchRounds++;
+        return produced;
+    }
+
+    /** @return true when every input node is exhausted. */
+    public boolean inputsExhausted() {
+        for (InputNode in : inputs) {
+            if (!in.exhausted()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (running) {
+                if (runOnce() == 0) {
+                    if (inputsExhausted()) {
+                        break;
+                    }
+                    LockSupport.parkNanos(20_000);
+                }
+            }
+        } finally {
+            finished = true;
+        }
+    }
+
+    /** Asks the loop to stop after the current round. */
+    public void stop() {
+        running = false;
+    }
+
+    /** @return true once {@link #run()} has returned. */
+    public boolean finished() {
+        return finished;
+    }
+
+    /** @return dispatch rounds run. */
+    public long dispatchRounds() {
+        return dispatchRounds;
+    }
+}

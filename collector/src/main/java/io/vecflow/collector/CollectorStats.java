@@ -1,0 +1,20 @@
+package io.vecflow.collector;
+
+import io.vecflow.sflow.DecodeStats;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Collector counters, shared by every inlet thread. */
+public final class CollectorStats {
+    /** UDP datagrams received. */
+    public final LongAdder datagramsReceived = new LongAdder();
+    /** UDP payload bytes received. */
+    public final LongAdder bytesReceived = new LongAdder();
+    /** Flow rows produced (before sinks). */
+    public final LongAdder flowRows = new LongAdder();
+    /** Samples whose header_protocol the packet parser does not know (kept, header not parsed). */
+    public final LongAdder unknownHeaderProtocol = new LongAdder();
+    /** Samples with sampling_rate 0 (flagged; never multiplied by). */
+    public final LongAdder zeroSamplingRate = new LongAdder();
+    /** Decoder counters: datagrams, samples, errors by kind. */
+    public final DecodeStats decode = new DecodeStats();
+}

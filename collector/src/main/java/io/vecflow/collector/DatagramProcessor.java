@@ -1,0 +1,90 @@
+package io.vecflow.collector;
+
+import io.vecflow.packet.LinkType;
+import io.vecflow.packet.PacketParser;
+import io.vecflow.packet.ParsedPacket;
+import io.vecflow.sflow.DatagramHeader;
+import io.vecflow.sflow.DecodeStats;
+import io.vecflow.sflow.FlowSample;
+import io.vecflow.sflow.SflowDecodeException;
+import io.vecflow.sflow.SflowDecoder;
+import io.vecflow.sflow.SflowVisitor;
+import java.util.List;
+
+/**
+ * The per-thread collector pipeline for one datagram: raw sinks first (the bytes unchanged), then decode, parse each
+ * sampled header, and hand one {@link FlowRow} per flow sample to every row sink. One instance per inlet thread; the
+ * counters it updates are shared and thread-safe.
+ */
+public final class DatagramProcessor implements SflowVisitor {
+    private final SflowDecoder decoder;
+    private final List<RawSink> rawSinks;
+    private final List<FlowSink> flowSinks;
+    private final CollectorStats stats;
+    private final FlowRow row = new FlowRow();
+    private final ParsedPacket parsed = new ParsedPacket();
+    private long receivedNanos;
+    private byte[] peer16;
+
+    /**
+     * @param decodeStats shared decoder counters
+     * @param stats shared collector counters
+     * @param rawSinks sinks for raw datagrams
+     * @param flowSinks sinks for decoded rows
+     */
+    public DatagramProcessor(DecodeStats decodeStats, CollectorStats stats, List<RawSink> rawSinks,
+            List<FlowSink> flowSinks) {
+        this.decoder = new SflowDecoder(decodeStats);
+        this.stats = stats;
+        this.rawSinks = List.copyOf(rawSinks);
+        this.flowSinks = List.copyOf(flowSinks);
+    }
+
+    /**
+     * Processes one UDP payload.
+     *
+     * @param data buffer (reused by the caller after return)
+     * @param off payload offset
+     * @param len payload length in bytes
+     * @param receivedNanos receive time, ns since the epoch
+     * @param peer16 UDP source address, 16 bytes IPv4-mapped
+     * @param peerPort UDP source port
+     * @return null, or the decode failure (already counted)
+     */
+    public SflowDecodeException process(byte[] data, int off, int len, long receivedNanos, byte[] peer16,
+            int peerPort) {
+        stats.datagramsReceived.increment();
+        stats.bytesReceived.add(len);
+        for (RawSink s : rawSinks) {
+            s.accept(data, off, len, receivedNanos, peer16, peerPort);
+        }
+        this.receivedNanos = receivedNanos;
+        this.peer16 = peer16;
+        return decoder.decode(data, off, len, this);
+    }
+
+    @Override
+    public void onDatagram(DatagramHeader header) {}
+
+    @Override
+    public void onFlowSample(DatagramHeader h, FlowSample s) {
+        ParsedPacket p = null;
+        if (s.hasSampledHeader) {
+            LinkType lt = LinkType.fromSflowHeaderProtocol(s.headerProtocol);
+            if (lt != null) {
+                PacketParser.parse(s.buffer, s.headerOffset, s.headerLength, lt, parsed);
+                p = parsed;
+            } else {
+                stats.unknownHeaderProtocol.increment();
+            }
+        }
+        if (s.samplingRate == 0) {
+            stats.zeroSamplingRate.increment();
+        }
+        row.set(receivedNanos, peer16, h, s, p);
+        stats.flowRows.increment();
+        for (FlowSink sink : flowSinks) {
+            sink.accept(row);
+        }
+    }
+}

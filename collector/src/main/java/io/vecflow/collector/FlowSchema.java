@@ -1,0 +1,114 @@
+package io.vecflow.collector;
+
+import java.util.List;
+
+/**
+ * The ClickHouse {@code flows} table, defined once: columns with logical types, rendered to DDL for what the server
+ * supports (probed with {@code SELECT version()}). Modern servers get native IPv6 columns, LowCardinality, codecs and a
+ * TTL; ClickHouse 18.16 (Debian 12) gets the nearest equivalents (FixedString(16) addresses, no codecs, no TTL).
+ * Column order is the RowBinary order of {@link RowBinaryWriter#writeFlow}.
+ */
+public final class FlowSchema {
+    private FlowSchema() {}
+
+    /** Logical column types. */
+    public enum Type {
+        DATETIME, UINT8, UINT16, UINT32, UINT64, IP
+    }
+
+    /** A column: name, logical type, and an optional codec for modern servers. */
+    public record Column(String name, Type type, String codec) {}
+
+    /** The flows columns, in RowBinary order. */
+    public static final List<Column> FLOWS = List.of(
+            new Column("TimeReceived", Type.DATETIME, "DoubleDelta, LZ4"),
+            new Column("TimeReceivedNanos", Type.UINT64, null),
+            new Column("AgentAddress", Type.IP, null),
+            new Column("PeerAddress", Type.IP, null),
+            new Column("SubAgentId", Type.UINT32, null),
+            new Column("DatagramSequence", Type.UINT32, null),
+            new Column("SampleSequence", Type.UINT32, null),
+            new Column("SourceIdType", Type.UINT8, null),
+            new Column("SourceIdIndex", Type.UINT32, null),
+            new Column("SamplingRate", Type.UINT32, null),
+            new Column("SamplePool", Type.UINT32, null),
+            new Column("Drops", Type.UINT32, null),
+            new Column("InIfFormat", Type.UINT8, null),
+            new Column("InIf", Type.UINT32, null),
+            new Column("OutIfFormat", Type.UINT8, null),
+            new Column("OutIf", Type.UINT32, null),
+            new Column("HeaderProtocol", Type.UINT32, null),
+            new Column("FrameLength", Type.UINT32, null),
+            new Column("SrcMAC", Type.UINT64, null),
+            new Column("DstMAC", Type.UINT64, null),
+            new Column("Vlan", Type.UINT16, null),
+            new Column("EType", Type.UINT16, null),
+            new Column("SrcAddr", Type.IP, "ZSTD(1)"),
+            new Column("DstAddr", Type.IP, "ZSTD(1)"),
+            new Column("Proto", Type.UINT8, null),
+            new Column("SrcPort", Type.UINT16, null),
+            new Column("DstPort", Type.UINT16, null),
+            new Column("TCPFlags", Type.UINT8, null),
+            new Column("IPTos", Type.UINT8, null),
+            new Column("IPTTL", Type.UINT8, null),
+            new Column("Bytes", Type.UINT64, "T64, LZ4"),
+            new Column("Packets", Type.UINT64, "T64, LZ4"));
+
+    /** What the server supports, from its version. */
+    public record ServerFeatures(int major, int minor, boolean ipv6Type, boolean codecs, boolean ttl) {
+        /**
+         * @param version the text of {@code SELECT version()}, e.g. {@code 18.16.1} or {@code 25.8.2.29}
+         * @throws IllegalArgumentException if it is not a version
+         */
+        public static ServerFeatures fromVersion(String version) {
+            String[] p = version.trim().split("\\.");
+            try {
+                int major = Integer.parseInt(p[0]);
+                int minor = p.length > 1 ? Integer.parseInt(p[1]) : 0;
+                // IPv6 domain type: 19.3; column codecs: 19.1; column/table TTL: 19.6.
+                boolean v193 = major > 19 || (major == 19 && minor >= 3);
+                boolean v196 = major > 19 || (major == 19 && minor >= 6);
+                return new ServerFeatures(major, minor, v193, v193, v196);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("not a ClickHouse version: '" + version + "'");
+            }
+        }
+    }
+
+    /**
+     * Renders {@code CREATE TABLE IF NOT EXISTS db.flows} for a server.
+     *
+     * @param database database name
+     * @param f server features
+     * @param ttlDays retention in days (modern servers only; old ones drop partitions)
+     * @return the DDL statement
+     */
+    public static String createFlows(String database, ServerFeatures f, int ttlDays) {
+        StringBuilder b = new StringBuilder("CREATE TABLE IF NOT EXISTS ").append(database).append(".flows\n(\n");
+        for (int i = 0; i < FLOWS.size(); i++) {
+            Column c = FLOWS.get(i);
+            b.append("    ").append(c.name()).append(' ').append(type(c.type(), f));
+            if (f.codecs() && c.codec() != null) {
+                b.append(" CODEC(").append(c.codec()).append(')');
+            }
+            b.append(i + 1 < FLOWS.size() ? ",\n" : "\n");
+        }
+        b.append(")\nENGINE = MergeTree\nPARTITION BY toYYYYMMDD(TimeReceived)\n")
+                .append("ORDER BY (TimeReceived, AgentAddress, InIf, OutIf)");
+        if (f.ttl()) {
+            b.append("\nTTL TimeReceived + INTERVAL ").append(ttlDays).append(" DAY");
+        }
+        return b.toString();
+    }
+
+    private static String type(Type t, ServerFeatures f) {
+        return switch (t) {
+            case DATETIME -> "DateTime";
+            case UINT8 -> "UInt8";
+            case UINT16 -> "UInt16";
+            case UINT32 -> "UInt32";
+            case UINT64 -> "UInt64";
+            case IP -> f.ipv6Type() ? "IPv6" : "FixedString(16)";
+        };
+    }
+}

@@ -1,0 +1,26 @@
+package io.vecflow.collector;
+
+/** Where decoded flow rows go. Implementations are thread-safe: several inlet threads call {@link #accept}. */
+public interface FlowSink extends AutoCloseable {
+    /** Takes one row; the row object is reused by the caller after return. */
+    void accept(FlowRow row);
+
+    /**
+     * Writes everything accepted so far to its destination and waits for it.
+     *
+     * @throws Exception if the destination failed (rows are counted as failed, not silently lost)
+     */
+    void flush() throws Exception;
+
+    /** @return rows durably written. */
+    long rowsWritten();
+
+    /** @return rows that could not be written. */
+    long rowsFailed();
+
+    /** @return a short name for reports, e.g. {@code clickhouse}. */
+    String name();
+
+    @Override
+    void close() throws Exception;
+}

@@ -1,0 +1,138 @@
+package io.vecflow.collector;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+
+/**
+ * Writes one JSON object per flow row to a file (JSON Lines), the collector's embedded default sink. Field names are
+ * the snake_case sFlow names; addresses are text, MACs {@code aa:bb:cc:dd:ee:ff}.
+ */
+public final class JsonLinesSink implements FlowSink {
+    private final OutputStream out;
+    private final JsonGenerator gen;
+    private final Path file;
+    private long written;
+
+    /**
+     * @param file output file (created or truncated)
+     * @throws IOException if it cannot be created
+     */
+    public JsonLinesSink(Path file) throws IOException {
+        this.file = file;
+        if (file.getParent() != null) {
+            Files.createDirectories(file.getParent());
+        }
+        this.out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+        this.gen = new JsonFactory().createGenerator(out, JsonEncoding.UTF8);
+        gen.setRootValueSeparator(null);
+    }
+
+    /** @return the output file. */
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public synchronized void accept(FlowRow r) {
+        try {
+            gen.writeStartObject();
+            gen.writeStringField("time_received", Instant.ofEpochSecond(0, r.timeReceivedNanos).toString());
+            gen.writeStringField("agent", addr(r.agentAddress));
+            gen.writeNumberField("sub_agent_id", r.subAgentId);
+            gen.writeNumberField("datagram_sequence", r.datagramSequence);
+            gen.writeNumberField("sample_sequence", r.sampleSequence);
+            gen.writeStringField("source_id", r.sourceIdType + ":" + r.sourceIdIndex);
+            gen.writeNumberField("sampling_rate", r.samplingRate);
+            gen.writeNumberField("sample_pool", r.samplePool);
+            gen.writeNumberField("drops", r.drops);
+            gen.writeNumberField("input_format", r.inIfFormat);
+            gen.writeNumberField("input", r.inIf);
+            gen.writeNumberField("output_format", r.outIfFormat);
+            gen.writeNumberField("output", r.outIf);
+            gen.writeNumberField("header_protocol", r.headerProtocol);
+            gen.writeNumberField("frame_length", r.frameLength);
+            gen.writeStringField("src_mac", mac(r.srcMac));
+            gen.writeStringField("dst_mac", mac(r.dstMac));
+            gen.writeNumberField("vlan", r.vlan);
+            gen.writeNumberField("ethertype", r.etherType);
+            gen.writeStringField("src_addr", addr(r.srcAddr));
+            gen.writeStringField("dst_addr", addr(r.dstAddr));
+            gen.writeNumberField("protocol", r.protocol);
+            gen.writeNumberField("src_port", r.srcPort);
+            gen.writeNumberField("dst_port", r.dstPort);
+            gen.writeNumberField("tcp_flags", r.tcpFlags);
+            gen.writeNumberField("bytes", r.bytes);
+            gen.writeNumberField("packets", r.packets);
+            gen.writeEndObject();
+            gen.writeRaw('\n');
+            written++;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return IPv4-mapped addresses as dotted quads, others in IPv6 text; all-zero as empty. */
+    static String addr(byte[] a16) {
+        boolean zero = true;
+        for (byte b : a16) {
+            if (b != 0) {
+                zero = false;
+                break;
+            }
+        }
+        if (zero) {
+            return "";
+        }
+        try {
+            boolean mapped = a16[10] == (byte) 0xFF && a16[11] == (byte) 0xFF;
+            for (int i = 0; i < 10 && mapped; i++) {
+                mapped = a16[i] == 0;
+            }
+            return InetAddress.getByAddress(mapped ? Arrays.copyOfRange(a16, 12, 16) : a16).getHostAddress();
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String mac(long m) {
+        return String.format("%02x:%02x:%02x:%02x:%02x:%02x", m >>> 40 & 0xFF, m >>> 32 & 0xFF, m >>> 24 & 0xFF,
+                m >>> 16 & 0xFF, m >>> 8 & 0xFF, m & 0xFF);
+    }
+
+    @Override
+    public synchronized void flush() throws IOException {
+        gen.flush();
+        out.flush();
+    }
+
+    @Override
+    public synchronized long rowsWritten() {
+        return written;
+    }
+
+    @Override
+    public long rowsFailed() {
+        return 0;
+    }
+
+    @Override
+    public String name() {
+        return "jsonl:" + file;
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        gen.close();
+        out.close();
+    }
+}

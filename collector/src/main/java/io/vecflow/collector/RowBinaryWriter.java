@@ -1,0 +1,109 @@
+package io.vecflow.collector;
+
+import java.util.Arrays;
+
+/**
+ * Appends rows in ClickHouse's RowBinary format (little-endian fixed-width integers, DateTime as UInt32 seconds,
+ * FixedString(16)/IPv6 as 16 raw bytes in network order) to a growable byte buffer. Not thread-safe.
+ */
+public final class RowBinaryWriter {
+    private byte[] buf;
+    private int pos;
+    private int rows;
+
+    /** @param initialBytes initial capacity in bytes */
+    public RowBinaryWriter(int initialBytes) {
+        buf = new byte[Math.max(64, initialBytes)];
+    }
+
+    /** Appends one flows row, columns in {@link FlowSchema#FLOWS} order. */
+    public void writeFlow(FlowRow r) {
+        ensure(256);
+        u32(r.timeReceivedNanos / 1_000_000_000L);
+        u64(r.timeReceivedNanos);
+        bytes16(r.agentAddress);
+        bytes16(r.peerAddress);
+        u32(r.subAgentId);
+        u32(r.datagramSequence);
+        u32(r.sampleSequence);
+        u8(r.sourceIdType);
+        u32(r.sourceIdIndex);
+        u32(r.samplingRate);
+        u32(r.samplePool);
+        u32(r.drops);
+        u8(r.inIfFormat);
+        u32(r.inIf);
+        u8(r.outIfFormat);
+        u32(r.outIf);
+        u32(r.headerProtocol);
+        u32(r.frameLength);
+        u64(r.srcMac);
+        u64(r.dstMac);
+        u16(r.vlan);
+        u16(r.etherType);
+        bytes16(r.srcAddr);
+        bytes16(r.dstAddr);
+        u8(r.protocol);
+        u16(r.srcPort);
+        u16(r.dstPort);
+        u8(r.tcpFlags);
+        u8(r.tos);
+        u8(r.ttl);
+        u64(r.bytes);
+        u64(r.packets);
+        rows++;
+    }
+
+    private void ensure(int n) {
+        if (pos + n > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n));
+        }
+    }
+
+    private void u8(long v) {
+        buf[pos++] = (byte) v;
+    }
+
+    private void u16(long v) {
+        buf[pos++] = (byte) v;
+        buf[pos++] = (byte) (v >>> 8);
+    }
+
+    private void u32(long v) {
+        for (int i = 0; i < 4; i++) {
+            buf[pos++] = (byte) (v >>> (8 * i));
+        }
+    }
+
+    private void u64(long v) {
+        for (int i = 0; i < 8; i++) {
+            buf[pos++] = (byte) (v >>> (8 * i));
+        }
+    }
+
+    private void bytes16(byte[] b) {
+        System.arraycopy(b, 0, buf, pos, 16);
+        pos += 16;
+    }
+
+    /** @return rows written since the last reset. */
+    public int rows() {
+        return rows;
+    }
+
+    /** @return bytes written. */
+    public int size() {
+        return pos;
+    }
+
+    /** @return the backing buffer, valid up to {@link #size()}. */
+    public byte[] buffer() {
+        return buf;
+    }
+
+    /** Empties the writer, keeping its capacity. */
+    public void reset() {
+        pos = 0;
+        rows = 0;
+    }
+}

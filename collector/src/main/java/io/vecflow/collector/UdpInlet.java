@@ -1,0 +1,113 @@
+package io.vecflow.collector;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The collector's UDP listener (Netty). On Linux with epoll it opens {@code threads} sockets on the same port with
+ * SO_REUSEPORT, one per event loop, so the kernel spreads datagrams over threads; elsewhere one NIO socket. Each
+ * thread has its own {@link DatagramProcessor}; datagrams up to 65535 bytes are received whole.
+ */
+public final class UdpInlet implements AutoCloseable {
+    private final EventLoopGroup group;
+    private final List<Channel> channels = new ArrayList<>();
+    private final InetSocketAddress bound;
+
+    /**
+     * Binds and starts receiving.
+     *
+     * @param bind address and port to bind (port 0 picks a free one)
+     * @param threads number of sockets/event loops (epoll only; NIO uses 1)
+     * @param receiveBufferBytes SO_RCVBUF per socket in bytes
+     * @param processors makes one processor per socket
+     * @throws InterruptedException if interrupted while binding
+     */
+    public UdpInlet(InetSocketAddress bind, int threads, int receiveBufferBytes, Supplier<DatagramProcessor> processors)
+            throws InterruptedException {
+        boolean epoll = Epoll.isAvailable();
+        int n = epoll ? Math.max(1, threads) : 1;
+        group = new MultiThreadIoEventLoopGroup(n, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        InetSocketAddress addr = bind;
+        for (int i = 0; i < n; i++) {
+            DatagramProcessor proc = processors.get();
+            Bootstrap b = new Bootstrap().group(group)
+                    .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
+                    .option(ChannelOption.SO_RCVBUF, receiveBufferBytes)
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65536))
+                    .handler(new Handler(proc));
+            if (epoll) {
+                b.option(EpollChannelOption.SO_REUSEPORT, true);
+            }
+            Channel ch = b.bind(addr).sync().channel();
+            channels.add(ch);
+            addr = (InetSocketAddress) ch.localAddress(); // later sockets bind the port the first one got
+        }
+        bound = addr;
+    }
+
+    /** @return the bound address (with the real port when 0 was asked). */
+    public InetSocketAddress localAddress() {
+        return bound;
+    }
+
+    private static final class Handler extends SimpleChannelInboundHandler<DatagramPacket> {
+        private final DatagramProcessor proc;
+        private final byte[] buf = new byte[65536];
+        private final byte[] peer16 = new byte[16];
+
+        Handler(DatagramProcessor proc) {
+            this.proc = proc;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket p) {
+            long now = EpochNanos.now();
+            ByteBuf c = p.content();
+            int len = c.readableBytes();
+            c.getBytes(c.readerIndex(), buf, 0, len);
+            InetSocketAddress s = p.sender();
+            mapped(s.getAddress(), peer16);
+            proc.process(buf, 0, len, now, peer16, s.getPort());
+        }
+    }
+
+    /** Writes an address as 16 bytes, IPv4 mapped to ::ffff:a.b.c.d. */
+    static void mapped(InetAddress a, byte[] out) {
+        byte[] b = a.getAddress();
+        if (b.length == 16) {
+            System.arraycopy(b, 0, out, 0, 16);
+        } else {
+            java.util.Arrays.fill(out, 0, 10, (byte) 0);
+            out[10] = (byte) 0xFF;
+            out[11] = (byte) 0xFF;
+            System.arraycopy(b, 0, out, 12, 4);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        for (Channel ch : channels) {
+            ch.close().sync();
+        }
+        group.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).sync();
+    }
+}

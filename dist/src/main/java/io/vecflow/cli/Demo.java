@@ -1,0 +1,257 @@
+package io.vecflow.cli;
+
+import io.vecflow.collector.Collector;
+import io.vecflow.collector.FlowSink;
+import io.vecflow.collector.RawSink;
+import io.vecflow.dataplane.Dataplane;
+import io.vecflow.hsflowd.HsflowdConfig;
+import io.vecflow.hsflowd.HsflowdDaemon;
+import io.vecflow.hsflowd.SflowAgent;
+import io.vecflow.netlink.Errno;
+import io.vecflow.netlink.NetlinkException;
+import io.vecflow.netlink.psample.Psample;
+import io.vecflow.netlink.psample.PsampleEmitter;
+import io.vecflow.netlink.psample.PsampleSubscriber;
+import io.vecflow.netlink.psample.PsampleTransport;
+import io.vecflow.packet.PcapFile;
+import io.vecflow.packet.PcapPacket;
+import io.vecflow.packet.PcapReader;
+import io.vecflow.packet.PcapRecord;
+import io.vecflow.sflow.DecodeError;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The whole chain in one process, on real sockets: pcap replay → dataplane workers → sample FIFOs → main thread →
+ * netlink PSAMPLE (NETLINK_USERSOCK) → hsflowd-compatible agent → sFlow v5 over UDP → collector → sinks (JSON lines
+ * by default; ClickHouse and Kafka when given). Every datagram the agent sends is also written to
+ * {@code OUT/datagrams.pcap}.
+ */
+public final class Demo {
+    /** Name of the bundled capture (tcpreplay's test capture, 179 packets; see testdata/SOURCES.md). */
+    public static final String BUNDLED_CAPTURE = "tcpreplay-test.pcap";
+
+    /** Demo options (the CLI flags). */
+    public static final class Options {
+        /** Capture to replay, or null for the bundled one. */
+        public Path capture;
+        /** Capture replays. */
+        public long loops = 1;
+        /** Sampling rate N. */
+        public int samplingRate = 1;
+        /** Dataplane workers. */
+        public int workers = 2;
+        /** Header bytes per sample. */
+        public int headerBytes = 128;
+        /** Per-worker sample FIFO size. */
+        public int fifoSize = 2047;
+        /** Replay rate, packets/s (0 = as fast as possible). */
+        public double packetsPerSecond;
+        /** Output folder. */
+        public Path out = Path.of("vecflow-out");
+        /** ClickHouse URL or null. */
+        public String clickhouse;
+        /** ClickHouse database. */
+        public String clickhouseDatabase = "vecflow";
+        /** Kafka bootstrap or null. */
+        public String kafka;
+        /** Kafka raw topic. */
+        public String kafkaTopic = "vecflow-raw-v1";
+        /** NETLINK_USERSOCK multicast group for PSAMPLE. */
+        public int netlinkGroup = Psample.USERSOCK_DEFAULT_GROUP;
+        /** Collector UDP port on 127.0.0.1 (0 = any free port). */
+        public int collectorPort = 6343;
+        /** sFlow datagram budget in bytes. */
+        public int datagramBytes = 1400;
+    }
+
+    /** What the demo did, for the summary and for tests. */
+    public record Result(String capture, int capturePackets, Dataplane.Stats dataplane, String netlink,
+            long agentSamplesIn, long agentDatagramsSent, long agentSequenceGapDrops, long agentLastDrops,
+            long collectorDatagrams, long collectorFlowRows, Map<DecodeError, Long> decodeErrors,
+            List<String> sinks, Path datagramsPcap, long datagramsInPcap, int collectorPort,
+            List<String> topFlows, int distinctFlows, long elapsedMs) {}
+
+    private Demo() {}
+
+    /**
+     * Runs the chain to completion.
+     *
+     * @param o options
+     * @param log where progress lines go
+     * @return the result
+     * @throws Exception if a stage cannot start (netlink, ports, services) or the chain does not drain in time
+     */
+    public static Result run(Options o, PrintStream log) throws Exception {
+        long t0 = System.nanoTime();
+        Files.createDirectories(o.out);
+        String captureName = o.capture == null ? BUNDLED_CAPTURE + " (bundled)" : o.capture.toString();
+        PcapFile capture = o.capture == null ? loadBundled() : PcapReader.readAll(o.capture);
+
+        Collector.Settings cs = new Collector.Settings();
+        cs.bindAddress = "127.0.0.1";
+        cs.port = o.collectorPort;
+        cs.threads = 2;
+        cs.jsonLines = o.out.resolve("flows.jsonl");
+        cs.clickhouseUrl = o.clickhouse;
+        cs.clickhouseDatabase = o.clickhouseDatabase;
+        cs.clickhouseFlushMs = 500;
+        cs.kafkaBootstrap = o.kafka;
+        cs.kafkaRawTopic = o.kafkaTopic;
+        TopFlows top = new TopFlows();
+        cs.extraFlowSinks.add(top);
+
+        try (Collector collector = new Collector(cs)) {
+            int port = collector.localAddress().getPort();
+            HsflowdConfig hc = HsflowdConfig.parse("""
+                    # written by vecflow demo
+                    sflow {
+                      sampling = %d
+                      headerBytes = %d
+                      datagramBytes = %d
+                      agentIP = 127.0.0.1
+                      collector { ip = 127.0.0.1 udpport = %d }
+                      psample { group = 1 transport = usersock usersockGroup = %d }
+                    }
+                    """.formatted(o.samplingRate, o.headerBytes, o.datagramBytes, port, o.netlinkGroup));
+            Files.writeString(o.out.resolve("hsflowd.conf"), hc.describe());
+
+            PsampleSubscriber sub;
+            PsampleEmitter emitter;
+            String netlink;
+            try {
+                sub = PsampleSubscriber.open(PsampleTransport.USERSOCK, o.netlinkGroup);
+                emitter = PsampleEmitter.open(PsampleTransport.USERSOCK, o.netlinkGroup, Psample.Convention.VPP);
+                netlink = "NETLINK_USERSOCK multicast group " + o.netlinkGroup;
+            } catch (NetlinkException e) {
+                if (e.errno() != Errno.EPERM) {
+                    throw e;
+                }
+                // Joining a multicast group needs CAP_NET_ADMIN; unicast to the agent's port id does not.
+                sub = PsampleSubscriber.openUnicast();
+                emitter = PsampleEmitter.openUnicast(sub.portId(), Psample.Convention.VPP);
+                netlink = "NETLINK_USERSOCK unicast to port id " + sub.portId() + " (not root: no multicast)";
+            }
+            final PsampleSubscriber subscriber = sub;
+            SflowAgent agent = new SflowAgent(hc, InetAddress.getByName("127.0.0.1"));
+            Path pcapFile = o.out.resolve("datagrams.pcap");
+            DatagramPcapWriter pcap = new DatagramPcapWriter(pcapFile, agent.agentAddress(), agent.localPort());
+            agent.addListener(pcap);
+
+            Dataplane.Settings ds = new Dataplane.Settings();
+            ds.workers = o.workers;
+            ds.samplingRate = o.samplingRate;
+            ds.headerBytes = o.headerBytes;
+            ds.fifoCapacity = o.fifoSize;
+            ds.loops = o.loops;
+            ds.packetsPerSecond = o.packetsPerSecond;
+            Dataplane.Stats dps;
+            try (HsflowdDaemon daemon = new HsflowdDaemon(agent, subscriber);
+                    Dataplane dp = new Dataplane(ds, capture, emitter)) {
+                log.printf("vecflow demo: replaying %s (%d packets) x %d loops on %d workers, sampling 1-in-%d%n",
+                        captureName, capture.packets().size(), o.loops, o.workers, o.samplingRate);
+                dp.start();
+                dp.awaitCompletion();
+                dps = dp.stats();
+                // Everything the main thread sent must reach the agent (or be counted lost by netlink).
+                waitFor(() -> agent.samplesIn() + subscriber.overruns() >= dps.psampleSent(), 15_000,
+                        "agent to receive " + dps.psampleSent() + " PSAMPLE messages");
+                agent.flush();
+                waitFor(() -> collector.stats().datagramsReceived.sum() >= agent.datagramsSent(), 15_000,
+                        "collector to receive " + agent.datagramsSent() + " datagrams");
+                collector.flush();
+            } finally {
+                emitter.close();
+                pcap.close();
+            }
+            List<String> sinks = new ArrayList<>();
+            for (RawSink r : collector.rawSinks()) {
+                sinks.add(r.name() + ": " + r.written() + " datagrams" + (r.failed() > 0 ? ", " + r.failed()
+                        + " failed" : ""));
+            }
+            for (FlowSink f : collector.flowSinks()) {
+                if (f != top) {
+                    sinks.add(f.name() + ": " + f.rowsWritten() + " rows" + (f.rowsFailed() > 0 ? ", "
+                            + f.rowsFailed() + " failed" : ""));
+                }
+            }
+            List<String> topFlows = new ArrayList<>();
+            for (var e : top.top(5)) {
+                topFlows.add(String.format("%,14d bytes  %5d samples  %s", e.getValue().bytes,
+                        e.getValue().samples, e.getKey()));
+            }
+            return new Result(captureName, capture.packets().size(), dps, netlink, agent.samplesIn(),
+                    agent.datagramsSent(), agent.sequenceGapDrops(), agent.lastDropsField(),
+                    collector.stats().datagramsReceived.sum(), collector.stats().flowRows.sum(),
+                    collector.stats().decode.errorsByKind(), sinks, pcapFile, pcap.written(), port, topFlows,
+                    top.distinctFlows(), (System.nanoTime() - t0) / 1_000_000);
+        }
+    }
+
+    /** Prints the summary the demo command shows. */
+    public static void printSummary(Result r, PrintStream out) {
+        Dataplane.Stats d = r.dataplane();
+        out.println();
+        out.println("vecflow demo summary (" + r.elapsedMs() + " ms)");
+        out.printf("  capture      %s, %d packets%n", r.capture(), r.capturePackets());
+        out.printf("  dataplane    packets replayed %,d (IPv4 %,d, IPv6 %,d, other %,d), forwarded %,d%n",
+                d.packetsReplayed(), d.ip4(), d.ip6(), d.otherEthertypes(), d.outputPackets());
+        out.printf("  sampling     samples taken %,d, samples dropped in FIFOs %,d%n", d.samplesTaken(), d.fifoDrops());
+        out.printf("  netlink      PSAMPLE sent %,d, send failures %,d, via %s%n", d.psampleSent(), d.psampleFailed(),
+                r.netlink());
+        out.printf("  agent        samples received %,d, datagrams sent %,d, drops reported %,d (last drops field %,d)%n",
+                r.agentSamplesIn(), r.agentDatagramsSent(), r.agentSequenceGapDrops(), r.agentLastDrops());
+        out.printf("  collector    datagrams received %,d on udp 127.0.0.1:%d, flow rows %,d, decode errors %s%n",
+                r.collectorDatagrams(), r.collectorPort(), r.collectorFlowRows(),
+                r.decodeErrors().isEmpty() ? "0" : r.decodeErrors().toString());
+        for (String s : r.sinks()) {
+            out.println("  sink         " + s);
+        }
+        out.printf("  datagrams    %s (%d datagrams; read with: tshark -r %s -d udp.port==%d,sflow -V)%n",
+                r.datagramsPcap(), r.datagramsInPcap(), r.datagramsPcap(), r.collectorPort());
+        out.printf("Top 5 of %d flows by estimated bytes (sampled frame bytes x sampling rate):%n", r.distinctFlows());
+        for (String f : r.topFlows()) {
+            out.println("  " + f);
+        }
+    }
+
+    private static void waitFor(BooleanSupplier cond, long timeoutMs, String what) throws Exception {
+        long end = System.currentTimeMillis() + timeoutMs;
+        while (!cond.getAsBoolean()) {
+            if (System.currentTimeMillis() > end) {
+                throw new IllegalStateException("timed out after " + timeoutMs + " ms waiting for " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    /** @return the capture bundled in the jar. */
+    static PcapFile loadBundled() throws IOException {
+        try (InputStream in = Demo.class.getResourceAsStream("/io/vecflow/demo/" + BUNDLED_CAPTURE)) {
+            if (in == null) {
+                throw new IOException("bundled capture " + BUNDLED_CAPTURE + " missing from the jar");
+            }
+            return readAll(new PcapReader(in));
+        }
+    }
+
+    static PcapFile readAll(PcapReader r) throws IOException {
+        try (r) {
+            List<PcapPacket> packets = new ArrayList<>();
+            PcapRecord rec = new PcapRecord();
+            while (r.next(rec)) {
+                packets.add(new PcapPacket(rec.timestampNanos(), rec.originalLength(),
+                        java.util.Arrays.copyOf(rec.data(), rec.capturedLength())));
+            }
+            return new PcapFile(r.linkType(), r.snapLength(), packets);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.vecflow.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code vecflow demo}: the whole chain on a capture, in one process. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Runs the whole chain on a real capture: pcap replay -> dataplane workers -> FIFOs -> "
+            + "netlink PSAMPLE -> sFlow agent -> collector -> JSON lines (default), ClickHouse and Kafka (when given).",
+            "Writes OUT/flows.jsonl, OUT/datagrams.pcap (every datagram the agent sent) and OUT/hsflowd.conf, "
+            + "then prints a summary."})
+final class DemoCommand implements Callable<Integer> {
+    @Option(names = "--capture", paramLabel = "FILE",
+            description = "Ethernet pcap to replay (default: the bundled tcpreplay-test.pcap, 179 packets).")
+    Path capture;
+
+    @Option(names = "--loops", defaultValue = "1", description = "Times the capture is replayed (default ${DEFAULT-VALUE}).")
+    long loops;
+
+    @Option(names = "--sampling-rate", defaultValue = "1", paramLabel = "N",
+            description = "Sample 1-in-N packets (default ${DEFAULT-VALUE}: every packet).")
+    int samplingRate;
+
+    @Option(names = "--workers", defaultValue = "2", description = "Dataplane worker threads (default ${DEFAULT-VALUE}).")
+    int workers;
+
+    @Option(names = "--header-bytes", defaultValue = "128", description = "Header bytes per sample, 1..256 (default ${DEFAULT-VALUE}).")
+    int headerBytes;
+
+    @Option(names = "--fifo-size", defaultValue = "2047", description = "Sample FIFO slots per worker (default ${DEFAULT-VALUE}).")
+    int fifoSize;
+
+    @Option(names = "--pps", defaultValue = "0", description = "Replay rate in packets/s, 0 = as fast as possible (default ${DEFAULT-VALUE}).")
+    double pps;
+
+    @Option(names = "--out", defaultValue = "vecflow-out", paramLabel = "DIR", description = "Output folder (default ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--clickhouse", paramLabel = "URL", description = "ClickHouse HTTP URL, e.g. http://127.0.0.1:8123: also write flows there.")
+    String clickhouse;
+
+    @Option(names = "--clickhouse-database", defaultValue = "vecflow", paramLabel = "DB", description = "ClickHouse database (default ${DEFAULT-VALUE}).")
+    String clickhouseDatabase;
+
+    @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Kafka bootstrap servers: also write every raw datagram to the topic.")
+    String kafka;
+
+    @Option(names = "--kafka-topic", defaultValue = "vecflow-raw-v1", description = "Raw datagram topic (default ${DEFAULT-VALUE}).")
+    String kafkaTopic;
+
+    @Option(names = "--netlink-group", defaultValue = "30", description = "NETLINK_USERSOCK multicast group for PSAMPLE, 1..32 (default ${DEFAULT-VALUE}).")
+    int netlinkGroup;
+
+    @Option(names = "--collector-port", defaultValue = "6343", description = "Collector UDP port on 127.0.0.1, 0 = any free port (default ${DEFAULT-VALUE}).")
+    int collectorPort;
+
+    @Override
+    public Integer call() throws Exception {
+        if (loops < 1 || samplingRate < 1 || workers < 1 || workers > 64 || headerBytes < 1 || headerBytes > 256
+                || fifoSize < 2 || netlinkGroup < 1 || netlinkGroup > 32) {
+            throw new IllegalArgumentException("out of range: need --loops >= 1, --sampling-rate >= 1, "
+                    + "--workers 1..64, --header-bytes 1..256, --fifo-size >= 2, --netlink-group 1..32");
+        }
+        Demo.Options o = new Demo.Options();
+        o.capture = capture;
+        o.loops = loops;
+        o.samplingRate = samplingRate;
+        o.workers = workers;
+        o.headerBytes = headerBytes;
+        o.fifoSize = fifoSize;
+        o.packetsPerSecond = pps;
+        o.out = out;
+        o.clickhouse = clickhouse;
+        o.clickhouseDatabase = clickhouseDatabase;
+        o.kafka = kafka;
+        o.kafkaTopic = kafkaTopic;
+        o.netlinkGroup = netlinkGroup;
+        o.collectorPort = collectorPort;
+        Demo.Result r = Demo.run(o, System.out);
+        Demo.printSummary(r, System.out);
+        return 0;
+    }
+}

@@ -1,0 +1,251 @@
+package io.vecflow.hsflowd;
+
+import io.vecflow.sflow.DatagramBuilder;
+import io.vecflow.sflow.SflowFormats;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The hsflowd-compatible agent core: turns packet samples (from PSAMPLE) into sFlow v5 datagrams and sends them to
+ * every collector.
+ *
+ * <p>Follows hsflowd's conventions (project notes "hsflowd conventions"): one expanded flow sample (0:3) per packet
+ * sample with one sampled_header record (0:1, header_protocol 1, frame_length = ORIGSIZE + 4, stripped = 4, header ≤
+ * headerBytes); source 0:ifIndex of the input port; sample_pool += N per sample (an estimate, as in hsflowd); a
+ * PSAMPLE group sequence gap adds to the sampler's drops (a gap above 0x7FFFFFFF counts as 1); datagram sequence
+ * numbers start at 1; uptime = ms since the agent was created; a datagram is flushed when the next sample would exceed
+ * datagramBytes, or when its oldest sample is 1 s old.
+ *
+ * <p>Thread-safe: every public method locks the agent.
+ */
+public final class SflowAgent implements AutoCloseable {
+    private static final long U32 = 0xFFFFFFFFL;
+
+    private final HsflowdConfig config;
+    private final DatagramBuilder builder;
+    private final byte[] agentAddress;
+    private final List<InetSocketAddress> collectors = new ArrayList<>();
+    private final DatagramChannel channel;
+    private final ByteBuffer sendView;
+    private final long startMs = System.currentTimeMillis();
+    private final Map<Long, SamplerState> samplers = new HashMap<>();
+    private final SamplerState[] smallSamplers = new SamplerState[4096];
+    private final long[] lastGroupSeq = new long[64];
+    private final boolean[] groupSeen = new boolean[64];
+    private final List<DatagramListener> listeners = new ArrayList<>();
+    private long datagramSequence;
+    private long oldestSampleMs = -1;
+
+    private long samplesIn, samplesIgnored, sequenceGapDrops, datagramsSent, sendFailures, samplesSent, bytesSent;
+    private long lastDropsField;
+
+    /**
+     * @param config the parsed hsflowd.conf
+     * @param agentAddress the agent address to put in datagrams (IPv4 or IPv6)
+     * @throws IOException if the UDP socket cannot be opened or a collector name does not resolve
+     */
+    public SflowAgent(HsflowdConfig config, InetAddress agentAddress) throws IOException {
+        this.config = config;
+        this.agentAddress = agentAddress.getAddress();
+        this.builder = new DatagramBuilder(config.datagramBytes, this.agentAddress, config.subAgentId);
+        for (HsflowdConfig.Collector c : config.collectors) {
+            InetSocketAddress a = new InetSocketAddress(c.ip, c.udpPort);
+            if (a.isUnresolved()) {
+                throw new IOException("collector address '" + c.ip + "' does not resolve");
+            }
+            collectors.add(a);
+        }
+        this.channel = DatagramChannel.open();
+        channel.bind(null);
+        this.sendView = ByteBuffer.wrap(builder.buffer());
+    }
+
+    /** Adds an observer of every datagram sent. */
+    public synchronized void addListener(DatagramListener l) {
+        listeners.add(l);
+    }
+
+    /** @return the UDP source port datagrams leave from. */
+    public int localPort() {
+        try {
+            return ((InetSocketAddress) channel.getLocalAddress()).getPort();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /** @return the agent address placed in datagrams. */
+    public InetAddress agentAddress() {
+        try {
+            return InetAddress.getByAddress(agentAddress);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Takes one packet sample.
+     *
+     * @param group PSAMPLE sample group
+     * @param groupSeq PSAMPLE per-group sequence number (u32)
+     * @param inputIfIndex input ifIndex (0 = unknown)
+     * @param outputIfIndex output ifIndex (0 = unknown / ingress)
+     * @param origSize original frame length in bytes without FCS
+     * @param samplingRate N of 1-in-N
+     * @param data array holding the header bytes (from the start of the frame)
+     * @param offset offset of the header bytes in {@code data}
+     * @param length header bytes available
+     */
+    public synchronized void onSample(int group, long groupSeq, long inputIfIndex, long outputIfIndex, long origSize,
+            long samplingRate, byte[] data, int offset, int length) {
+        samplesIn++;
+        HsflowdConfig.Psample ps = config.psample;
+        boolean ingress = ps == null || (ps.ingress && group == ps.group);
+        boolean egress = ps != null && ps.egress && group == ps.group + 1;
+        if (!ingress && !egress) {
+            samplesIgnored++;
+            return;
+        }
+        long ifIndex = ingress ? inputIfIndex : outputIfIndex;
+        SamplerState s = sampler(ifIndex);
+        int g = group & 63;
+        if (groupSeen[g]) {
+            long gap = (groupSeq - lastGroupSeq[g] - 1) & U32;
+            if (gap != 0) {
+                long add = gap > 0x7FFFFFFFL ? 1 : gap;
+                s.drops += add;
+                sequenceGapDrops += add;
+            }
+        }
+        groupSeen[g] = true;
+        lastGroupSeq[g] = groupSeq & U32;
+
+        s.sequence = (s.sequence + 1) & U32;
+        s.samplePool = (s.samplePool + samplingRate) & U32;
+        int headerLength = Math.min(length, config.headerBytes);
+        headerLength = Math.min(headerLength, builder.maxHeaderLength());
+        int need = DatagramBuilder.flowSampleExpandedBytes(headerLength);
+        if (!builder.fits(need)) {
+            flush();
+        }
+        long nowMs = System.currentTimeMillis();
+        if (builder.isEmpty()) {
+            oldestSampleMs = nowMs;
+        }
+        builder.addFlowSampleExpanded(s.sequence, SflowFormats.SOURCE_IFINDEX, ifIndex, samplingRate,
+                s.samplePool, s.drops & U32, SflowFormats.IF_FORMAT_SINGLE, inputIfIndex & U32,
+                SflowFormats.IF_FORMAT_SINGLE, outputIfIndex & U32, SflowFormats.HEADER_PROTOCOL_ETHERNET,
+                origSize + 4, 4, data, offset, headerLength);
+        lastDropsField = s.drops & U32;
+        samplesSent++;
+    }
+
+    private SamplerState sampler(long ifIndex) {
+        if (ifIndex >= 0 && ifIndex < smallSamplers.length) {
+            SamplerState s = smallSamplers[(int) ifIndex];
+            if (s == null) {
+                s = smallSamplers[(int) ifIndex] = new SamplerState(ifIndex);
+            }
+            return s;
+        }
+        return samplers.computeIfAbsent(ifIndex, SamplerState::new);
+    }
+
+    /** Flushes the pending datagram if its oldest sample is at least 1 s old. Call at least every 100 ms. */
+    public synchronized void tick() {
+        if (!builder.isEmpty() && System.currentTimeMillis() - oldestSampleMs >= 1000) {
+            flush();
+        }
+    }
+
+    /** Sends the pending datagram now, if it holds any sample. */
+    public synchronized void flush() {
+        if (builder.isEmpty()) {
+            return;
+        }
+        datagramSequence = (datagramSequence + 1) & U32;
+        int len = builder.finish(datagramSequence, (System.currentTimeMillis() - startMs) & U32);
+        for (InetSocketAddress c : collectors) {
+            sendView.clear().limit(len);
+            boolean ok;
+            try {
+                ok = channel.send(sendView, c) == len;
+            } catch (IOException e) {
+                ok = false;
+            }
+            if (ok) {
+                datagramsSent++;
+                bytesSent += len;
+            } else {
+                sendFailures++;
+            }
+            for (DatagramListener l : listeners) {
+                l.onDatagram(builder.buffer(), len, c, ok);
+            }
+        }
+        builder.reset();
+    }
+
+    /** @return samples received from the PSAMPLE source. */
+    public synchronized long samplesIn() {
+        return samplesIn;
+    }
+
+    /** @return samples ignored (group not configured). */
+    public synchronized long samplesIgnored() {
+        return samplesIgnored;
+    }
+
+    /** @return samples put into datagrams. */
+    public synchronized long samplesSent() {
+        return samplesSent;
+    }
+
+    /** @return drops added from PSAMPLE group sequence gaps. */
+    public synchronized long sequenceGapDrops() {
+        return sequenceGapDrops;
+    }
+
+    /** @return datagrams sent (one per collector). */
+    public synchronized long datagramsSent() {
+        return datagramsSent;
+    }
+
+    /** @return datagram sends that failed. */
+    public synchronized long sendFailures() {
+        return sendFailures;
+    }
+
+    /** @return bytes sent in datagrams. */
+    public synchronized long bytesSent() {
+        return bytesSent;
+    }
+
+    /** @return the drops field of the last flow sample built. */
+    public synchronized long lastDropsField() {
+        return lastDropsField;
+    }
+
+    /** @return the last datagram sequence number used. */
+    public synchronized long datagramSequence() {
+        return datagramSequence;
+    }
+
+    /** @return the configuration in force. */
+    public HsflowdConfig config() {
+        return config;
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        flush();
+        channel.close();
+    }
+}

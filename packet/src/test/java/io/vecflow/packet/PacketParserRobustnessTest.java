@@ -1,0 +1,432 @@
+package io.vecflow.packet;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+
+import static io.vecflow.packet.ParsedPacket.Layer;
+import static io.vecflow.packet.ParsedPacket.MALFORMED;
+import static io.vecflow.packet.ParsedPacket.NOT_IP;
+import static io.vecflow.packet.ParsedPacket.OK;
+import static io.vecflow.packet.ParsedPacket.TRUNCATED;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Truncation, malformed headers, limits and allocation behaviour of PacketParser. Inputs are
+ * real packets from ../testdata/traffic (tcpdump test suite, tcpreplay test capture), cut or
+ * edited at the byte offsets given in the comments.
+ */
+class PacketParserRobustnessTest {
+
+    private static final List<String> ALL_PARSEABLE = List.of(
+            "tcpreplay-test.pcap", "802.1ad_QinQ.pcap", "ipv4_tcp_http_xml.pcap", "dns_tcp.pcap",
+            "icmpv6.pcap", "ipv6-routing-header.pcap", "ipv6-srh-ext-header.pcap",
+            "ipv6-srh-insert-cksum.pcap", "ipv6-srh-tlv-pad1-padn-5.pcap", "mptcp-v1.pcap",
+            "vxlan.pcap", "geneve.pcap", "various_gre.pcap");
+
+    private final ParsedPacket p = new ParsedPacket();
+
+    // ---- every prefix of every real packet ------------------------------------------------------
+
+    /**
+     * Cuts every packet of every parseable capture at every length 0..len. The MemorySegment
+     * slice is exactly {@code cut} bytes long, so any read beyond the given length would throw.
+     */
+    @Test
+    void everyPrefixOfEveryRealPacketParsesSensibly() {
+        ParsedPacket full = new ParsedPacket();
+        ParsedPacket viaArray = new ParsedPacket();
+        long prefixes = 0;
+        int truncatedSeen = 0;
+        for (String name : ALL_PARSEABLE) {
+            PcapFile file = Captures.load(name);
+            int index = 0;
+            for (PcapPacket pkt : file.packets()) {
+                index++;
+                byte[] data = pkt.data();
+                MemorySegment whole = MemorySegment.ofArray(data);
+                int fullStatus = PacketParser.parse(data, 0, data.length, file.linkType(), full);
+                assertThat(fullStatus).as("%s #%d", name, index).isIn(OK, NOT_IP);
+                int required = requiredLength(full);
+                int lastAt = -1;
+                for (int cut = 0; cut <= data.length; cut++) {
+                    String what = name + " #" + index + " cut at " + cut;
+                    int st = PacketParser.parse(whole.asSlice(0, cut), 0, cut, file.linkType(), p);
+                    assertThat(PacketParser.parse(data, 0, cut, file.linkType(), viaArray)).isEqualTo(st);
+                    assertThat(Captures.fields(viaArray)).isEqualTo(Captures.fields(p));
+                    prefixes++;
+                    if (cut >= required) {
+                        assertThat(st).as(what).isEqualTo(fullStatus);
+                        assertSameFlow(what, full);
+                        continue;
+                    }
+                    truncatedSeen++;
+                    assertThat(st).as(what).isEqualTo(TRUNCATED);
+                    int at = p.truncatedAt();
+                    assertThat(at).as(what).isBetween(0, cut).isGreaterThanOrEqualTo(lastAt);
+                    lastAt = at;
+                    if (cut < full.l3Offset()) {
+                        assertThat(p.errorLayer()).as(what).isIn(Layer.LINK, Layer.VLAN);
+                        assertThat(p.ipVersion()).isZero();
+                    } else if (cut < full.l4Offset()) {
+                        assertThat(p.errorLayer()).as(what).isIn(Layer.IPV4, Layer.IPV6, Layer.IPV6_EXTENSION);
+                        assertThat(at).as(what).isGreaterThanOrEqualTo(full.l3Offset());
+                        assertThat(p.etherType()).isEqualTo(full.etherType());
+                        assertThat(p.vlanId()).isEqualTo(full.vlanId());
+                        assertThat(p.srcPort()).isZero();
+                    } else {
+                        assertThat(p.errorLayer()).as(what).isEqualTo(Layer.TRANSPORT);
+                        assertThat(at).as(what).isEqualTo(full.l4Offset());
+                        assertThat(p.srcAddrLo()).isEqualTo(full.srcAddrLo());
+                        assertThat(p.dstAddrHi()).isEqualTo(full.dstAddrHi());
+                        assertThat(p.protocol()).isEqualTo(full.protocol());
+                        boolean portsCaptured = cut >= full.l4Offset() + 4;
+                        assertThat(p.srcPort()).as(what).isEqualTo(portsCaptured ? full.srcPort() : 0);
+                        assertThat(p.dstPort()).as(what).isEqualTo(portsCaptured ? full.dstPort() : 0);
+                    }
+                }
+            }
+        }
+        assertThat(prefixes).isGreaterThan(100_000);
+        assertThat(truncatedSeen).isGreaterThan(10_000);
+    }
+
+    /** Bytes needed for the parse to complete: link + tags, IP + extensions, minimal L4 header. */
+    private static int requiredLength(ParsedPacket full) {
+        if (full.status() == NOT_IP) {
+            return full.l3Offset();
+        }
+        if (full.fragmentOffset() != 0) {
+            return full.l4Offset();
+        }
+        return full.l4Offset() + switch (full.protocol()) {
+            case 6 -> 20;
+            case 17 -> 8;
+            case 132 -> 12;
+            case 1, 58 -> 4;
+            default -> 0;
+        };
+    }
+
+    private void assertSameFlow(String what, ParsedPacket full) {
+        assertThat(Captures.fields(p)).as(what).isEqualTo(Captures.fields(full));
+        assertThat(p.flowHash()).as(what).isEqualTo(full.flowHash());
+    }
+
+    @Test
+    void explicitTruncationOffsets() {
+        byte[] http = first("ipv4_tcp_http_xml.pcap"); // Ethernet, 802.1Q 165, IPv4 at 18, TCP at 38
+        assertThat(PacketParser.parse(http, 0, 13, LinkType.ETHERNET, p)).isEqualTo(TRUNCATED);
+        assertThat(p.truncatedAt()).isZero();
+        assertThat(p.errorLayer()).isEqualTo(Layer.LINK);
+        assertThat(p.dstMac()).isZero();
+
+        assertThat(PacketParser.parse(http, 0, 17, LinkType.ETHERNET, p)).isEqualTo(TRUNCATED);
+        assertThat(p.truncatedAt()).isEqualTo(14);
+        assertThat(p.errorLayer()).isEqualTo(Layer.VLAN);
+        assertThat(p.dstMac()).isEqualTo(0x0003b2780417L); // the Ethernet header is kept
+
+        assertThat(PacketParser.parse(http, 0, 37, LinkType.ETHERNET, p)).isEqualTo(TRUNCATED);
+        assertThat(p.truncatedAt()).isEqualTo(18);
+        assertThat(p.errorLayer()).isEqualTo(Layer.IPV4);
+        assertThat(p.vlanId()).isEqualTo(165);
+
+        assertThat(PacketParser.parse(http, 0, 42, LinkType.ETHERNET, p)).isEqualTo(TRUNCATED);
+        assertThat(p.truncatedAt()).isEqualTo(38);
+        assertThat(p.errorLayer()).isEqualTo(Layer.TRANSPORT);
+        assertThat(p.srcAddressString()).isEqualTo("10.21.11.94"); // addresses present,
+        assertThat(p.srcPort()).isEqualTo(80);                     // ports in the first 4 bytes too,
+        assertThat(p.tcpFlags()).isZero();                         // flags (byte 13) not captured
+        assertThat(p.ipTotalLength()).isEqualTo(645);
+
+        byte[] sll = first("mptcp-v1.pcap");
+        assertThat(PacketParser.parse(sll, 0, 15, LinkType.LINUX_SLL, p)).isEqualTo(TRUNCATED);
+        assertThat(p.truncatedAt()).isZero();
+        assertThat(p.errorLayer()).isEqualTo(Layer.LINK);
+
+        byte[] rtg = first("ipv6-routing-header.pcap"); // routing header at 54 (24 bytes)
+        assertThat(PacketParser.parse(rtg, 0, 70, LinkType.ETHERNET, p)).isEqualTo(TRUNCATED);
+        assertThat(p.truncatedAt()).isEqualTo(54);
+        assertThat(p.errorLayer()).isEqualTo(Layer.IPV6_EXTENSION);
+        assertThat(p.protocol()).as("unknown while the chain is cut").isZero();
+        assertThat(p.dstAddressString()).isEqualTo("2200::240:2:0:0:4");
+
+        assertThat(PacketParser.parse(new byte[0], 0, 0, LinkType.RAW, p)).isEqualTo(TRUNCATED);
+        assertThat(p.errorLayer()).isEqualTo(Layer.IP);
+    }
+
+    // ---- IPv4 edits --------------------------------------------------------------------------------
+
+    @Test
+    void ipv4OptionsAreSkipped() {
+        // tcpreplay frame 1 with 4 option bytes (NOP NOP NOP EOL) inserted: IHL 6, total length 83
+        byte[] pkt = splice(first("tcpreplay-test.pcap"), 34, Captures.hex("01010100"));
+        pkt[14] = 0x46;
+        set16(pkt, 16, 83);
+        assertThat(PacketParser.parse(pkt, 0, pkt.length, LinkType.ETHERNET, p)).isEqualTo(OK);
+        assertThat(p.l4Offset()).isEqualTo(38);
+        assertThat(p.srcPort()).isEqualTo(64565);
+        assertThat(p.dstPort()).isEqualTo(443);
+        assertThat(p.tcpFlags()).isEqualTo(0x18);
+        assertThat(p.ipTotalLength()).isEqualTo(83);
+
+        // options cut off: addresses from the fixed part are kept
+        assertThat(PacketParser.parse(pkt, 0, 36, LinkType.ETHERNET, p)).isEqualTo(TRUNCATED);
+        assertThat(p.truncatedAt()).isEqualTo(14);
+        assertThat(p.errorLayer()).isEqualTo(Layer.IPV4);
+        assertThat(p.dstAddressString()).isEqualTo("74.125.19.17");
+        assertThat(p.l4Offset()).isEqualTo(-1);
+    }
+
+    @Test
+    void ipv4HeaderErrorsAreMalformed() {
+        byte[] pkt = first("tcpreplay-test.pcap");
+        pkt[14] = 0x44; // IHL 4 < 5
+        assertThat(PacketParser.parse(pkt, 0, pkt.length, LinkType.ETHERNET, p)).isEqualTo(MALFORMED);
+        assertThat(p.errorOffset()).isEqualTo(14);
+        assertThat(p.truncatedAt()).isEqualTo(-1);
+        assertThat(p.errorLayer()).isEqualTo(Layer.IPV4);
+        assertThat(p.ipVersion()).isZero();
+
+        pkt = first("tcpreplay-test.pcap");
+        pkt[14] = 0x65; // EtherType IPv4 but version 6
+        assertThat(PacketParser.parse(pkt, 0, pkt.length, LinkType.ETHERNET, p)).isEqualTo(MALFORMED);
+        assertThat(p.errorOffset()).isEqualTo(14);
+
+        pkt = first("tcpreplay-test.pcap");
+        set16(pkt, 16, 19); // total length below the header length
+        assertThat(PacketParser.parse(pkt, 0, pkt.length, LinkType.ETHERNET, p)).isEqualTo(MALFORMED);
+        assertThat(p.errorLayer()).isEqualTo(Layer.IPV4);
+
+        pkt = first("tcpreplay-test.pcap");
+        set16(pkt, 16, 30); // IP ends 10 bytes into TCP although 59 more bytes were captured
+        assertThat(PacketParser.parse(pkt, 0, pkt.length, LinkType.ETHERNET, p)).isEqualTo(MALFORMED);
+        assertThat(p.errorOffset()).isEqualTo(34);
+        assertThat(p.errorLayer()).isEqualTo(Layer.TRANSPORT);
+        assertThat(p.srcPort()).isEqualTo(64565);
+        assertThat(p.tcpFlags()).isZero();
+    }
+
+    @Test
+    void ipv4TotalLengthZeroMeansUpToTheCapture() {
+        byte[] pkt = first("tcpreplay-test.pcap");
+        set16(pkt, 16, 0); // as seen in TSO/GSO captures
+        assertThat(PacketParser.parse(pkt, 0, pkt.length, LinkType.ETHERNET, p)).isEqualTo(OK);
+        assertThat(p.ipTotalLength()).isZero();
+        assertThat(p.dstPort()).isEqualTo(443);
+    }
+
+    @Test
+    void ipv4Fragments() {
+        byte[] pkt = first("tcpreplay-test.pcap");
+        set16(pkt, 20, 0x2000); // MF, offset 0: first fragment, ports present
+        assertThat(PacketParser.parse(pkt, 0, pkt.length, LinkType.ETHERNET, p)).isEqualTo(OK);
+        assertThat(p.isFragment()).isTrue();
+        assertThat(p.fragmentOffset()).isZero();
+        assertThat(p.srcPort()).isEqualTo(64565);
+
+        set16(pkt, 20, 185); // offset 185 * 8 = 1480, last fragment
+        assertThat(PacketParser.parse(pkt, 0, pkt.length, LinkType.ETHERNET, p)).isEqualTo(OK);
+        assertThat(p.isFragment()).isTrue();
+        assertThat(p.fragmentOffset()).isEqualTo(1480);
+        assertThat(p.protocol()).isEqualTo(6);
+        assertThat(p.l4Offset()).isEqualTo(34);
+        assertThat(p.srcPort()).isZero();
+        assertThat(p.dstPort()).isZero();
+        assertThat(p.tcpFlags()).isZero();
+
+        set16(pkt, 20, 0x4000); // DF only
+        PacketParser.parse(pkt, 0, pkt.length, LinkType.ETHERNET, p);
+        assertThat(p.isFragment()).isFalse();
+    }
+
+    // ---- IPv6 edits --------------------------------------------------------------------------------
+
+    @Test
+    void ipv6FragmentHeader() {
+        // icmpv6 frame 1 (router advertisement) with a Fragment header inserted at 54
+        byte[] ra = first("icmpv6.pcap");
+        byte[] first = ipv6WithFragmentHeader(ra, 0x0001);        // offset 0, M = 1
+        assertThat(PacketParser.parse(first, 0, first.length, LinkType.ETHERNET, p)).isEqualTo(OK);
+        assertThat(p.isFragment()).isTrue();
+        assertThat(p.fragmentOffset()).isZero();
+        assertThat(p.protocol()).isEqualTo(58);
+        assertThat(p.l4Offset()).isEqualTo(62);
+        assertThat(p.icmpType()).isEqualTo(134);
+        assertThat(p.ipTotalLength()).isEqualTo(224);
+
+        byte[] later = ipv6WithFragmentHeader(ra, 800);              // offset 800 bytes, M = 0
+        assertThat(PacketParser.parse(later, 0, later.length, LinkType.ETHERNET, p)).isEqualTo(OK);
+        assertThat(p.isFragment()).isTrue();
+        assertThat(p.fragmentOffset()).isEqualTo(800);
+        assertThat(p.protocol()).isEqualTo(58);
+        assertThat(p.l4Offset()).isEqualTo(62);
+        assertThat(p.icmpType()).as("no ICMPv6 header in a non-first fragment").isZero();
+    }
+
+    private static byte[] ipv6WithFragmentHeader(byte[] eth, int offsetAndM) {
+        byte[] fh = new byte[8];
+        fh[0] = eth[20]; // fragment header's Next Header = the original one
+        fh[2] = (byte) (offsetAndM >>> 8);
+        fh[3] = (byte) offsetAndM;
+        fh[7] = 42; // identification
+        byte[] pkt = splice(eth, 54, fh);
+        pkt[20] = 44;
+        set16(pkt, 18, get16(eth, 18) + 8);
+        return pkt;
+    }
+
+    @Test
+    void ipv6ExtensionHeaderChainIsCappedAtEight() {
+        for (int headers : new int[] {8, 9}) {
+            byte[] pkt = ipv6UdpWithDestinationOptions(headers);
+            assertThat(PacketParser.parse(pkt, 0, pkt.length, LinkType.ETHERNET, p)).isEqualTo(OK);
+            if (headers == 8) {
+                assertThat(p.protocol()).isEqualTo(17);
+                assertThat(p.l4Offset()).isEqualTo(54 + 64);
+                assertThat(p.srcPort()).isEqualTo(5645);
+                assertThat(p.dstPort()).isEqualTo(5642);
+            } else {
+                assertThat(p.protocol()).as("the 9th header is left unskipped").isEqualTo(60);
+                assertThat(p.l4Offset()).isEqualTo(54 + 64);
+                assertThat(p.srcPort()).isZero();
+            }
+        }
+    }
+
+    /** ipv6-routing-header.pcap frame 3 (UDP 5645 → 5642) with its routing header replaced. */
+    private static byte[] ipv6UdpWithDestinationOptions(int count) {
+        byte[] orig = Captures.load("ipv6-routing-header.pcap").packets().get(2).data();
+        byte[] udp = java.util.Arrays.copyOfRange(orig, 78, orig.length); // after the 24-byte routing header
+        byte[] chain = new byte[8 * count];
+        for (int i = 0; i < count; i++) {
+            chain[8 * i] = (byte) (i == count - 1 ? 17 : 60); // next header
+            chain[8 * i + 2] = 1; // PadN option, 4 bytes of padding
+            chain[8 * i + 3] = 4;
+        }
+        byte[] pkt = splice(java.util.Arrays.copyOf(orig, 54), 54, splice(chain, chain.length, udp));
+        pkt[20] = 60;
+        set16(pkt, 18, pkt.length - 54);
+        return pkt;
+    }
+
+    @Test
+    void ipv6ExtensionBeyondThePayloadLengthIsMalformed() {
+        byte[] pkt = first("ipv6-routing-header.pcap"); // payload length 32: 24 routing + 8 ICMPv6
+        set16(pkt, 18, 16); // payload ends inside the routing header, capture continues
+        assertThat(PacketParser.parse(pkt, 0, pkt.length, LinkType.ETHERNET, p)).isEqualTo(MALFORMED);
+        assertThat(p.errorOffset()).isEqualTo(54);
+        assertThat(p.errorLayer()).isEqualTo(Layer.IPV6_EXTENSION);
+        assertThat(p.ipTotalLength()).isEqualTo(56);
+    }
+
+    // ---- VLAN limits, Linux cooked with a tag -------------------------------------------------------
+
+    @Test
+    void walksUpToFourTagsOfAnyTpid() {
+        byte[] http = first("ipv4_tcp_http_xml.pcap"); // one 802.1Q tag (VID 165) at 12
+        // prepend 3 more tags: 88a8/VID 10 (PCP 5), 9100/VID 20, 8100/VID 30 → 4 tags
+        byte[] four = splice(http, 12, Captures.hex("88a8a00a 91000014 8100001e"));
+        assertThat(PacketParser.parse(four, 0, four.length, LinkType.ETHERNET, p)).isEqualTo(OK);
+        assertThat(p.vlanCount()).isEqualTo(4);
+        assertThat(p.outerVlan()).isEqualTo(10);
+        assertThat(p.innerVlan()).isEqualTo(165);
+        assertThat(p.l3Offset()).isEqualTo(30);
+        assertThat(p.dstPort()).isEqualTo(5767);
+
+        byte[] five = splice(four, 12, Captures.hex("81000001"));
+        assertThat(PacketParser.parse(five, 0, five.length, LinkType.ETHERNET, p)).isEqualTo(NOT_IP);
+        assertThat(p.vlanCount()).isEqualTo(4);
+        assertThat(p.outerVlan()).isEqualTo(1);
+        assertThat(p.innerVlan()).isEqualTo(30);
+        assertThat(p.etherType()).as("the unwalked fifth TPID").isEqualTo(0x8100);
+
+        byte[] pcp = splice(http, 12, Captures.hex("88a8a00a"));
+        PacketParser.parse(pcp, 0, pcp.length, LinkType.ETHERNET, p);
+        assertThat(p.vlanPriority()).as("innermost tag's PCP").isZero();
+        byte[] outerOnly = splice(Captures.hex("00000000000100000000000288a8a00a0800"), 18,
+                java.util.Arrays.copyOfRange(http, 18, http.length));
+        assertThat(PacketParser.parse(outerOnly, 0, outerOnly.length, LinkType.ETHERNET, p)).isEqualTo(OK);
+        assertThat(p.vlanPriority()).isEqualTo(5);
+        assertThat(p.vlanId()).isEqualTo(10);
+    }
+
+    @Test
+    void linuxCookedWithVlanTag() {
+        byte[] sll = first("mptcp-v1.pcap");
+        byte[] tagged = splice(sll, 16, Captures.hex("00640800"));
+        set16(tagged, 14, 0x8100);
+        assertThat(PacketParser.parse(tagged, 0, tagged.length, LinkType.LINUX_SLL, p)).isEqualTo(OK);
+        assertThat(p.vlanId()).isEqualTo(100);
+        assertThat(p.l3Offset()).isEqualTo(20);
+        assertThat(p.srcPort()).isEqualTo(33306);
+    }
+
+    // ---- allocation ---------------------------------------------------------------------------------
+
+    /** The hot path allocates nothing: measured with the JVM's per-thread allocation counter. */
+    @Test
+    void parseAllocatesNothing() {
+        PcapFile file = Captures.load("tcpreplay-test.pcap");
+        int n = file.packets().size();
+        byte[][] packets = new byte[n][];
+        int[] offsets = new int[n];
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ring = arena.allocate(n * 2048L);
+            for (int i = 0; i < n; i++) {
+                packets[i] = file.packets().get(i).data();
+                offsets[i] = i * 2048;
+                MemorySegment.copy(packets[i], 0, ring, ValueLayout.JAVA_BYTE, offsets[i], packets[i].length);
+            }
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            long sink = loop(packets, offsets, ring, 20_000); // warm-up / JIT
+            long before = threads.getCurrentThreadAllocatedBytes();
+            sink += loop(packets, offsets, ring, 2_000); // 2000 × 179 × 2 = 716,000 parses
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            assertThat(sink).isNotZero();
+            assertThat(allocated).as("bytes allocated by 716,000 parses").isLessThan(1024);
+        }
+    }
+
+    private long loop(byte[][] packets, int[] offsets, MemorySegment ring, int rounds) {
+        long sink = 0;
+        for (int r = 0; r < rounds; r++) {
+            for (int i = 0; i < packets.length; i++) {
+                byte[] d = packets[i];
+                sink += PacketParser.parse(d, 0, d.length, LinkType.ETHERNET, p);
+                sink += p.flowHash();
+                sink += PacketParser.parse(ring, offsets[i], d.length, LinkType.ETHERNET, p);
+                sink += p.srcPort();
+            }
+        }
+        return sink;
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------------
+
+    private static byte[] first(String capture) {
+        return Captures.load(capture).packets().getFirst().data();
+    }
+
+    static byte[] splice(byte[] a, int at, byte[] insert) {
+        byte[] out = new byte[a.length + insert.length];
+        System.arraycopy(a, 0, out, 0, at);
+        System.arraycopy(insert, 0, out, at, insert.length);
+        System.arraycopy(a, at, out, at + insert.length, a.length - at);
+        return out;
+    }
+
+    static void set16(byte[] a, int at, int v) {
+        a[at] = (byte) (v >>> 8);
+        a[at + 1] = (byte) v;
+    }
+
+    static int get16(byte[] a, int at) {
+        return (a[at] & 0xFF) << 8 | (a[at + 1] & 0xFF);
+    }
+}

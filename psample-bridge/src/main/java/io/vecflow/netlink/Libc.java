@@ -1,0 +1,177 @@
+package io.vecflow.netlink;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Downcall handles to the libc socket calls used for netlink (glibc, Linux x86_64), through
+ * {@code java.lang.foreign} only.
+ *
+ * <p>Every call that can fail takes a caller-owned "call state" segment (see {@link #newCallState(Arena)}) into
+ * which the linker captures {@code errno} right after the call ({@code Linker.Option.captureCallState("errno")}),
+ * so no allocation happens on the hot path and errno is not clobbered by the JVM.
+ *
+ * <p>Return values follow libc: {@code -1} (or {@code -1L}) on failure, then read {@link #errno(MemorySegment)}.
+ */
+@SuppressWarnings("restricted")
+final class Libc {
+    private Libc() {}
+
+    static final int AF_NETLINK = 16;
+    static final int SOCK_RAW = 3;
+    static final int SOCK_CLOEXEC = 0x80000;
+    static final int SOL_SOCKET = 1;
+    static final int SO_RCVBUF = 8;
+    static final int SO_SNDBUF = 7;
+    static final int SO_RCVTIMEO = 20; // struct timeval {long tv_sec; long tv_usec} (16 bytes on x86_64)
+    static final int SO_RCVBUFFORCE = 33;
+    static final int MSG_DONTWAIT = 0x40;
+    static final int MSG_TRUNC = 0x20;
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final SymbolLookup LIBC = LINKER.defaultLookup();
+    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO =
+            CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final Linker.Option CAPTURE = Linker.Option.captureCallState("errno");
+
+    private static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
+    private static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
+    private static final ValueLayout PTR = ValueLayout.ADDRESS;
+
+    // int socket(int domain, int type, int protocol)
+    private static final MethodHandle SOCKET = handle("socket", FunctionDescriptor.of(C_INT, C_INT, C_INT, C_INT), true);
+    // int bind(int fd, const struct sockaddr *addr, socklen_t len)
+    private static final MethodHandle BIND = handle("bind", FunctionDescriptor.of(C_INT, C_INT, PTR, C_INT), true);
+    // int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
+    private static final MethodHandle SETSOCKOPT =
+            handle("setsockopt", FunctionDescriptor.of(C_INT, C_INT, C_INT, C_INT, PTR, C_INT), true);
+    // int getsockopt(int fd, int level, int name, void *val, socklen_t *len)
+    private static final MethodHandle GETSOCKOPT =
+            handle("getsockopt", FunctionDescriptor.of(C_INT, C_INT, C_INT, C_INT, PTR, PTR), true);
+    // int getsockname(int fd, struct sockaddr *addr, socklen_t *len)
+    private static final MethodHandle GETSOCKNAME =
+            handle("getsockname", FunctionDescriptor.of(C_INT, C_INT, PTR, PTR), true);
+    // ssize_t sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *dst, socklen_t dlen)
+    private static final MethodHandle SENDTO =
+            handle("sendto", FunctionDescriptor.of(C_LONG, C_INT, PTR, C_LONG, C_INT, PTR, C_INT), true);
+    // ssize_t recv(int fd, void *buf, size_t len, int flags)
+    private static final MethodHandle RECV = handle("recv", FunctionDescriptor.of(C_LONG, C_INT, PTR, C_LONG, C_INT), true);
+    // int close(int fd)
+    private static final MethodHandle CLOSE = handle("close", FunctionDescriptor.of(C_INT, C_INT), true);
+    // char *strerror_r(int errnum, char *buf, size_t len)  (GNU variant: returns the text pointer)
+    private static final MethodHandle STRERROR_R =
+            handle("strerror_r", FunctionDescriptor.of(PTR, C_INT, PTR, C_LONG), false);
+
+    private static MethodHandle handle(String name, FunctionDescriptor fd, boolean captureErrno) {
+        MemorySegment sym = LIBC.find(name)
+                .orElseThrow(() -> new UnsatisfiedLinkError("libc symbol not found: " + name));
+        return captureErrno ? LINKER.downcallHandle(sym, fd, CAPTURE) : LINKER.downcallHandle(sym, fd);
+    }
+
+    /** Allocates a segment to receive the captured errno of the calls below. */
+    static MemorySegment newCallState(Arena arena) {
+        return arena.allocate(CALL_STATE);
+    }
+
+    /** errno captured by the last call made with {@code state}. */
+    static int errno(MemorySegment state) {
+        return (int) ERRNO.get(state, 0L);
+    }
+
+    static int socket(MemorySegment state, int domain, int type, int protocol) {
+        try {
+            return (int) SOCKET.invokeExact(state, domain, type, protocol);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static int bind(MemorySegment state, int fd, MemorySegment addr, int len) {
+        try {
+            return (int) BIND.invokeExact(state, fd, addr, len);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static int setsockopt(MemorySegment state, int fd, int level, int name, MemorySegment val, int len) {
+        try {
+            return (int) SETSOCKOPT.invokeExact(state, fd, level, name, val, len);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static int getsockopt(MemorySegment state, int fd, int level, int name, MemorySegment val, MemorySegment len) {
+        try {
+            return (int) GETSOCKOPT.invokeExact(state, fd, level, name, val, len);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static int getsockname(MemorySegment state, int fd, MemorySegment addr, MemorySegment len) {
+        try {
+            return (int) GETSOCKNAME.invokeExact(state, fd, addr, len);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static long sendto(MemorySegment state, int fd, MemorySegment buf, long len, int flags, MemorySegment dst, int dlen) {
+        try {
+            return (long) SENDTO.invokeExact(state, fd, buf, len, flags, dst, dlen);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static long recv(MemorySegment state, int fd, MemorySegment buf, long len, int flags) {
+        try {
+            return (long) RECV.invokeExact(state, fd, buf, len, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    static int close(MemorySegment state, int fd) {
+        try {
+            return (int) CLOSE.invokeExact(state, fd);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** libc's text for an errno value, e.g. "Operation not permitted" (error path only: allocates). */
+    static String strerror(int errno) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buf = arena.allocate(256);
+            MemorySegment text = (MemorySegment) STRERROR_R.invokeExact(errno, buf, 256L);
+            if (text.equals(MemorySegment.NULL)) {
+                return "Unknown error " + errno;
+            }
+            return text.reinterpret(1024).getString(0);
+        } catch (Throwable t) {
+            return "Unknown error " + errno;
+        }
+    }
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException("native call failed", t);
+    }
+}

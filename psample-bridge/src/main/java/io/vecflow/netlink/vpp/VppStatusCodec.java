@@ -1,0 +1,66 @@
+package io.vecflow.netlink.vpp;
+
+import io.vecflow.netlink.Netlink;
+import io.vecflow.netlink.NetlinkAttributes;
+import io.vecflow.netlink.NetlinkFormatException;
+import io.vecflow.netlink.NetlinkWriter;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Encodes and decodes VPP USERSOCK STATUS messages (spec §3): {@code nlmsghdr} (type {@link VppUsersock#MSG_STATUS}
+ * = 1, flags 0) followed directly by attributes UPTIME_S (20), DROPS (22), SEQ (23), each u32 (nla_len 8). No genl
+ * header, and no NLMSG_NOOP/NLMSG_ERROR interpretation: type 1 here is STATUS.
+ *
+ * <p>Allocation-free; one instance per thread (it holds a reusable attribute cursor).
+ */
+public final class VppStatusCodec {
+    private final NetlinkAttributes attrs = new NetlinkAttributes();
+
+    /**
+     * Appends one STATUS message to {@code w}.
+     *
+     * @param nlmsgSeq nlmsg_seq
+     * @param pid      nlmsg_pid (VPP sends getpid())
+     * @return {@code w.end()}: bytes in the writer
+     */
+    public int encode(VppStatus s, NetlinkWriter w, int nlmsgSeq, int pid) {
+        w.beginMessage(VppUsersock.MSG_STATUS, 0, nlmsgSeq, pid);
+        w.putU32(VppUsersock.ATTR_UPTIME_S, (int) s.uptimeS());
+        w.putU32(VppUsersock.ATTR_DROPS, (int) s.drops());
+        w.putU32(VppUsersock.ATTR_SEQ, (int) s.seq());
+        return w.end();
+    }
+
+    /**
+     * Decodes a STATUS message into {@code out} (cleared first); unknown attributes are skipped.
+     *
+     * @param msg buffer; {@code off} its nlmsghdr; {@code len} bytes available (≥ nlmsg_len)
+     * @return {@code true} for a STATUS message, {@code false} for any other nlmsg_type (e.g. IF_COUNTERS)
+     * @throws NetlinkFormatException a bad nlmsg_len or attribute (field and offset named)
+     */
+    public boolean decode(MemorySegment msg, long off, int len, VppStatus out) throws NetlinkFormatException {
+        out.clear();
+        if (len < Netlink.NLMSG_HDRLEN) {
+            throw new NetlinkFormatException("nlmsghdr", off, len + " bytes, a header needs 16");
+        }
+        long nlLen = Integer.toUnsignedLong(msg.get(ValueLayout.JAVA_INT_UNALIGNED, off));
+        if (nlLen < Netlink.NLMSG_HDRLEN || nlLen > len) {
+            throw new NetlinkFormatException("nlmsg_len", off, "value " + nlLen + " outside 16.." + len);
+        }
+        int type = Short.toUnsignedInt(msg.get(ValueLayout.JAVA_SHORT_UNALIGNED, off + Netlink.NLMSG_TYPE_OFFSET));
+        if (type != VppUsersock.MSG_STATUS) {
+            return false;
+        }
+        NetlinkAttributes a = attrs.reset(msg, off + Netlink.NLMSG_HDRLEN, off + nlLen, VppUsersock::attrName);
+        while (a.next()) {
+            switch (a.type()) {
+                case VppUsersock.ATTR_UPTIME_S -> out.uptimeS(a.getU32());
+                case VppUsersock.ATTR_DROPS -> out.drops(a.getU32());
+                case VppUsersock.ATTR_SEQ -> out.seq(a.getU32());
+                default -> { }
+            }
+        }
+        return true;
+    }
+}

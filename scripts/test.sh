@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# vecflow's test command (README; CI runs it through .ci/run):
+#
+#   scripts/test.sh [extra Maven args, e.g. -pl packet -am]
+#
+# 1. finds a JDK >= 25 and exports JAVA_HOME
+# 2. installs missing Debian packages (root) or fails naming them
+# 3. starts a private ClickHouse (127.0.0.1:18123) and Kafka (127.0.0.1:19092) in a temp dir
+# 4. exports VECFLOW_TEST_CLICKHOUSE_URL / VECFLOW_TEST_KAFKA and runs ./mvnw -B verify "$@"
+# 5. always stops both services and removes the temp dir (VECFLOW_KEEP_SERVICES=1 keeps them running)
+# Exits with Maven's status.
+set -euo pipefail
+
+SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+# shellcheck source=lib/common.sh
+source "$SCRIPTS/lib/common.sh"
+ROOT=$(vf_repo_root)
+
+PACKAGES=(clickhouse-server clickhouse-client tshark pmacct nfdump-sflow iproute2 curl)
+SVC=""
+STARTED=0
+MVN_RC=""
+MVN_PID=""
+
+# shellcheck disable=SC2317 # invoked by the EXIT trap
+cleanup() {
+  local rc=$?
+  set +e
+  trap - EXIT INT TERM
+  [[ -n "$MVN_RC" ]] && rc=$MVN_RC
+  if [[ -n "$MVN_PID" ]] && kill -0 "$MVN_PID" 2>/dev/null; then
+    vf_banner "interrupted: stopping Maven (pid $MVN_PID)"
+    kill -TERM "$MVN_PID" 2>/dev/null
+    wait "$MVN_PID" 2>/dev/null
+  fi
+  if [[ -z "$SVC" ]]; then exit "$rc"; fi
+  if [[ "${VECFLOW_KEEP_SERVICES:-0}" == "1" && "$STARTED" == "1" ]]; then
+    vf_banner "VECFLOW_KEEP_SERVICES=1: services left running in $SVC"
+    cat >&2 <<EOF
+  ClickHouse: http://127.0.0.1:18123   (log: $SVC/clickhouse/log/)
+  Kafka:      127.0.0.1:19092          (log: $SVC/kafka/kafka.log)
+  export VECFLOW_TEST_CLICKHOUSE_URL=http://127.0.0.1:18123 VECFLOW_TEST_KAFKA=127.0.0.1:19092
+  Stop them with:
+    $SCRIPTS/services/kafka.sh stop $SVC/kafka; $SCRIPTS/services/clickhouse.sh stop $SVC/clickhouse; rm -rf $SVC
+EOF
+    exit "$rc"
+  fi
+  if ((rc != 0)); then
+    vf_banner "FAILED (exit $rc): service log tails"
+    local f
+    for f in "$SVC/clickhouse/log/clickhouse-server.err.log" "$SVC/clickhouse/log/stdout.log" "$SVC/kafka/kafka.log"; do
+      if [[ -s "$f" ]]; then
+        echo "----- tail -n 40 $f -----" >&2
+        tail -n 40 "$f" >&2
+      fi
+    done
+  fi
+  vf_banner "stopping services"
+  "$SCRIPTS/services/kafka.sh" stop "$SVC/kafka"
+  "$SCRIPTS/services/clickhouse.sh" stop "$SVC/clickhouse"
+  rm -rf "$SVC"
+  if ((rc == 0)); then vf_banner "OK (${SECONDS}s)"; else vf_banner "FAILED with exit $rc (${SECONDS}s)"; fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+vf_banner "JDK"
+JAVA_HOME=$(vf_find_jdk)
+export JAVA_HOME
+export PATH="$JAVA_HOME/bin:$PATH"
+vf_log "JAVA_HOME=$JAVA_HOME (Java $(vf_java_major "$JAVA_HOME/bin/java"))"
+
+vf_banner "Debian packages"
+vf_ensure_packages "${PACKAGES[@]}"
+
+# Services of an earlier run still up (VECFLOW_KEEP_SERVICES=1, or a run killed with SIGKILL) hold the ports.
+leftovers() {
+  local d pid
+  for d in "${TMPDIR:-/tmp}"/vecflow-services.*/; do
+    [[ -d "$d" ]] || continue
+    d=${d%/}
+    pid=$(vf_read_pid "$d/kafka/kafka.pid")
+    if [[ -n "$pid" ]] && vf_pid_alive "$pid" kafka.Kafka; then echo "    $SCRIPTS/services/kafka.sh stop $d/kafka"; fi
+    pid=$(vf_read_pid "$d/clickhouse/clickhouse.pid")
+    if [[ -n "$pid" ]] && vf_pid_alive "$pid" clickhouse-server; then echo "    $SCRIPTS/services/clickhouse.sh stop $d/clickhouse"; fi
+  done
+  return 0
+}
+LEFT=$(leftovers)
+if [[ -n "$LEFT" ]]; then
+  vf_die "services of an earlier run are still running and hold the test ports; stop them with:
+$LEFT"
+fi
+
+SVC=$(mktemp -d "${TMPDIR:-/tmp}/vecflow-services.XXXXXX")
+
+vf_banner "ClickHouse"
+STARTED=1
+"$SCRIPTS/services/clickhouse.sh" start "$SVC/clickhouse"
+
+vf_banner "Kafka"
+"$SCRIPTS/services/kafka.sh" start "$SVC/kafka"
+
+export VECFLOW_TEST_CLICKHOUSE_URL=http://127.0.0.1:18123
+export VECFLOW_TEST_KAFKA=127.0.0.1:19092
+
+vf_banner "Maven: ./mvnw -B verify $*"
+vf_log "VECFLOW_TEST_CLICKHOUSE_URL=$VECFLOW_TEST_CLICKHOUSE_URL VECFLOW_TEST_KAFKA=$VECFLOW_TEST_KAFKA"
+cd "$ROOT"
+t0=$(date +%s)
+# In the background + wait, so that INT/TERM run the trap at once (bash defers traps while a
+# foreground child runs); the trap then stops Maven too.
+./mvnw -B verify "$@" &
+MVN_PID=$!
+set +e
+wait "$MVN_PID"
+MVN_RC=$?
+set -e
+MVN_PID=""
+vf_log "Maven finished with exit $MVN_RC ($(($(date +%s) - t0))s)"
+exit "$MVN_RC"

@@ -1,0 +1,67 @@
+package io.vecflow.sflow;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+
+/**
+ * The sFlow v5 datagram header (sFlow v5 "sample_datagram_v5"): version, agent address, sub-agent, sequence number,
+ * uptime and sample count. Mutable and reused by {@link SflowDecoder}; u32 fields are held in longs.
+ */
+public final class DatagramHeader {
+    /** Datagram version (always 5 once decoded). */
+    public int version;
+    /** Agent address type: {@link SflowFormats#ADDRESS_IPV4} or {@link SflowFormats#ADDRESS_IPV6}. */
+    public int agentAddressType;
+    /** Agent address: 4 bytes (IPv4) or 16 bytes (IPv6) used; see {@link #agentAddressLength()}. */
+    public final byte[] agentAddress = new byte[16];
+    /** sub_agent_id (u32). */
+    public long subAgentId;
+    /** sequence_number (u32), +1 per datagram per (agent, sub-agent). */
+    public long sequenceNumber;
+    /** uptime in ms (u32). */
+    public long uptimeMs;
+    /** num_samples as declared (u32, already checked against the cap). */
+    public long numSamples;
+    /** Header length in bytes: 28 (IPv4 agent) or 40 (IPv6 agent). */
+    public int headerLength;
+
+    /** @return 4 for an IPv4 agent, 16 for IPv6. */
+    public int agentAddressLength() {
+        return agentAddressType == SflowFormats.ADDRESS_IPV6 ? 16 : 4;
+    }
+
+    /** Writes the agent address IPv4-mapped into 16 bytes ({@code ::ffff:a.b.c.d} for IPv4). */
+    public void writeAgentAddress16(byte[] dst, int off) {
+        if (agentAddressType == SflowFormats.ADDRESS_IPV6) {
+            System.arraycopy(agentAddress, 0, dst, off, 16);
+        } else {
+            Arrays.fill(dst, off, off + 10, (byte) 0);
+            dst[off + 10] = (byte) 0xFF;
+            dst[off + 11] = (byte) 0xFF;
+            System.arraycopy(agentAddress, 0, dst, off + 12, 4);
+        }
+    }
+
+    /** @return the agent address as an {@link InetAddress} (allocates; not for hot paths). */
+    public InetAddress agentInetAddress() {
+        try {
+            return InetAddress.getByAddress(Arrays.copyOf(agentAddress, agentAddressLength()));
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** @return the agent address as text (allocates). */
+    public String agentAddressString() {
+        return agentInetAddress().getHostAddress();
+    }
+
+    void reset() {
+        version = 0;
+        agentAddressType = 0;
+        Arrays.fill(agentAddress, (byte) 0);
+        subAgentId = sequenceNumber = uptimeMs = numSamples = 0;
+        headerLength = 0;
+    }
+}
