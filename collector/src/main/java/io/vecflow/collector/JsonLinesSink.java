@@ -3,15 +3,13 @@ package io.vecflow.collector;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.vecflow.packet.IpAddresses;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Arrays;
 
 /**
  * Writes one JSON object per flow row to a file (JSON Lines), the collector's embedded default sink. Field names are
@@ -81,27 +79,8 @@ public final class JsonLinesSink implements FlowSink {
         }
     }
 
-    /** @return IPv4-mapped addresses as dotted quads, others in IPv6 text; all-zero as empty. */
     static String addr(byte[] a16) {
-        boolean zero = true;
-        for (byte b : a16) {
-            if (b != 0) {
-                zero = false;
-                break;
-            }
-        }
-        if (zero) {
-            return "";
-        }
-        try {
-            boolean mapped = a16[10] == (byte) 0xFF && a16[11] == (byte) 0xFF;
-            for (int i = 0; i < 10 && mapped; i++) {
-                mapped = a16[i] == 0;
-            }
-            return InetAddress.getByAddress(mapped ? Arrays.copyOfRange(a16, 12, 16) : a16).getHostAddress();
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
+        return IpAddresses.toString(a16, 0, 16);
     }
 
     static String mac(long m) {

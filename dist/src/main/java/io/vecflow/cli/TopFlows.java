@@ -2,9 +2,7 @@ package io.vecflow.cli;
 
 import io.vecflow.collector.FlowRow;
 import io.vecflow.collector.FlowSink;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.util.Arrays;
+import io.vecflow.packet.IpAddresses;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -51,19 +49,7 @@ final class TopFlows implements FlowSink {
     }
 
     static String text(byte[] a16) {
-        boolean zero = true;
-        for (byte b : a16) {
-            zero &= b == 0;
-        }
-        if (zero) {
-            return "";
-        }
-        try {
-            boolean mapped = a16[10] == (byte) 0xFF && a16[11] == (byte) 0xFF;
-            return InetAddress.getByAddress(mapped ? Arrays.copyOfRange(a16, 12, 16) : a16).getHostAddress();
-        } catch (UnknownHostException e) {
-            throw new IllegalStateException(e);
-        }
+        return IpAddresses.toString(a16, 0, 16);
     }
 
     /** @return the n flows with the most estimated bytes, with their totals. */

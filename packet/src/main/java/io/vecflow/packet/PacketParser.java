@@ -33,8 +33,12 @@ import static io.vecflow.packet.ParsedPacket.UNSUPPORTED_LINK;
  *   <li>TCP (RFC 9293 §3.1), UDP (RFC 768), SCTP (RFC 9260 §3.1) ports; TCP flags; ICMP
  *       (RFC 792) and ICMPv6 (RFC 4443 §2.1) type and code.</li>
  * </ul>
- * MPLS (0x8847/0x8848), ARP, LLC and every other EtherType end with
- * {@link ParsedPacket#NOT_IP}; GRE/VXLAN/Geneve payloads are not followed (their outer IP and UDP
+ * MPLS (0x8847/0x8848, RFC 3032): the label stack is walked to the bottom-of-stack entry (at most
+ * {@link #MAX_MPLS_LABELS}) and the payload is parsed as IPv4 or IPv6 by its first nibble (RFC 4385
+ * §2 notes this heuristic); a first nibble 0 is read as an Ethernet pseudowire control word followed by the
+ * emulated frame (RFC 4385 §3, RFC 4448 §4.4), whose VLAN tags and IP are parsed as tshark does;
+ * {@link ParsedPacket#etherType()} stays 0x8847/0x8848.
+ * ARP, LLC and every other EtherType end with {@link ParsedPacket#NOT_IP}; GRE/VXLAN/Geneve payloads are not followed (their outer IP and UDP
  * ports are reported).
  *
  * <p>Bytes at or beyond {@code length} are never read. A packet cut short inside a header gets
@@ -53,6 +57,8 @@ public final class PacketParser {
     public static final int MAX_IPV6_EXTENSION_HEADERS = 8;
     /** Maximum number of VLAN tags walked (see {@link ParsedPacket#vlanCount()}). */
     public static final int MAX_VLAN_TAGS = 4;
+    /** Maximum number of MPLS label stack entries walked (see {@link ParsedPacket#mplsLabelCount()}). */
+    public static final int MAX_MPLS_LABELS = 8;
 
     static final int ETHERTYPE_IPV4 = 0x0800;
     static final int ETHERTYPE_IPV6 = 0x86DD;
@@ -60,6 +66,9 @@ public final class PacketParser {
     private static final int TPID_8021Q = 0x8100;
     private static final int TPID_8021AD = 0x88A8;
     private static final int TPID_QINQ_LEGACY = 0x9100;
+    private static final int ETHERTYPE_MPLS_UC = 0x8847;
+    private static final int ETHERTYPE_MPLS_MC = 0x8848;
+    private static final int MPLS_ENTRY = 4;
 
     private static final int ETHERNET_HEADER = 14;
     private static final int SLL_HEADER = 16;
@@ -166,24 +175,68 @@ public final class PacketParser {
             return UNSUPPORTED_LINK;
         }
 
-        while (type == TPID_8021Q || type == TPID_8021AD || type == TPID_QINQ_LEGACY) {
-            if (p.vlanCount == MAX_VLAN_TAGS) {
-                break; // a fifth tag: reported as NOT_IP with etherType = its TPID
+        // At most one re-entry: an Ethernet pseudowire under MPLS (control word + inner Ethernet).
+        for (int pass = 0; ; pass++) {
+            while (type == TPID_8021Q || type == TPID_8021AD || type == TPID_QINQ_LEGACY) {
+                if (p.vlanCount == MAX_VLAN_TAGS) {
+                    break; // a fifth tag: reported as NOT_IP with etherType = its TPID
+                }
+                if (len - pos < VLAN_TAG) {
+                    return stop(p, TRUNCATED, pos, ParsedPacket.Layer.VLAN);
+                }
+                int tci = u16(s, b + pos);
+                if (p.vlanCount == 0) {
+                    p.outerVlan = tci & 0x0FFF;
+                }
+                p.innerVlan = tci & 0x0FFF;
+                p.vlanPriority = tci >>> 13;
+                p.vlanCount++;
+                type = u16(s, b + pos + 2);
+                pos += VLAN_TAG;
             }
-            if (len - pos < VLAN_TAG) {
-                return stop(p, TRUNCATED, pos, ParsedPacket.Layer.VLAN);
+            if (pass == 0) {
+                p.etherType = type < ETHERTYPE_MIN ? 0 : type;
             }
-            int tci = u16(s, b + pos);
-            if (p.vlanCount == 0) {
-                p.outerVlan = tci & 0x0FFF;
+            if (pass > 0 || (type != ETHERTYPE_MPLS_UC && type != ETHERTYPE_MPLS_MC)) {
+                break;
             }
-            p.innerVlan = tci & 0x0FFF;
-            p.vlanPriority = tci >>> 13;
-            p.vlanCount++;
-            type = u16(s, b + pos + 2);
-            pos += VLAN_TAG;
+            boolean bottom = false;
+            while (!bottom) {
+                if (p.mplsLabelCount == MAX_MPLS_LABELS) {
+                    p.status = NOT_IP; // deeper stacks are not followed
+                    return NOT_IP;
+                }
+                if (len - pos < MPLS_ENTRY) {
+                    return stop(p, TRUNCATED, pos, ParsedPacket.Layer.MPLS);
+                }
+                int entry = u32(s, b + pos);
+                if (p.mplsLabelCount == 0) {
+                    p.mplsTopLabel = entry >>> 12;
+                }
+                p.mplsLabelCount++;
+                bottom = (entry & 0x100) != 0;
+                pos += MPLS_ENTRY;
+            }
+            if (len - pos < 1) {
+                return stop(p, TRUNCATED, pos, ParsedPacket.Layer.MPLS);
+            }
+            int version = u8(s, b + pos) >>> 4;
+            if (version == 4 || version == 6) {
+                type = version == 4 ? ETHERTYPE_IPV4 : ETHERTYPE_IPV6;
+                break;
+            }
+            if (version != 0) {
+                type = 0;
+                break;
+            }
+            // First nibble 0: a pseudowire control word (RFC 4385 §3), then the emulated Ethernet frame
+            // (RFC 4448 §4.4); its MACs are not reported (the outer frame's are), its tags and IP are.
+            if (len - pos < MPLS_ENTRY + ETHERNET_HEADER) {
+                return stop(p, TRUNCATED, pos, ParsedPacket.Layer.MPLS);
+            }
+            type = u16(s, b + pos + MPLS_ENTRY + 12);
+            pos += MPLS_ENTRY + ETHERNET_HEADER;
         }
-        p.etherType = type < ETHERTYPE_MIN ? 0 : type;
         p.l3Offset = pos;
         if (type == ETHERTYPE_IPV4) {
             return ipv4(s, b, pos, len, p);

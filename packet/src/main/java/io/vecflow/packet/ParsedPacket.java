@@ -43,6 +43,8 @@ public final class ParsedPacket {
         LINK,
         /** An IEEE 802.1Q / 802.1ad VLAN tag (4 bytes). */
         VLAN,
+        /** An MPLS label stack entry (4 bytes, RFC 3032 §2.1). */
+        MPLS,
         /** Raw-IP link type: the version nibble is missing or neither 4 nor 6. */
         IP,
         /** IPv4 header, including options (RFC 791 §3.1). */
@@ -69,6 +71,8 @@ public final class ParsedPacket {
     int innerVlan;
     int vlanPriority;
     int etherType;
+    int mplsLabelCount;
+    int mplsTopLabel;
     int l3Offset;
     int ipVersion;
     long srcAddrHi;
@@ -111,6 +115,8 @@ public final class ParsedPacket {
         innerVlan = 0;
         vlanPriority = 0;
         etherType = 0;
+        mplsLabelCount = 0;
+        mplsTopLabel = 0;
         l3Offset = -1;
         ipVersion = 0;
         srcAddrHi = 0;
@@ -129,6 +135,25 @@ public final class ParsedPacket {
         tcpFlags = 0;
         icmpType = 0;
         icmpCode = 0;
+    }
+
+    /**
+     * MPLS label stack entries walked (EtherType 0x8847/0x8848, RFC 3032), up to
+     * {@link PacketParser#MAX_MPLS_LABELS}; 0 when the frame carries no MPLS.
+     *
+     * @return the number of labels
+     */
+    public int mplsLabelCount() {
+        return mplsLabelCount;
+    }
+
+    /**
+     * The outermost MPLS label (20 bits), valid when {@link #mplsLabelCount()} &gt; 0.
+     *
+     * @return the top label
+     */
+    public int mplsTopLabel() {
+        return mplsTopLabel;
     }
 
     // ---- status ------------------------------------------------------------------------------
@@ -638,55 +663,10 @@ public final class ParsedPacket {
 
     private String addressString(long hi, long lo) {
         return switch (ipVersion) {
-            case 4 -> dottedQuad((int) lo);
-            case 6 -> ipv6String(hi, lo);
+            case 4 -> IpAddresses.dottedQuad((int) lo);
+            case 6 -> IpAddresses.ipv6String(hi, lo);
             default -> null;
         };
     }
 
-    private static String dottedQuad(int v) {
-        return (v >>> 24) + "." + (v >>> 16 & 0xFF) + "." + (v >>> 8 & 0xFF) + "." + (v & 0xFF);
-    }
-
-    /** RFC 5952 §4 canonical text; IPv4-mapped addresses in the §5 mixed notation. */
-    static String ipv6String(long hi, long lo) {
-        if (hi == 0 && (lo >>> 32) == 0xFFFFL) {
-            return "::ffff:" + dottedQuad((int) lo);
-        }
-        int[] groups = new int[8];
-        for (int i = 0; i < 4; i++) {
-            groups[i] = (int) (hi >>> (48 - 16 * i)) & 0xFFFF;
-            groups[4 + i] = (int) (lo >>> (48 - 16 * i)) & 0xFFFF;
-        }
-        int bestStart = -1;
-        int bestLen = 1; // a single 0 group is never compressed (§4.2.2)
-        for (int i = 0; i < 8; ) {
-            if (groups[i] != 0) {
-                i++;
-                continue;
-            }
-            int j = i;
-            while (j < 8 && groups[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLen) { // first longest run wins on ties (§4.2.3)
-                bestStart = i;
-                bestLen = j - i;
-            }
-            i = j;
-        }
-        StringBuilder sb = new StringBuilder(39);
-        for (int i = 0; i < 8; i++) {
-            if (i == bestStart) {
-                sb.append("::");
-                i += bestLen - 1;
-                continue;
-            }
-            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-                sb.append(':');
-            }
-            sb.append(Integer.toHexString(groups[i]));
-        }
-        return sb.toString();
-    }
 }

@@ -36,7 +36,7 @@ class ParsedPacketTest {
         byte[] raw = Captures.hex(hex);
         long hi = java.nio.ByteBuffer.wrap(raw).getLong(0);
         long lo = java.nio.ByteBuffer.wrap(raw).getLong(8);
-        assertThat(ParsedPacket.ipv6String(hi, lo)).isEqualTo(text);
+        assertThat(IpAddresses.ipv6String(hi, lo)).isEqualTo(text);
         if (!text.startsWith("::ffff:")) {
             assertThat(InetAddress.getByName(text).getAddress()).isEqualTo(raw);
         }

@@ -40,6 +40,10 @@ public final class NetlinkAttributes {
     private int payloadLength;
     private Names names;
 
+    /** Creates an iterator over nothing; call {@link #reset} before use. */
+    public NetlinkAttributes() {
+    }
+
     /**
      * Points the iterator at {@code [start, end)} of {@code seg}.
      *
@@ -136,27 +140,47 @@ public final class NetlinkAttributes {
         return seg;
     }
 
-    /** u8 payload (exactly 1 byte) as 0..255. */
+    /**
+     * u8 payload (exactly 1 byte) as 0..255.
+     *
+     * @return the value
+     * @throws NetlinkFormatException if the payload has another width (attribute name and offset in the message)
+     */
     public int getU8() throws NetlinkFormatException {
         expectLength(1);
         return Byte.toUnsignedInt(seg.get(ValueLayout.JAVA_BYTE, payloadOffset()));
     }
 
-    /** u16 payload (exactly 2 bytes) as 0..65535, honouring NLA_F_NET_BYTEORDER. */
+    /**
+     * u16 payload (exactly 2 bytes) as 0..65535, honouring NLA_F_NET_BYTEORDER.
+     *
+     * @return the value
+     * @throws NetlinkFormatException if the payload has another width (attribute name and offset in the message)
+     */
     public int getU16() throws NetlinkFormatException {
         expectLength(2);
         short v = seg.get(U16, payloadOffset());
         return Short.toUnsignedInt(isNetworkByteOrder() ? Short.reverseBytes(v) : v);
     }
 
-    /** u32 payload (exactly 4 bytes) as 0..2^32−1, honouring NLA_F_NET_BYTEORDER. */
+    /**
+     * u32 payload (exactly 4 bytes) as 0..2^32−1, honouring NLA_F_NET_BYTEORDER.
+     *
+     * @return the value
+     * @throws NetlinkFormatException if the payload has another width (attribute name and offset in the message)
+     */
     public long getU32() throws NetlinkFormatException {
         expectLength(4);
         int v = seg.get(U32, payloadOffset());
         return Integer.toUnsignedLong(isNetworkByteOrder() ? Integer.reverseBytes(v) : v);
     }
 
-    /** u64 payload (exactly 8 bytes), honouring NLA_F_NET_BYTEORDER. */
+    /**
+     * u64 payload (exactly 8 bytes), honouring NLA_F_NET_BYTEORDER.
+     *
+     * @return the value
+     * @throws NetlinkFormatException if the payload has another width (attribute name and offset in the message)
+     */
     public long getU64() throws NetlinkFormatException {
         expectLength(8);
         long v = seg.get(U64, payloadOffset());

@@ -30,6 +30,10 @@ public final class NetlinkReader {
     private int seq;
     private int pid;
 
+    /** Creates a reader over nothing; call {@link #reset} before use. */
+    public NetlinkReader() {
+    }
+
     /**
      * Points the reader at {@code length} bytes of {@code buf} starting at offset 0.
      *

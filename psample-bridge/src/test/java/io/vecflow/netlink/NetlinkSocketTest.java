@@ -37,6 +37,26 @@ class NetlinkSocketTest {
     }
 
     @Test
+    void datagramLongerThanTheBufferIsCutAndCounted() throws Exception {
+        try (Arena arena = Arena.ofConfined();
+             NetlinkSocket rx = NetlinkSocket.open(Netlink.NETLINK_USERSOCK);
+             NetlinkSocket tx = NetlinkSocket.open(Netlink.NETLINK_USERSOCK)) {
+            rx.bind(0, 0);
+            MemorySegment msg = arena.allocate(256);
+            NetlinkWriter w = new NetlinkWriter(msg);
+            w.beginMessage(0x33, 0, 1, 0).putBytes(1, new byte[180], 0, 180);
+            int len = w.end();
+            tx.send(msg, len, rx.portId(), 0);
+            rx.setReceiveTimeout(Duration.ofSeconds(1));
+            MemorySegment small = arena.allocate(64);
+            assertThat(rx.receive(small)).isEqualTo(64);
+            assertThat(rx.truncatedDatagrams()).isEqualTo(1);
+            NetlinkReader r = new NetlinkReader().reset(small, 64);
+            assertThatThrownBy(r::next).hasMessageContaining("nlmsg_len at offset 0: value " + len);
+        }
+    }
+
+    @Test
     void receiveTimeoutReturnsZero() throws Exception {
         try (Arena arena = Arena.ofConfined(); NetlinkSocket rx = NetlinkSocket.open(Netlink.NETLINK_USERSOCK)) {
             rx.bind(0, 0);

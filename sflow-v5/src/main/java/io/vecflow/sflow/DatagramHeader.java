@@ -52,9 +52,9 @@ public final class DatagramHeader {
         }
     }
 
-    /** @return the agent address as text (allocates). */
+    /** @return the agent address as text, IPv6 in RFC 5952 form (allocates). */
     public String agentAddressString() {
-        return agentInetAddress().getHostAddress();
+        return io.vecflow.packet.IpAddresses.toString(agentAddress, 0, agentAddressLength());
     }
 
     void reset() {

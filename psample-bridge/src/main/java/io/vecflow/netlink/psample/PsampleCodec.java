@@ -35,6 +35,10 @@ public final class PsampleCodec {
 
     private final NetlinkAttributes attrs = new NetlinkAttributes();
 
+    /** Creates a codec with its own attribute cursor (one per thread). */
+    public PsampleCodec() {
+    }
+
     /**
      * Appends one PSAMPLE_CMD_SAMPLE message to {@code w} (nlmsg_flags 0, nlmsg_pid 0).
      *

@@ -19,6 +19,10 @@ import java.lang.foreign.MemorySegment;
  * <p>Messages: nlmsg_flags 0, nlmsg_seq incrementing from 1, nlmsg_pid = this socket's port id; nlmsg_type = the
  * "psample" family id (GENL) or {@link Psample#USERSOCK_MSG_TYPE} (USERSOCK). Single-threaded: call {@code emit}
  * from one thread; counters may be read from others (values may lag).
+ *
+ * <p>GENL note: a multicast {@code sendto} is also unicast to port 0, which on NETLINK_GENERIC is the kernel; it
+ * answers the unsolicited PSAMPLE_CMD_SAMPLE with an NLMSG_ERROR that queues on this (never read) socket until its
+ * receive buffer is full. That is harmless and matches VPP *[inference, not testable here: no psample module]*.
  */
 public final class PsampleEmitter implements AutoCloseable {
     /** Send buffer size in bytes: the 0xFFFF-byte netlink message cap plus slack. */

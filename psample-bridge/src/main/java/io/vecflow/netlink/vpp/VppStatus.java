@@ -12,6 +12,10 @@ public final class VppStatus {
     private boolean hasDrops;
     private boolean hasSeq;
 
+    /** Creates an empty holder (all fields absent). */
+    public VppStatus() {
+    }
+
     /** Resets all fields to absent / 0. */
     public VppStatus clear() {
         uptimeS = drops = seq = 0;

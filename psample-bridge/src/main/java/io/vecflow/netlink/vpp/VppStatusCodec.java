@@ -17,6 +17,10 @@ import java.lang.foreign.ValueLayout;
 public final class VppStatusCodec {
     private final NetlinkAttributes attrs = new NetlinkAttributes();
 
+    /** Creates a codec with its own attribute cursor (one per thread). */
+    public VppStatusCodec() {
+    }
+
     /**
      * Appends one STATUS message to {@code w}.
      *
