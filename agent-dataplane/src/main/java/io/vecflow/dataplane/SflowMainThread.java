@@ -13,8 +13,9 @@ import java.util.concurrent.locks.LockSupport;
  * the configured group, SAMPLE_RATE = N in force when sampled, DATA = the header bytes, GROUP_SEQ = a per-group
  * sequence that starts at 1 and also advances by every sample the FIFOs dropped since the previous message, so the
  * agent sees FIFO drops as a sequence gap — the standard PSAMPLE way to report lost samples — in order with the
- * samples (the worker's drop counter is read after each record is taken, so a drop is carried by the records that
- * were queued when it happened). A failed send also leaves a gap. Nothing is allocated per sample.
+ * samples. The drop counters are read after each record is taken, so a drop is carried by the records that were
+ * queued when it happened (with a FIFO of ≥ 2 slots one always follows); drops before the first message ride on the
+ * second, since the first is the agent's baseline. A failed send also leaves a gap. Nothing is allocated per sample.
  */
 public final class SflowMainThread implements Runnable {
     private final List<SampleFifo> fifos;
@@ -73,7 +74,7 @@ public final class SflowMainThread implements Runnable {
                 if (r == null) {
                     break;
                 }
-                emit(w, f, r);
+                emit(r);
                 f.release(r);
                 total++;
             }
@@ -81,12 +82,20 @@ public final class SflowMainThread implements Runnable {
         return total;
     }
 
-    private void emit(int w, SampleFifo f, SampleRecord r) {
-        long dropped = f.dropped();
-        long gap = dropped - droppedSeen[w];
-        droppedSeen[w] = dropped;
-        fifoDropsCarried += gap;
-        groupSeq = (groupSeq + 1 + gap) & 0xFFFFFFFFL;
+    private void emit(SampleRecord r) {
+        if (emitted + emitFailed == 0) {
+            // The first message is the agent's baseline (seq 1, as VPP starts): drops seen before it ride on the next.
+            groupSeq = 1;
+        } else {
+            long gap = 0;
+            for (int i = 0; i < droppedSeen.length; i++) {
+                long dropped = fifos.get(i).dropped();
+                gap += dropped - droppedSeen[i];
+                droppedSeen[i] = dropped;
+            }
+            fifoDropsCarried += gap;
+            groupSeq = (groupSeq + 1 + gap) & 0xFFFFFFFFL;
+        }
         msg.clear()
                 .iifIndex(r.inputIfIndex & 0xFFFFFFFFL)
                 .oifIndex(r.outputIfIndex & 0xFFFFFFFFL)

@@ -65,8 +65,8 @@ public final class Demo {
         public String kafka;
         /** Kafka raw topic. */
         public String kafkaTopic = "vecflow-raw-v1";
-        /** NETLINK_USERSOCK multicast group for PSAMPLE. */
-        public int netlinkGroup = Psample.USERSOCK_DEFAULT_GROUP;
+        /** NETLINK_USERSOCK multicast group for PSAMPLE (1..32), or 0 for unicast to the agent's port id. */
+        public int netlinkGroup;
         /** Collector UDP port on 127.0.0.1 (0 = any free port). */
         public int collectorPort = 6343;
         /** sFlow datagram budget in bytes. */
@@ -121,24 +121,37 @@ public final class Demo {
                       collector { ip = 127.0.0.1 udpport = %d }
                       psample { group = 1 transport = usersock usersockGroup = %d }
                     }
-                    """.formatted(o.samplingRate, o.headerBytes, o.datagramBytes, port, o.netlinkGroup));
+                    """.formatted(o.samplingRate, o.headerBytes, o.datagramBytes, port,
+                    o.netlinkGroup == 0 ? Psample.USERSOCK_DEFAULT_GROUP : o.netlinkGroup));
             Files.writeString(o.out.resolve("hsflowd.conf"), hc.describe());
 
             PsampleSubscriber sub;
             PsampleEmitter emitter;
             String netlink;
-            try {
-                sub = PsampleSubscriber.open(PsampleTransport.USERSOCK, o.netlinkGroup);
-                emitter = PsampleEmitter.open(PsampleTransport.USERSOCK, o.netlinkGroup, Psample.Convention.VPP);
-                netlink = "NETLINK_USERSOCK multicast group " + o.netlinkGroup;
-            } catch (NetlinkException e) {
-                if (e.errno() != Errno.EPERM) {
-                    throw e;
+            int group = o.netlinkGroup;
+            if (group != 0) {
+                try {
+                    sub = PsampleSubscriber.open(PsampleTransport.USERSOCK, group);
+                } catch (NetlinkException e) {
+                    if (e.errno() != Errno.EPERM) {
+                        throw e;
+                    }
+                    log.println("vecflow demo: joining NETLINK_USERSOCK group " + group
+                            + " needs root (CAP_NET_ADMIN); using unicast to the agent instead");
+                    group = 0;
+                    sub = null;
                 }
-                // Joining a multicast group needs CAP_NET_ADMIN; unicast to the agent's port id does not.
+            } else {
+                sub = null;
+            }
+            if (group != 0) {
+                emitter = PsampleEmitter.open(PsampleTransport.USERSOCK, group, Psample.Convention.VPP);
+                netlink = "NETLINK_USERSOCK multicast group " + group;
+            } else {
+                // Unicast to the agent's port id: private to this run, and needs no privilege.
                 sub = PsampleSubscriber.openUnicast();
                 emitter = PsampleEmitter.openUnicast(sub.portId(), Psample.Convention.VPP);
-                netlink = "NETLINK_USERSOCK unicast to port id " + sub.portId() + " (not root: no multicast)";
+                netlink = "NETLINK_USERSOCK unicast to the agent's port id " + sub.portId();
             }
             final PsampleSubscriber subscriber = sub;
             SflowAgent agent = new SflowAgent(hc, InetAddress.getByName("127.0.0.1"));

@@ -50,7 +50,7 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--kafka-topic", defaultValue = "vecflow-raw-v1", description = "Raw datagram topic (default ${DEFAULT-VALUE}).")
     String kafkaTopic;
 
-    @Option(names = "--netlink-group", defaultValue = "30", description = "NETLINK_USERSOCK multicast group for PSAMPLE, 1..32 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--netlink-group", defaultValue = "0", description = "NETLINK_USERSOCK multicast group for PSAMPLE, 1..32, so `vecflow psample listen --transport usersock` can watch (needs root); 0 = unicast to the agent, private to this run (default ${DEFAULT-VALUE}).")
     int netlinkGroup;
 
     @Option(names = "--collector-port", defaultValue = "6343", description = "Collector UDP port on 127.0.0.1, 0 = any free port (default ${DEFAULT-VALUE}).")
@@ -59,9 +59,9 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (loops < 1 || samplingRate < 1 || workers < 1 || workers > 64 || headerBytes < 1 || headerBytes > 256
-                || fifoSize < 2 || netlinkGroup < 1 || netlinkGroup > 32) {
+                || fifoSize < 2 || netlinkGroup < 0 || netlinkGroup > 32) {
             throw new IllegalArgumentException("out of range: need --loops >= 1, --sampling-rate >= 1, "
-                    + "--workers 1..64, --header-bytes 1..256, --fifo-size >= 2, --netlink-group 1..32");
+                    + "--workers 1..64, --header-bytes 1..256, --fifo-size >= 2, --netlink-group 0..32");
         }
         Demo.Options o = new Demo.Options();
         o.capture = capture;
