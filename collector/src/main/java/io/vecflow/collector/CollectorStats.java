@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /** Collector counters, shared by every inlet thread. */
 public final class CollectorStats {
-    /** UDP datagrams received. */
+    /** UDP datagrams received and handed to every sink (counted after processing, see DatagramProcessor). */
     public final LongAdder datagramsReceived = new LongAdder();
     /** UDP payload bytes received. */
     public final LongAdder bytesReceived = new LongAdder();
@@ -15,6 +15,8 @@ public final class CollectorStats {
     public final LongAdder unknownHeaderProtocol = new LongAdder();
     /** Samples with sampling_rate 0 (flagged; never multiplied by). */
     public final LongAdder zeroSamplingRate = new LongAdder();
+    /** Exceptions thrown by a raw or row sink's accept (the datagram still reaches the other sinks). */
+    public final LongAdder sinkErrors = new LongAdder();
     /** Decoder counters: datagrams, samples, errors by kind. */
     public final DecodeStats decode = new DecodeStats();
 }

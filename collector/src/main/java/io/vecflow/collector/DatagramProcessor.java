@@ -10,6 +10,8 @@ import io.vecflow.sflow.SflowDecodeException;
 import io.vecflow.sflow.SflowDecoder;
 import io.vecflow.sflow.SflowVisitor;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The per-thread collector pipeline for one datagram: raw sinks first (the bytes unchanged), then decode, parse each
@@ -23,6 +25,8 @@ public final class DatagramProcessor implements SflowVisitor {
     private final CollectorStats stats;
     private final FlowRow row = new FlowRow();
     private final ParsedPacket parsed = new ParsedPacket();
+    private static final Logger log = LoggerFactory.getLogger(DatagramProcessor.class);
+    private long lastSinkErrorLog;
     private long receivedNanos;
     private byte[] peer16;
 
@@ -41,7 +45,11 @@ public final class DatagramProcessor implements SflowVisitor {
     }
 
     /**
-     * Processes one UDP payload.
+     * Processes one UDP payload: hands it to every raw sink, decodes it, and hands one row per flow sample to every
+     * row sink. Never throws for bad input or a failing sink: decode failures are counted in
+     * {@link CollectorStats#decode}, sink exceptions in {@link CollectorStats#sinkErrors}. The datagram is counted in
+     * {@link CollectorStats#datagramsReceived} only once every sink has seen it, so a reader that sees the count
+     * reach N can flush the sinks and find the rows of the first N datagrams there.
      *
      * @param data buffer (reused by the caller after return)
      * @param off payload offset
@@ -49,18 +57,34 @@ public final class DatagramProcessor implements SflowVisitor {
      * @param receivedNanos receive time, ns since the epoch
      * @param peer16 UDP source address, 16 bytes IPv4-mapped
      * @param peerPort UDP source port
-     * @return null, or the decode failure (already counted)
+     * @return null, or the decode failure (already counted; reused by the next call)
      */
     public SflowDecodeException process(byte[] data, int off, int len, long receivedNanos, byte[] peer16,
             int peerPort) {
-        stats.datagramsReceived.increment();
-        stats.bytesReceived.add(len);
-        for (RawSink s : rawSinks) {
-            s.accept(data, off, len, receivedNanos, peer16, peerPort);
+        try {
+            for (RawSink s : rawSinks) {
+                try {
+                    s.accept(data, off, len, receivedNanos, peer16, peerPort);
+                } catch (RuntimeException e) {
+                    sinkError(s.name(), e);
+                }
+            }
+            this.receivedNanos = receivedNanos;
+            this.peer16 = peer16;
+            return decoder.decode(data, off, len, this);
+        } finally {
+            stats.bytesReceived.add(len);
+            stats.datagramsReceived.increment();
         }
-        this.receivedNanos = receivedNanos;
-        this.peer16 = peer16;
-        return decoder.decode(data, off, len, this);
+    }
+
+    private void sinkError(String sink, RuntimeException e) {
+        stats.sinkErrors.increment();
+        long now = System.nanoTime();
+        if (now - lastSinkErrorLog > 10_000_000_000L || lastSinkErrorLog == 0) { // at most one log line per 10 s
+            lastSinkErrorLog = now;
+            log.warn("sink {} failed: {}", sink, e.toString());
+        }
     }
 
     @Override
@@ -84,7 +108,11 @@ public final class DatagramProcessor implements SflowVisitor {
         row.set(receivedNanos, peer16, h, s, p);
         stats.flowRows.increment();
         for (FlowSink sink : flowSinks) {
-            sink.accept(row);
+            try {
+                sink.accept(row);
+            } catch (RuntimeException e) {
+                sinkError(sink.name(), e);
+            }
         }
     }
 }

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * The ClickHouse {@code flows} table, defined once: columns with logical types, rendered to DDL for what the server
- * supports (probed with {@code SELECT version()}). Modern servers get native IPv6 columns, LowCardinality, codecs and a
+ * supports (probed with {@code SELECT version()}). Modern servers get native IPv6 columns, codecs and a
  * TTL; ClickHouse 18.16 (Debian 12) gets the nearest equivalents (FixedString(16) addresses, no codecs, no TTL).
  * Column order is the RowBinary order of {@link RowBinaryWriter#writeFlow}.
  */
@@ -56,22 +56,31 @@ public final class FlowSchema {
 
     /** What the server supports, from its version. */
     public record ServerFeatures(int major, int minor, boolean ipv6Type, boolean codecs, boolean ttl) {
+        private static final java.util.regex.Pattern VERSION =
+                java.util.regex.Pattern.compile("(\\d{1,9})\\.(\\d{1,9})(?:\\..*)?");
+
         /**
-         * @param version the text of {@code SELECT version()}, e.g. {@code 18.16.1} or {@code 25.8.2.29}
-         * @throws IllegalArgumentException if it is not a version
+         * Parses the text of {@code SELECT version()}: {@code major.minor} then optional further parts, e.g.
+         * {@code 18.16.1}, {@code 25.8.2.29}, {@code 24.3.12.76.altinitystable}. Feature thresholds: IPv6 domain type
+         * and column codecs from 19.3, column/table TTL from 19.6.
+         *
+         * @param version the text of {@code SELECT version()} (surrounding whitespace ignored)
+         * @return the features of that version
+         * @throws IllegalArgumentException if it is null or not a version (e.g. an error page); the message quotes it
          */
         public static ServerFeatures fromVersion(String version) {
-            String[] p = version.trim().split("\\.");
-            try {
-                int major = Integer.parseInt(p[0]);
-                int minor = p.length > 1 ? Integer.parseInt(p[1]) : 0;
-                // IPv6 domain type: 19.3; column codecs: 19.1; column/table TTL: 19.6.
-                boolean v193 = major > 19 || (major == 19 && minor >= 3);
-                boolean v196 = major > 19 || (major == 19 && minor >= 6);
-                return new ServerFeatures(major, minor, v193, v193, v196);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("not a ClickHouse version: '" + version + "'");
+            java.util.regex.Matcher m = version == null ? null : VERSION.matcher(version.trim());
+            if (m == null || !m.matches()) {
+                throw new IllegalArgumentException("not a ClickHouse version: "
+                        + (version == null ? "null" : "'" + version + "'")
+                        + " (expected the text of SELECT version(), e.g. 25.8.2.29)");
             }
+            int major = Integer.parseInt(m.group(1));
+            int minor = Integer.parseInt(m.group(2));
+            // IPv6 domain type: 19.3; column codecs: 19.1; column/table TTL: 19.6.
+            boolean v193 = major > 19 || (major == 19 && minor >= 3);
+            boolean v196 = major > 19 || (major == 19 && minor >= 6);
+            return new ServerFeatures(major, minor, v193, v193, v196);
         }
     }
 

@@ -40,26 +40,45 @@ public final class UdpInlet implements AutoCloseable {
      * @param receiveBufferBytes SO_RCVBUF per socket in bytes
      * @param processors makes one processor per socket
      * @throws InterruptedException if interrupted while binding
+     * @throws java.net.BindException if the address cannot be bound (port taken, address not local); the message
+     *     names the address. Sockets already opened and the event loops are closed first
      */
     public UdpInlet(InetSocketAddress bind, int threads, int receiveBufferBytes, Supplier<DatagramProcessor> processors)
-            throws InterruptedException {
+            throws InterruptedException, java.net.BindException {
         boolean epoll = Epoll.isAvailable();
         int n = epoll ? Math.max(1, threads) : 1;
         group = new MultiThreadIoEventLoopGroup(n, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         InetSocketAddress addr = bind;
-        for (int i = 0; i < n; i++) {
-            DatagramProcessor proc = processors.get();
-            Bootstrap b = new Bootstrap().group(group)
-                    .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
-                    .option(ChannelOption.SO_RCVBUF, receiveBufferBytes)
-                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65536))
-                    .handler(new Handler(proc));
-            if (epoll) {
-                b.option(EpollChannelOption.SO_REUSEPORT, true);
+        try {
+            for (int i = 0; i < n; i++) {
+                DatagramProcessor proc = processors.get();
+                Bootstrap b = new Bootstrap().group(group)
+                        .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
+                        .option(ChannelOption.SO_RCVBUF, receiveBufferBytes)
+                        .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65536))
+                        .handler(new Handler(proc));
+                if (epoll) {
+                    b.option(EpollChannelOption.SO_REUSEPORT, true);
+                }
+                io.netty.channel.ChannelFuture f = b.bind(addr).await();
+                if (!f.isSuccess()) {
+                    java.net.BindException e = new java.net.BindException("cannot bind udp " + addr + ": "
+                            + f.cause().getMessage());
+                    e.initCause(f.cause());
+                    throw e;
+                }
+                Channel ch = f.channel();
+                channels.add(ch);
+                addr = (InetSocketAddress) ch.localAddress(); // later sockets bind the port the first one got
             }
-            Channel ch = b.bind(addr).sync().channel();
-            channels.add(ch);
-            addr = (InetSocketAddress) ch.localAddress(); // later sockets bind the port the first one got
+        } catch (Throwable t) {
+            // A failed bind (port taken, bad address) must not leave sockets or event-loop threads behind.
+            try {
+                close();
+            } catch (Throwable suppressed) {
+                t.addSuppressed(suppressed);
+            }
+            throw t;
         }
         bound = addr;
     }

@@ -217,7 +217,8 @@ public final class Demo {
         out.printf("  capture      %s, %d packets%n", r.capture(), r.capturePackets());
         out.printf("  dataplane    packets replayed %,d (IPv4 %,d, IPv6 %,d, other %,d), forwarded %,d%n",
                 d.packetsReplayed(), d.ip4(), d.ip6(), d.otherEthertypes(), d.outputPackets());
-        out.printf("  sampling     samples taken %,d, samples dropped in FIFOs %,d%n", d.samplesTaken(), d.fifoDrops());
+        out.printf("  sampling     samples taken %,d, samples dropped in FIFOs %,d (carried to the agent as PSAMPLE "
+                + "sequence gaps: %,d)%n", d.samplesTaken(), d.fifoDrops(), d.fifoDropsCarried());
         out.printf("  netlink      PSAMPLE sent %,d, send failures %,d, via %s%n", d.psampleSent(), d.psampleFailed(),
                 r.netlink());
         out.printf("  agent        samples received %,d, datagrams sent %,d, drops reported %,d (last drops field %,d)%n",

@@ -19,6 +19,9 @@ import picocli.CommandLine.Option;
         description = "hsflowd-compatible sFlow agent: reads hsflowd.conf, subscribes to PSAMPLE, sends sFlow v5 "
             + "datagrams to every collector.")
 final class HsflowdCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Option(names = "-f", defaultValue = "/etc/hsflowd.conf", paramLabel = "FILE", description = "Config file (default ${DEFAULT-VALUE}).")
     Path file;
 
@@ -30,19 +33,24 @@ final class HsflowdCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        java.io.PrintWriter out = spec.commandLine().getOut();
+        java.io.PrintWriter err = spec.commandLine().getErr();
         HsflowdConfig c;
         try {
             c = HsflowdConfig.load(file);
         } catch (ConfigException e) {
-            System.err.println(file + ": " + e.getMessage());
+            err.println(file + ": " + e.getMessage());
+            err.flush();
             return 2;
         }
         for (String w : c.warnings) {
-            System.err.println(file + ": warning: " + w);
+            err.println(file + ": warning: " + w);
         }
         if (debug || check) {
-            System.out.print(c.describe());
+            out.print(c.describe());
         }
+        out.flush();
+        err.flush();
         if (check) {
             return 0;
         }

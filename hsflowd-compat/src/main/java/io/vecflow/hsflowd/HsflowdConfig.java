@@ -94,9 +94,10 @@ public final class HsflowdConfig {
      */
     public static HsflowdConfig parse(String text) throws ConfigException {
         HsflowdConfig c = new HsflowdConfig();
-        new Parser(tokenize(text), c).parseTop();
+        int sflowLine = new Parser(tokenize(text), c).parseTop();
         if (c.collectors.isEmpty()) {
-            throw new ConfigException(0, "no collector { ip = ... } block: nowhere to send datagrams");
+            throw new ConfigException(sflowLine, "no collector { ip = ... } block in 'sflow {': nowhere to send "
+                    + "datagrams");
         }
         return c;
     }
@@ -144,21 +145,25 @@ public final class HsflowdConfig {
             this.c = c;
         }
 
-        void parseTop() throws ConfigException {
-            boolean sawSflow = false;
+        /** @return the line of the first {@code sflow {} */
+        int parseTop() throws ConfigException {
+            int sflowLine = 0;
             while (i < t.size()) {
                 Token name = t.get(i++);
                 if (name.text.equalsIgnoreCase("sflow") && peek("{")) {
                     i++;
-                    sawSflow = true;
-                    parseSflowBody();
+                    if (sflowLine == 0) {
+                        sflowLine = name.line;
+                    }
+                    parseSflowBody(name.line);
                 } else {
                     throw new ConfigException(name.line, "expected 'sflow {', found '" + name.text + "'");
                 }
             }
-            if (!sawSflow) {
+            if (sflowLine == 0) {
                 throw new ConfigException(0, "no 'sflow { ... }' block");
             }
+            return sflowLine;
         }
 
         private boolean peek(String s) {
@@ -174,30 +179,38 @@ public final class HsflowdConfig {
 
         /** Reads "key = value" or "key {" and returns the key; value in lastValue. */
         private String lastValue;
+        private String lastKey;
         private int lastLine;
 
         private String keyOrBlock(Token key) throws ConfigException {
             lastLine = key.line;
+            lastKey = key.text;
             if (peek("{")) {
                 i++;
                 lastValue = null;
                 return key.text.toLowerCase(Locale.ROOT);
             }
+            // Errors name the key's line: the offending token may sit on a later line.
             Token eq = next("'=' after '" + key.text + "'", key.line);
             if (!eq.text.equals("=")) {
-                throw new ConfigException(eq.line, "expected '=' after '" + key.text + "', found '" + eq.text + "'");
+                throw new ConfigException(key.line, "expected '=' after '" + key.text + "', found '" + eq.text
+                        + "'");
             }
-            Token v = next("a value for '" + key.text + "'", key.line);
+            // The value must be on the key's line, or a missing value would swallow the next line's key.
+            if (i >= t.size() || t.get(i).line != key.line) {
+                throw new ConfigException(key.line, "missing value for '" + key.text + "'");
+            }
+            Token v = t.get(i++);
             if (v.text.equals("{") || v.text.equals("}") || v.text.equals("=")) {
-                throw new ConfigException(v.line, "missing value for '" + key.text + "'");
+                throw new ConfigException(key.line, "missing value for '" + key.text + "'");
             }
             lastValue = v.text;
             return key.text.toLowerCase(Locale.ROOT);
         }
 
-        private void parseSflowBody() throws ConfigException {
+        private void parseSflowBody(int openLine) throws ConfigException {
             while (true) {
-                Token k = next("'}' closing 'sflow {'", t.get(i - 1).line);
+                Token k = next("'}' closing 'sflow {'", openLine);
                 if (k.text.equals("}")) {
                     return;
                 }
@@ -279,7 +292,7 @@ public final class HsflowdConfig {
                     throw new ConfigException(k.line, "unexpected block '" + k.text + " {' inside psample");
                 }
                 switch (key) {
-                    case "group" -> p.group = intIn(1, Integer.MAX_VALUE);
+                    case "group" -> p.group = intIn(1, Integer.MAX_VALUE - 1); // egress uses group + 1
                     case "ingress" -> p.ingress = bool();
                     case "egress" -> p.egress = bool();
                     case "transport" -> {
@@ -324,10 +337,11 @@ public final class HsflowdConfig {
             try {
                 v = Long.parseLong(lastValue);
             } catch (NumberFormatException e) {
-                throw new ConfigException(lastLine, "'" + lastValue + "' is not a number");
+                throw new ConfigException(lastLine, lastKey + ": '" + lastValue + "' is not a number");
             }
             if (v < lo || v > hi) {
-                throw new ConfigException(lastLine, lastValue + " is out of range " + lo + ".." + hi);
+                throw new ConfigException(lastLine, lastKey + ": " + lastValue + " is out of range " + lo + ".."
+                        + hi);
             }
             return (int) v;
         }
@@ -340,7 +354,7 @@ public final class HsflowdConfig {
                 case "off", "no", "false", "0" -> {
                     return false;
                 }
-                default -> throw new ConfigException(lastLine, "'" + lastValue + "' is not on/off");
+                default -> throw new ConfigException(lastLine, lastKey + ": '" + lastValue + "' is not on/off");
             }
         }
 
@@ -348,13 +362,16 @@ public final class HsflowdConfig {
             String v = lastValue;
             boolean ok = v.matches("[0-9A-Za-z.:%_-]+");
             if (!ok) {
-                throw new ConfigException(lastLine, "'" + v + "' is not an address");
+                throw new ConfigException(lastLine, lastKey + ": '" + v + "' is not an address");
             }
             return v;
         }
     }
 
-    /** @return the effective configuration in hsflowd.conf syntax (for {@code -d}). */
+    /**
+     * @return the effective configuration in hsflowd.conf syntax (for {@code -d}); {@link #parse} of it yields the
+     *         same values (warnings aside)
+     */
     public String describe() {
         StringBuilder b = new StringBuilder("sflow {\n");
         b.append("  sampling = ").append(sampling).append('\n');
@@ -364,6 +381,9 @@ public final class HsflowdConfig {
         if (agentIP != null) {
             b.append("  agentIP = ").append(agentIP).append('\n');
         }
+        if (agentDevice != null) {
+            b.append("  agent = ").append(agentDevice).append('\n');
+        }
         b.append("  subAgentId = ").append(subAgentId).append('\n');
         for (Collector col : collectors) {
             b.append("  collector { ip = ").append(col.ip).append(" udpport = ").append(col.udpPort).append(" }\n");
@@ -371,11 +391,8 @@ public final class HsflowdConfig {
         if (psample != null) {
             b.append("  psample { group = ").append(psample.group).append(" ingress = ")
                     .append(psample.ingress ? "on" : "off").append(" egress = ").append(psample.egress ? "on" : "off")
-                    .append(" transport = ").append(psample.transport);
-            if (psample.transport.equals("usersock")) {
-                b.append(" usersockGroup = ").append(psample.usersockGroup);
-            }
-            b.append(" }\n");
+                    .append(" transport = ").append(psample.transport)
+                    .append(" usersockGroup = ").append(psample.usersockGroup).append(" }\n");
         }
         if (vpp != null) {
             b.append("  vpp { ifOffset = ").append(vpp.ifOffset).append(" osIndex = ").append(vpp.osIndex ? "on" : "off")

@@ -1,5 +1,6 @@
 package io.vecflow.hsflowd;
 
+import io.vecflow.netlink.GenlFamilyNotFoundException;
 import io.vecflow.netlink.NetlinkException;
 import io.vecflow.netlink.psample.PsampleHandler;
 import io.vecflow.netlink.psample.PsampleSample;
@@ -16,6 +17,8 @@ import org.slf4j.LoggerFactory;
 public final class HsflowdDaemon implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HsflowdDaemon.class);
     private static final Duration POLL = Duration.ofMillis(100);
+    /** Upper bound on datagrams read at close (an 8 MB socket buffer holds at most ~30k sample messages). */
+    private static final int DRAIN_MAX_DATAGRAMS = 100_000;
 
     private final SflowAgent agent;
     private final PsampleSubscriber subscriber;
@@ -28,7 +31,8 @@ public final class HsflowdDaemon implements AutoCloseable {
      *
      * @return a subscriber (the caller owns it)
      * @throws NetlinkException if the channel cannot be opened; for genl without the psample module the message says
-     *         {@code modprobe psample} or use {@code transport=usersock}
+     *         {@code modprobe psample} or set {@code psample { transport = usersock }} (the original
+     *         {@link GenlFamilyNotFoundException} is the cause)
      * @throws IllegalArgumentException if the config has no psample block
      */
     public static PsampleSubscriber openSubscriber(HsflowdConfig c) throws NetlinkException {
@@ -37,7 +41,16 @@ public final class HsflowdDaemon implements AutoCloseable {
         }
         PsampleTransport t = c.psample.transport.equals("usersock") ? PsampleTransport.USERSOCK
                 : PsampleTransport.GENL;
-        return PsampleSubscriber.open(t, c.psample.usersockGroup);
+        try {
+            return PsampleSubscriber.open(t, c.psample.usersockGroup);
+        } catch (GenlFamilyNotFoundException e) {
+            // The bridge's hint names the CLI flag (--transport usersock); hsflowd.conf users need the config key.
+            NetlinkException x = new NetlinkException(e.call(), e.errno(), "generic netlink family \"psample\" is not "
+                    + "available on this kernel: load it with `modprobe psample`, or set "
+                    + "`psample { transport = usersock }` in hsflowd.conf");
+            x.initCause(e);
+            throw x;
+        }
     }
 
     /**
@@ -85,12 +98,44 @@ public final class HsflowdDaemon implements AutoCloseable {
         return failure;
     }
 
-    /** Stops the thread, sends the pending datagram and closes the subscriber and agent. */
+    /**
+     * Stops the thread, hands the agent every sample still queued in the subscriber's socket, sends the pending
+     * datagram and closes the subscriber and agent.
+     *
+     * @throws IllegalStateException if the module thread did not stop within 5 s (the subscriber is then left open,
+     *         since closing it under a running poll is unsafe)
+     */
     @Override
     public void close() throws Exception {
         running = false;
         thread.join(5000);
-        subscriber.close();
-        agent.close();
+        if (thread.isAlive()) {
+            agent.close();
+            throw new IllegalStateException("psample module thread did not stop within 5 s");
+        }
+        try {
+            if (failure == null) {
+                drain();
+            }
+        } finally {
+            subscriber.close();
+            agent.close();
+        }
+    }
+
+    /** Reads what is queued without waiting: at most {@value #DRAIN_MAX_DATAGRAMS} datagrams. */
+    private void drain() {
+        PsampleHandler handler = this::onSample;
+        try {
+            for (int i = 0; i < DRAIN_MAX_DATAGRAMS; i++) {
+                long before = subscriber.datagrams() + subscriber.overruns();
+                subscriber.poll(Duration.ZERO, handler);
+                if (subscriber.datagrams() + subscriber.overruns() == before) {
+                    return; // nothing was queued
+                }
+            }
+        } catch (NetlinkException e) {
+            log.warn("psample module: samples left unread at close: {}", e.toString());
+        }
     }
 }

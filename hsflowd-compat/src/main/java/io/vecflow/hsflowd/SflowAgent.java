@@ -8,9 +8,8 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 
 /**
  * The hsflowd-compatible agent core: turns packet samples (from PSAMPLE) into sFlow v5 datagrams and sends them to
@@ -23,6 +22,16 @@ import java.util.Map;
  * numbers start at 1; uptime = ms since the agent was created; a datagram is flushed when the next sample would exceed
  * datagramBytes, or when its oldest sample is 1 s old.
  *
+ * <p>Samples are taken from the {@code psample { group= }} group (ingress, source = input port) and, with
+ * {@code egress=on}, from group + 1 (source = output port); other groups are ignored and counted. Without a
+ * {@code psample} block every group is taken as ingress (hsflowd itself would read no samples then: it needs the
+ * block to load mod_psample). A sampled header longer than an otherwise empty datagram can hold (only possible with a
+ * small datagramBytes, e.g. 128 header bytes in 200-byte datagrams) is cut to fit, where hsflowd drops the sample.
+ *
+ * <p>After warm-up, {@link #onSample} allocates nothing per sample (state is keyed by primitive ifIndex and group; new
+ * sources allocate their state once). Times come from {@link System#nanoTime()}, so wall-clock steps change neither
+ * uptime nor the 1 s flush.
+ *
  * <p>Thread-safe: every public method locks the agent.
  */
 public final class SflowAgent implements AutoCloseable {
@@ -34,14 +43,21 @@ public final class SflowAgent implements AutoCloseable {
     private final List<InetSocketAddress> collectors = new ArrayList<>();
     private final DatagramChannel channel;
     private final ByteBuffer sendView;
-    private final long startMs = System.currentTimeMillis();
-    private final Map<Long, SamplerState> samplers = new HashMap<>();
+    private final long startNanos = System.nanoTime();
+    private final LongObjectMap<SamplerState> samplers = new LongObjectMap<>(64);
     private final SamplerState[] smallSamplers = new SamplerState[4096];
-    private final long[] lastGroupSeq = new long[64];
-    private final boolean[] groupSeen = new boolean[64];
+    /** Last PSAMPLE GROUP_SEQ per sample group (each group counts on its own). */
+    private final LongObjectMap<GroupSequence> groups = new LongObjectMap<>(8);
     private final List<DatagramListener> listeners = new ArrayList<>();
     private long datagramSequence;
-    private long oldestSampleMs = -1;
+    private long oldestSampleNanos;
+
+    /** PSAMPLE GROUP_SEQ of the last sample seen in one group (u32). */
+    private static final class GroupSequence {
+        long last;
+
+        GroupSequence(long group) {}
+    }
 
     private long samplesIn, samplesIgnored, sequenceGapDrops, datagramsSent, sendFailures, samplesSent, bytesSent;
     private long lastDropsField;
@@ -102,9 +118,12 @@ public final class SflowAgent implements AutoCloseable {
      * @param data array holding the header bytes (from the start of the frame)
      * @param offset offset of the header bytes in {@code data}
      * @param length header bytes available
+     * @throws IndexOutOfBoundsException if {@code offset}/{@code length} do not lie within {@code data} (nothing is
+     *         counted or changed then)
      */
     public synchronized void onSample(int group, long groupSeq, long inputIfIndex, long outputIfIndex, long origSize,
             long samplingRate, byte[] data, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, data.length);
         samplesIn++;
         HsflowdConfig.Psample ps = config.psample;
         boolean ingress = ps == null || (ps.ingress && group == ps.group);
@@ -113,19 +132,20 @@ public final class SflowAgent implements AutoCloseable {
             samplesIgnored++;
             return;
         }
-        long ifIndex = ingress ? inputIfIndex : outputIfIndex;
+        long ifIndex = (ingress ? inputIfIndex : outputIfIndex) & U32;
         SamplerState s = sampler(ifIndex);
-        int g = group & 63;
-        if (groupSeen[g]) {
-            long gap = (groupSeq - lastGroupSeq[g] - 1) & U32;
+        GroupSequence gs = groups.get(group);
+        if (gs != null) {
+            long gap = (groupSeq - gs.last - 1) & U32;
             if (gap != 0) {
-                long add = gap > 0x7FFFFFFFL ? 1 : gap;
+                long add = gap > 0x7FFFFFFFL ? 1 : gap; // hsflowd: a jump back (or huge jump) counts as 1
                 s.drops += add;
                 sequenceGapDrops += add;
             }
+        } else {
+            gs = groups.computeIfAbsent(group, GroupSequence::new); // the first sample of a group is no gap
         }
-        groupSeen[g] = true;
-        lastGroupSeq[g] = groupSeq & U32;
+        gs.last = groupSeq & U32;
 
         s.sequence = (s.sequence + 1) & U32;
         s.samplePool = (s.samplePool + samplingRate) & U32;
@@ -135,14 +155,14 @@ public final class SflowAgent implements AutoCloseable {
         if (!builder.fits(need)) {
             flush();
         }
-        long nowMs = System.currentTimeMillis();
         if (builder.isEmpty()) {
-            oldestSampleMs = nowMs;
+            oldestSampleNanos = System.nanoTime();
         }
-        builder.addFlowSampleExpanded(s.sequence, SflowFormats.SOURCE_IFINDEX, ifIndex, samplingRate,
+        // Always fits: the header was capped to what an empty datagram holds, and a full one was flushed above.
+        builder.addFlowSampleExpanded(s.sequence, SflowFormats.SOURCE_IFINDEX, ifIndex & U32, samplingRate & U32,
                 s.samplePool, s.drops & U32, SflowFormats.IF_FORMAT_SINGLE, inputIfIndex & U32,
                 SflowFormats.IF_FORMAT_SINGLE, outputIfIndex & U32, SflowFormats.HEADER_PROTOCOL_ETHERNET,
-                origSize + 4, 4, data, offset, headerLength);
+                (origSize + 4) & U32, 4, data, offset, headerLength);
         lastDropsField = s.drops & U32;
         samplesSent++;
     }
@@ -160,7 +180,7 @@ public final class SflowAgent implements AutoCloseable {
 
     /** Flushes the pending datagram if its oldest sample is at least 1 s old. Call at least every 100 ms. */
     public synchronized void tick() {
-        if (!builder.isEmpty() && System.currentTimeMillis() - oldestSampleMs >= 1000) {
+        if (!builder.isEmpty() && System.nanoTime() - oldestSampleNanos >= 1_000_000_000L) {
             flush();
         }
     }
@@ -171,7 +191,7 @@ public final class SflowAgent implements AutoCloseable {
             return;
         }
         datagramSequence = (datagramSequence + 1) & U32;
-        int len = builder.finish(datagramSequence, (System.currentTimeMillis() - startMs) & U32);
+        int len = builder.finish(datagramSequence, ((System.nanoTime() - startNanos) / 1_000_000L) & U32);
         for (InetSocketAddress c : collectors) {
             sendView.clear().limit(len);
             boolean ok;

@@ -1,0 +1,88 @@
+package io.vecflow.collector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vecflow.collector.FlowSchema.ServerFeatures;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The flows DDL per server version: a golden file for a modern server, the 18.16 fallbacks, version parsing. */
+class FlowSchemaTest {
+    private static String golden(String name) throws IOException {
+        try (InputStream in = FlowSchemaTest.class.getResourceAsStream(name)) {
+            assertThat(in).as("test resource " + name).isNotNull();
+            String s = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            // The file is the exact statement; tolerate only the one final newline an editor may add.
+            return s.endsWith("\n") ? s.substring(0, s.length() - 1) : s;
+        }
+    }
+
+    @Test
+    void modernServerDdlMatchesGoldenFile() throws IOException {
+        ServerFeatures f = ServerFeatures.fromVersion("25.8.2.29");
+        assertThat(f).isEqualTo(new ServerFeatures(25, 8, true, true, true));
+        assertThat(FlowSchema.createFlows("vecflow", f, 15)).isEqualTo(golden("flows-ddl-25.8.sql"));
+    }
+
+    @Test
+    void clickHouse1816DdlHasFixedStringAddressesNoCodecNoTtl() {
+        ServerFeatures f = ServerFeatures.fromVersion("18.16.1");
+        assertThat(f).isEqualTo(new ServerFeatures(18, 16, false, false, false));
+        String ddl = FlowSchema.createFlows("vf_old", f, 15);
+        assertThat(ddl).startsWith("CREATE TABLE IF NOT EXISTS vf_old.flows\n(\n");
+        assertThat(ddl).doesNotContain("IPv6").doesNotContain("CODEC").doesNotContain("\nTTL ")
+                .doesNotContain("LowCardinality");
+        for (String c : List.of("AgentAddress", "PeerAddress", "SrcAddr", "DstAddr")) {
+            assertThat(ddl).contains("\n    " + c + " FixedString(16),\n");
+        }
+        assertThat(ddl).contains("\n    TimeReceived DateTime,\n").contains("\n    Packets UInt64\n)\n")
+                .endsWith("ENGINE = MergeTree\nPARTITION BY toYYYYMMDD(TimeReceived)\n"
+                        + "ORDER BY (TimeReceived, AgentAddress, InIf, OutIf)");
+    }
+
+    @Test
+    void ddlListsEveryColumnOnceInRowBinaryOrder() {
+        String ddl = FlowSchema.createFlows("db", ServerFeatures.fromVersion("25.8.2.29"), 7);
+        List<String> lines = ddl.lines().filter(l -> l.startsWith("    ")).map(l -> l.trim().split(" ")[0]).toList();
+        assertThat(lines).isEqualTo(FlowSchema.FLOWS.stream().map(FlowSchema.Column::name).toList());
+        Set<String> names = new HashSet<>(lines);
+        assertThat(names).hasSize(FlowSchema.FLOWS.size());
+        assertThat(ddl).endsWith("TTL TimeReceived + INTERVAL 7 DAY");
+    }
+
+    @Test
+    void featureThresholds() {
+        assertThat(ServerFeatures.fromVersion("19.1.6")).isEqualTo(new ServerFeatures(19, 1, false, false, false));
+        assertThat(ServerFeatures.fromVersion("19.3.4")).isEqualTo(new ServerFeatures(19, 3, true, true, false));
+        assertThat(ServerFeatures.fromVersion("19.6.2.11")).isEqualTo(new ServerFeatures(19, 6, true, true, true));
+        assertThat(ServerFeatures.fromVersion(" 26.3.1.896\n")).isEqualTo(new ServerFeatures(26, 3, true, true, true));
+        // Vendor builds append a tag after the numbers.
+        assertThat(ServerFeatures.fromVersion("24.3.12.76.altinitystable"))
+                .isEqualTo(new ServerFeatures(24, 3, true, true, true));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "   ", "abc", "v25.8", "25.x", "25..8", ".8.1", "-1.2", "+25.8", "25.-8",
+            "Code: 516. DB::Exception: default: Authentication failed", "<html>", "99999999999.1"})
+    void fromVersionRejectsJunkWithClearMessage(String junk) {
+        assertThatThrownBy(() -> ServerFeatures.fromVersion(junk))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not a ClickHouse version")
+                .hasMessageContaining("'" + junk + "'");
+    }
+
+    @Test
+    void fromVersionRejectsNull() {
+        assertThatThrownBy(() -> ServerFeatures.fromVersion(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not a ClickHouse version");
+    }
+}

@@ -1,0 +1,219 @@
+package io.vecflow.collector;
+
+import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+/** Shared test helpers: service locations, bounded waits, a UDP sender, a row-copying sink. */
+final class TestSupport {
+    private TestSupport() {}
+
+    static final String CLICKHOUSE_ENV = "VECFLOW_TEST_CLICKHOUSE_URL";
+    static final String KAFKA_ENV = "VECFLOW_TEST_KAFKA";
+
+    /** @return the test ClickHouse URL; fails loudly (never skips) when the variable is missing. */
+    static String clickhouseUrl() {
+        return required(CLICKHOUSE_ENV);
+    }
+
+    /** @return the test Kafka bootstrap; fails loudly (never skips) when the variable is missing. */
+    static String kafkaBootstrap() {
+        return required(KAFKA_ENV);
+    }
+
+    private static String required(String name) {
+        String v = System.getenv(name);
+        if (v == null || v.isBlank()) {
+            throw new AssertionError("set " + name + " — run scripts/test.sh, which starts the services");
+        }
+        return v.trim();
+    }
+
+    /** @return 8 random hex characters, for per-class database and topic names. */
+    static String suffix() {
+        byte[] b = new byte[4];
+        ThreadLocalRandom.current().nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+
+    /** Polls {@code cond} every 5 ms until true; fails after {@code max} (callers keep it at most 15 s). */
+    static void await(String what, Duration max, BooleanSupplier cond) {
+        await(what, max, cond, () -> "");
+    }
+
+    /** As {@link #await(String, Duration, BooleanSupplier)}, with a state description for the failure message. */
+    static void await(String what, Duration max, BooleanSupplier cond, Supplier<String> state) {
+        if (max.compareTo(Duration.ofSeconds(15)) > 0) {
+            throw new IllegalArgumentException("waits are bounded to 15 s: " + max);
+        }
+        long deadline = System.nanoTime() + max.toNanos();
+        while (!cond.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + max.toMillis() + " ms waiting for " + what + " "
+                        + state.get());
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted waiting for " + what, e);
+            }
+        }
+    }
+
+    /** @return a TCP port on 127.0.0.1 that was free a moment ago (nothing listens on it). */
+    static int closedPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** Sends UDP datagrams from one socket on 127.0.0.1 (so the kernel keeps them on one inlet socket, in order). */
+    static final class Sender implements AutoCloseable {
+        private final DatagramSocket socket;
+        private final InetSocketAddress target;
+
+        Sender(InetSocketAddress target) throws IOException {
+            this.socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            this.target = target;
+        }
+
+        int localPort() {
+            return socket.getLocalPort();
+        }
+
+        void send(byte[] payload) throws IOException {
+            socket.send(new DatagramPacket(payload, payload.length, target));
+        }
+
+        /**
+         * Sends each payload, at most {@code window} ahead of {@code received}, waiting (bounded) for the receiver to
+         * catch up so the loopback socket buffer never overflows.
+         */
+        void sendPaced(List<byte[]> payloads, int window, java.util.function.LongSupplier received) throws IOException {
+            long base = received.getAsLong();
+            int sent = 0;
+            for (byte[] p : payloads) {
+                if (sent - (received.getAsLong() - base) >= window) {
+                    final int s = sent;
+                    await("receiver to catch up with " + s + " datagrams", Duration.ofSeconds(15),
+                            () -> s - (received.getAsLong() - base) < window,
+                            () -> "(received " + (received.getAsLong() - base) + ")");
+                }
+                send(p);
+                sent++;
+            }
+        }
+
+        @Override
+        public void close() {
+            socket.close();
+        }
+    }
+
+    /** A {@link FlowSink} that copies every row into a list. */
+    static class CopyingSink implements FlowSink {
+        private final List<FlowRow> rows = new ArrayList<>();
+        boolean closed;
+
+        @Override
+        public synchronized void accept(FlowRow row) {
+            rows.add(copy(row));
+        }
+
+        synchronized List<FlowRow> rows() {
+            return List.copyOf(rows);
+        }
+
+        synchronized int size() {
+            return rows.size();
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public synchronized long rowsWritten() {
+            return rows.size();
+        }
+
+        @Override
+        public long rowsFailed() {
+            return 0;
+        }
+
+        @Override
+        public String name() {
+            return "copy";
+        }
+
+        @Override
+        public synchronized void close() {
+            closed = true;
+        }
+    }
+
+    /** @return a deep copy of a row (the collector reuses its row objects). */
+    static FlowRow copy(FlowRow r) {
+        FlowRow c = new FlowRow();
+        c.timeReceivedNanos = r.timeReceivedNanos;
+        System.arraycopy(r.agentAddress, 0, c.agentAddress, 0, 16);
+        System.arraycopy(r.peerAddress, 0, c.peerAddress, 0, 16);
+        c.subAgentId = r.subAgentId;
+        c.datagramSequence = r.datagramSequence;
+        c.sampleSequence = r.sampleSequence;
+        c.sourceIdIndex = r.sourceIdIndex;
+        c.sourceIdType = r.sourceIdType;
+        c.samplingRate = r.samplingRate;
+        c.samplePool = r.samplePool;
+        c.drops = r.drops;
+        c.inIfFormat = r.inIfFormat;
+        c.outIfFormat = r.outIfFormat;
+        c.inIf = r.inIf;
+        c.outIf = r.outIf;
+        c.headerProtocol = r.headerProtocol;
+        c.frameLength = r.frameLength;
+        c.headerLength = r.headerLength;
+        c.srcMac = r.srcMac;
+        c.dstMac = r.dstMac;
+        c.vlan = r.vlan;
+        c.etherType = r.etherType;
+        System.arraycopy(r.srcAddr, 0, c.srcAddr, 0, 16);
+        System.arraycopy(r.dstAddr, 0, c.dstAddr, 0, 16);
+        c.protocol = r.protocol;
+        c.srcPort = r.srcPort;
+        c.dstPort = r.dstPort;
+        c.tcpFlags = r.tcpFlags;
+        c.tos = r.tos;
+        c.ttl = r.ttl;
+        c.bytes = r.bytes;
+        c.packets = r.packets;
+        return c;
+    }
+
+    /** @return a 16-byte address as text (IPv4-mapped shown as a dotted quad, all-zero as ""). */
+    static String addr(byte[] a16) {
+        return io.vecflow.packet.IpAddresses.toString(a16, 0, 16);
+    }
+
+    /** @return a 16-byte address from text (IPv4 mapped to ::ffff:a.b.c.d). */
+    static byte[] addr16(String text) {
+        try {
+            byte[] out = new byte[16];
+            UdpInlet.mapped(InetAddress.getByName(text), out);
+            return out;
+        } catch (IOException e) {
+            throw new IllegalArgumentException(text, e);
+        }
+    }
+}

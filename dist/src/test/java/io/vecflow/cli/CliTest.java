@@ -1,0 +1,85 @@
+package io.vecflow.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The command line: --help everywhere, clear errors for bad input. */
+class CliTest {
+    @TempDir
+    Path dir;
+
+    record Run(int exit, String out, String err) {}
+
+    private static Run run(String... args) {
+        CommandLine cl = VecflowCommand.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int exit = cl.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @Test
+    void everySubcommandHasHelp() {
+        List<List<String>> commands = List.of(List.of(), List.of("demo"), List.of("dataplane"), List.of("hsflowd"),
+                List.of("collector"), List.of("psample"), List.of("psample", "listen"));
+        for (List<String> cmd : commands) {
+            List<String> withHelp = new java.util.ArrayList<>(cmd);
+            withHelp.add("--help");
+            String[] args = withHelp.toArray(String[]::new);
+            Run r = run(args);
+            assertThat(r.exit()).as("%s --help", cmd).isZero();
+            assertThat(r.out()).as("%s --help", cmd).startsWith("Usage: vecflow" + (cmd.isEmpty() ? "" : " "
+                    + String.join(" ", cmd)));
+        }
+        assertThat(run("demo", "--help").out()).contains("--sampling-rate", "--loops", "--workers", "--capture",
+                "--clickhouse", "--kafka", "--out");
+    }
+
+    @Test
+    void genlWithoutThePsampleModuleSaysWhatToDo() {
+        Run r = run("psample", "listen", "--transport", "genl", "--timeout", "1");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("modprobe psample").contains("--transport usersock");
+    }
+
+    @Test
+    void badOptionsAndConfigsAreNamed() throws Exception {
+        Run r = run("demo", "--sampling-rate", "0");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("--sampling-rate >= 1");
+        assertThat(run("demo", "--loops", "many").err()).contains("--loops").contains("many");
+
+        Path conf = dir.resolve("hsflowd.conf");
+        Files.writeString(conf, "sflow {\n  sampling = 10\n  headerBytes = 999\n  collector { ip = 127.0.0.1 }\n}\n");
+        Run check = run("hsflowd", "-f", conf.toString(), "--check");
+        assertThat(check.exit()).isEqualTo(2);
+        assertThat(check.err()).contains("line 3").contains("999");
+
+        Files.writeString(conf, "sflow {\n  sampling = 10\n  colour = blue\n  collector { ip = 127.0.0.1 }\n"
+                + "  psample { transport = usersock }\n}\n");
+        Run ok = run("hsflowd", "-f", conf.toString(), "--check");
+        assertThat(ok.exit()).isZero();
+        assertThat(ok.err()).contains("line 3").contains("colour");
+        assertThat(ok.out()).contains("sampling = 10").contains("collector { ip = 127.0.0.1 udpport = 6343 }");
+
+        Run missing = run("demo", "--capture", dir.resolve("nope.pcap").toString(), "--out", dir.toString());
+        assertThat(missing.exit()).isEqualTo(1);
+        assertThat(missing.err()).contains("nope.pcap");
+
+        Files.write(dir.resolve("ppp.pcap"), Files.readAllBytes(Path.of("..", "testdata", "traffic",
+                "mpls-traceroute.pcap")));
+        Run ppp = run("demo", "--capture", dir.resolve("ppp.pcap").toString(), "--out", dir.toString());
+        assertThat(ppp.exit()).isEqualTo(1);
+        assertThat(ppp.err()).contains("link type 9");
+    }
+}

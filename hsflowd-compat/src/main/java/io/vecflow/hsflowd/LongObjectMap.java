@@ -1,0 +1,89 @@
+package io.vecflow.hsflowd;
+
+import java.util.function.LongFunction;
+
+/**
+ * Open-addressing map from a {@code long} key to an object, for per-source state on the sample path: lookups of
+ * existing keys allocate nothing (a {@code HashMap<Long, V>} boxes every key above 127). Linear probing, power-of-two
+ * capacity, load factor ≤ 1/2; no removal. Not thread-safe.
+ *
+ * @param <V> value type
+ */
+final class LongObjectMap<V> {
+    private long[] keys;
+    private Object[] values;
+    private int size;
+
+    LongObjectMap(int initialCapacity) {
+        int cap = Integer.highestOneBit(Math.max(4, initialCapacity - 1)) << 1;
+        keys = new long[cap];
+        values = new Object[cap];
+    }
+
+    /** @return the number of keys. */
+    int size() {
+        return size;
+    }
+
+    /** @return the value for {@code key}, or null. */
+    @SuppressWarnings("unchecked")
+    V get(long key) {
+        int mask = keys.length - 1;
+        for (int i = slot(key, mask); ; i = (i + 1) & mask) {
+            Object v = values[i];
+            if (v == null) {
+                return null;
+            }
+            if (keys[i] == key) {
+                return (V) v;
+            }
+        }
+    }
+
+    /** @return the value for {@code key}, created with {@code create} (which must not return null) if absent. */
+    V computeIfAbsent(long key, LongFunction<V> create) {
+        V v = get(key);
+        if (v != null) {
+            return v;
+        }
+        v = create.apply(key);
+        if ((size + 1) * 2 > keys.length) {
+            grow();
+        }
+        insert(key, v);
+        size++;
+        return v;
+    }
+
+    private void insert(long key, Object v) {
+        int mask = keys.length - 1;
+        int i = slot(key, mask);
+        while (values[i] != null) {
+            i = (i + 1) & mask;
+        }
+        keys[i] = key;
+        values[i] = v;
+    }
+
+    private void grow() {
+        long[] oldKeys = keys;
+        Object[] oldValues = values;
+        keys = new long[oldKeys.length * 2];
+        values = new Object[oldValues.length * 2];
+        for (int i = 0; i < oldKeys.length; i++) {
+            if (oldValues[i] != null) {
+                insert(oldKeys[i], oldValues[i]);
+            }
+        }
+    }
+
+    private static int slot(long key, int mask) {
+        long h = key * 0x9E3779B97F4A7C15L; // Fibonacci hashing spreads consecutive ifIndexes
+        return (int) (h ^ (h >>> 32)) & mask;
+    }
+
+    @Override
+    public String toString() {
+        return "LongObjectMap[size=" + size + ", capacity=" + keys.length + "]";
+    }
+}
