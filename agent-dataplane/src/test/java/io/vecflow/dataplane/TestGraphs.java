@@ -12,6 +12,8 @@ final class TestGraphs {
      * {@code vectorSizes}; frame i carries i (big-endian) at byte 14 so samples can be traced back to their packet.
      */
     static final class CountingInput extends InputNode {
+        private static final ValueLayout.OfInt BE_INT =
+                ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
         private final long total;
         private final int[] vectorSizes;
         private final int ifIndex;
@@ -38,8 +40,7 @@ final class TestGraphs {
                 }
                 d.set(ValueLayout.JAVA_BYTE, off + 12, (byte) 0x08);
                 d.set(ValueLayout.JAVA_BYTE, off + 13, (byte) 0x00);
-                d.set(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN), off + 14,
-                        (int) produced);
+                d.set(BE_INT, off + 14, (int) produced);
                 int len = 60 + (int) (produced % 1000);
                 pool.length[b] = len;
                 pool.rxIfIndex[b] = ifIndex;
