@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -40,7 +41,7 @@ public final class SflowAgent implements AutoCloseable {
     private final HsflowdConfig config;
     private final DatagramBuilder builder;
     private final byte[] agentAddress;
-    private final List<InetSocketAddress> collectors = new ArrayList<>();
+    private final InetSocketAddress[] collectors;
     private final DatagramChannel channel;
     private final ByteBuffer sendView;
     private final long startNanos = System.nanoTime();
@@ -48,15 +49,14 @@ public final class SflowAgent implements AutoCloseable {
     private final SamplerState[] smallSamplers = new SamplerState[4096];
     /** Last PSAMPLE GROUP_SEQ per sample group (each group counts on its own). */
     private final LongObjectMap<GroupSequence> groups = new LongObjectMap<>(8);
-    private final List<DatagramListener> listeners = new ArrayList<>();
+    /** Copy-on-write, iterated by index: no iterator per datagram. */
+    private DatagramListener[] listeners = new DatagramListener[0];
     private long datagramSequence;
     private long oldestSampleNanos;
 
     /** PSAMPLE GROUP_SEQ of the last sample seen in one group (u32). */
     private static final class GroupSequence {
         long last;
-
-        GroupSequence(long group) {}
     }
 
     private long samplesIn, samplesIgnored, sequenceGapDrops, datagramsSent, sendFailures, samplesSent, bytesSent;
@@ -71,13 +71,15 @@ public final class SflowAgent implements AutoCloseable {
         this.config = config;
         this.agentAddress = agentAddress.getAddress();
         this.builder = new DatagramBuilder(config.datagramBytes, this.agentAddress, config.subAgentId);
+        List<InetSocketAddress> cs = new ArrayList<>();
         for (HsflowdConfig.Collector c : config.collectors) {
             InetSocketAddress a = new InetSocketAddress(c.ip, c.udpPort);
             if (a.isUnresolved()) {
                 throw new IOException("collector address '" + c.ip + "' does not resolve");
             }
-            collectors.add(a);
+            cs.add(a);
         }
+        this.collectors = cs.toArray(new InetSocketAddress[0]);
         this.channel = DatagramChannel.open();
         channel.bind(null);
         this.sendView = ByteBuffer.wrap(builder.buffer());
@@ -85,7 +87,9 @@ public final class SflowAgent implements AutoCloseable {
 
     /** Adds an observer of every datagram sent. */
     public synchronized void addListener(DatagramListener l) {
-        listeners.add(l);
+        DatagramListener[] next = Arrays.copyOf(listeners, listeners.length + 1);
+        next[listeners.length] = Objects.requireNonNull(l);
+        listeners = next;
     }
 
     /** @return the UDP source port datagrams leave from. */
@@ -143,7 +147,7 @@ public final class SflowAgent implements AutoCloseable {
                 sequenceGapDrops += add;
             }
         } else {
-            gs = groups.computeIfAbsent(group, GroupSequence::new); // the first sample of a group is no gap
+            gs = groups.computeIfAbsent(group, g -> new GroupSequence()); // the first sample of a group is no gap
         }
         gs.last = groupSeq & U32;
 
@@ -192,7 +196,8 @@ public final class SflowAgent implements AutoCloseable {
         }
         datagramSequence = (datagramSequence + 1) & U32;
         int len = builder.finish(datagramSequence, ((System.nanoTime() - startNanos) / 1_000_000L) & U32);
-        for (InetSocketAddress c : collectors) {
+        for (int ci = 0; ci < collectors.length; ci++) { // indexed: no iterator on the hot path
+            InetSocketAddress c = collectors[ci];
             sendView.clear().limit(len);
             boolean ok;
             try {
@@ -206,8 +211,8 @@ public final class SflowAgent implements AutoCloseable {
             } else {
                 sendFailures++;
             }
-            for (DatagramListener l : listeners) {
-                l.onDatagram(builder.buffer(), len, c, ok);
+            for (int li = 0; li < listeners.length; li++) {
+                listeners[li].onDatagram(builder.buffer(), len, c, ok);
             }
         }
         builder.reset();
