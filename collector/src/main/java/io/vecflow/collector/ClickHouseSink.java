@@ -47,7 +47,9 @@ public final class ClickHouseSink implements FlowSink {
      * @param database database to write into (created if missing)
      * @param batchRows rows per insert (ClickHouse advises 10k–100k)
      * @param flushIntervalMs longest time a row waits before it is inserted, in ms
-     * @throws IOException if the server cannot be reached or refuses the DDL
+     * @throws IOException if the server cannot be reached, does not answer with a version, or refuses the DDL; the
+     *     message names the URL
+     * @throws IllegalArgumentException if the database name is not a plain identifier
      */
     public ClickHouseSink(String url, String user, String password, String database, int batchRows,
             long flushIntervalMs) throws IOException {
@@ -65,10 +67,16 @@ public final class ClickHouseSink implements FlowSink {
                 .compressClientRequest(false)
                 .setMaxRetries(2)
                 .build();
-        String version = queryString("SELECT version() FORMAT TabSeparated").trim();
-        this.features = FlowSchema.ServerFeatures.fromVersion(version);
-        execute("CREATE DATABASE IF NOT EXISTS " + database);
-        execute(FlowSchema.createFlows(database, features, 15));
+        String version;
+        try {
+            version = queryString("SELECT version() FORMAT TabSeparated").trim();
+            this.features = FlowSchema.ServerFeatures.fromVersion(version);
+            execute("CREATE DATABASE IF NOT EXISTS " + database);
+            execute(FlowSchema.createFlows(database, features, 15));
+        } catch (IOException | RuntimeException e) {
+            client.close();
+            throw new IOException("ClickHouse at " + url + ": " + e.getMessage(), e);
+        }
         log.info("ClickHouse {} at {}: writing {}", version, url, table);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "clickhouse-flush");

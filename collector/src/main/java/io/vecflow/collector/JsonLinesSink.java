@@ -20,6 +20,7 @@ public final class JsonLinesSink implements FlowSink {
     private final JsonGenerator gen;
     private final Path file;
     private long written;
+    private long failed;
 
     /**
      * @param file output file (created or truncated)
@@ -74,7 +75,8 @@ public final class JsonLinesSink implements FlowSink {
             gen.writeEndObject();
             gen.writeRaw('\n');
             written++;
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            failed++;
             throw new IllegalStateException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
@@ -99,9 +101,10 @@ public final class JsonLinesSink implements FlowSink {
         return written;
     }
 
+    /** @return rows whose write failed (I/O error, closed sink); each also threw from {@link #accept}. */
     @Override
-    public long rowsFailed() {
-        return 0;
+    public synchronized long rowsFailed() {
+        return failed;
     }
 
     @Override

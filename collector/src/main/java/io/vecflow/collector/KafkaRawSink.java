@@ -1,9 +1,8 @@
 package io.vecflow.collector;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import io.vecflow.packet.IpAddresses;
+import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -42,11 +41,15 @@ public final class KafkaRawSink implements RawSink {
 
     private final KafkaProducer<byte[], byte[]> producer;
     private final String topic;
-    private final AtomicLong written = new AtomicLong(), failed = new AtomicLong(), sent = new AtomicLong();
+    private final String bootstrap;
+    private final AtomicLong written = new AtomicLong(), failed = new AtomicLong();
+    private volatile Exception lastError;
+    private long failedReported; // guarded by this (flush)
     private final Callback callback = (md, e) -> {
         if (e == null) {
             written.incrementAndGet();
         } else {
+            lastError = e;
             failed.incrementAndGet();
         }
     };
@@ -55,10 +58,12 @@ public final class KafkaRawSink implements RawSink {
      * @param bootstrap Kafka bootstrap servers, {@code host:port[,host:port]}
      * @param topic topic name
      * @param partitions partitions when the topic has to be created
-     * @throws Exception if the broker cannot be reached or the topic cannot be created
+     * @throws Exception if the broker cannot be reached or the topic cannot be created (an
+     *     {@link IllegalStateException} naming the topic and the bootstrap, after at most about 20 s)
      */
     public KafkaRawSink(String bootstrap, String topic, int partitions) throws Exception {
         this.topic = topic;
+        this.bootstrap = bootstrap;
         Properties admin = new Properties();
         admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15000);
@@ -73,6 +78,9 @@ public final class KafkaRawSink implements RawSink {
                     throw new IllegalStateException("cannot create Kafka topic " + topic + " at " + bootstrap + ": "
                             + e.getCause().getMessage(), e.getCause());
                 }
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new IllegalStateException("cannot create Kafka topic " + topic + " at " + bootstrap
+                        + ": no answer in 20 s", e);
             }
         }
         Properties p = new Properties();
@@ -86,7 +94,25 @@ public final class KafkaRawSink implements RawSink {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1000);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "vecflow-inlet");
         this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-        producer.partitionsFor(topic); // fetch metadata now, not on the first datagram
+        // Fetch metadata now, not on the first datagram. Each call waits at most max.block.ms (1 s, so that a send
+        // never blocks the UDP thread longer); a topic created a moment ago may need a few calls.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (true) {
+            try {
+                producer.partitionsFor(topic);
+                break;
+            } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                if (System.nanoTime() > deadline) {
+                    producer.close(java.time.Duration.ZERO);
+                    throw new IllegalStateException("no metadata for Kafka topic " + topic + " from " + bootstrap
+                            + " in 15 s: " + e.getMessage(), e);
+                }
+            } catch (RuntimeException e) {
+                producer.close(java.time.Duration.ZERO);
+                throw new IllegalStateException("Kafka producer for " + topic + " at " + bootstrap + ": "
+                        + e.getMessage(), e);
+            }
+        }
     }
 
     @Override
@@ -100,15 +126,29 @@ public final class KafkaRawSink implements RawSink {
         headers.add(new RecordHeader(HEADER_SOURCE, src));
         try {
             producer.send(new ProducerRecord<>(topic, null, receivedNanos / 1_000_000, null, value, headers), callback);
-            sent.incrementAndGet();
         } catch (RuntimeException e) {
+            lastError = e;
             failed.incrementAndGet();
         }
     }
 
+    /**
+     * Waits until every datagram accepted so far is acknowledged or has failed.
+     *
+     * @throws IOException if datagrams failed since the previous flush (they are counted in {@link #failed()}); the
+     *     message gives their number, the topic, the bootstrap and the last error
+     */
     @Override
-    public void flush() {
+    public synchronized void flush() throws IOException {
         producer.flush();
+        long f = failed.get();
+        if (f > failedReported) {
+            long n = f - failedReported;
+            failedReported = f;
+            Exception e = lastError;
+            throw new IOException(n + " datagrams could not be written to Kafka topic " + topic + " at " + bootstrap
+                    + ": " + (e == null ? "unknown error" : e.getMessage()), e);
+        }
     }
 
     @Override
@@ -134,16 +174,17 @@ public final class KafkaRawSink implements RawSink {
     /**
      * Decodes the {@value #HEADER_SOURCE} header.
      *
-     * @return "address:port" text
+     * @param header the header value: 16-byte address (IPv4 mapped) then 2-byte big-endian port
+     * @return "a.b.c.d:port" for IPv4 (mapped) sources, "[v6]:port" (RFC 5952 text) for IPv6 ones
+     * @throws IllegalArgumentException if the header is not 18 bytes
      */
     public static String sourceToString(byte[] header) {
-        try {
-            byte[] a = Arrays.copyOf(header, 16);
-            String host = InetAddress.getByAddress(a).getHostAddress();
-            int port = (header[16] & 0xFF) << 8 | (header[17] & 0xFF);
-            return host + ":" + port;
-        } catch (UnknownHostException e) {
-            return new String(header, StandardCharsets.ISO_8859_1);
+        if (header == null || header.length != 18) {
+            throw new IllegalArgumentException("a " + HEADER_SOURCE + " header has 18 bytes, got "
+                    + (header == null ? "null" : header.length));
         }
+        String host = IpAddresses.toString(header, 0, 16);
+        int port = (header[16] & 0xFF) << 8 | (header[17] & 0xFF);
+        return (host.contains(":") || host.isEmpty() ? "[" + (host.isEmpty() ? "::" : host) + "]" : host) + ":" + port;
     }
 }

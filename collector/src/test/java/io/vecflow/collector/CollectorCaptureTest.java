@@ -309,8 +309,8 @@ class CollectorCaptureTest {
                 case 0 -> {
                     d = new byte[rnd.nextInt(1501)];
                     rnd.nextBytes(d);
-                    if (d.length >= 4) {
-                        d[3] = (byte) (d[3] == 5 && d[0] == 0 && d[1] == 0 && d[2] == 0 ? 6 : d[3]);
+                    if (d.length >= 4 && d[0] == 0 && d[1] == 0 && d[2] == 0 && d[3] == 5) {
+                        d[3] = 6; // noise is never version 5
                     }
                     noise++;
                     noiseShort += d.length < 28 ? 1 : 0;
@@ -405,6 +405,29 @@ class CollectorCaptureTest {
             assertThat(sink.size()).isEqualTo(13);
             assertThat(c.stats().sinkErrors.sum()).isEqualTo(13);
             assertThat(c.stats().flowRows.sum()).isEqualTo(13);
+        }
+    }
+
+    @Test
+    void aDatagramIsCountedOnlyOnceEverySinkHasItsRows() throws Exception {
+        // A slow sink (as ClickHouse's append lock or a full disk can be): whoever sees datagramsReceived reach N and
+        // then flushes must find the rows of those N datagrams in the sinks.
+        TestSupport.CopyingSink slow = new TestSupport.CopyingSink() {
+            @Override
+            public void accept(FlowRow row) {
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                super.accept(row);
+            }
+        };
+        try (Collector c = start(slow, null); TestSupport.Sender tx = new TestSupport.Sender(c.localAddress())) {
+            tx.send(Captures.udpPayloads("akvorado-data-sflow-raw-ipv4.pcap").get(0)); // 2 flow samples
+            TestSupport.await("the datagram to be counted", WAIT, () -> received(c) >= 1);
+            assertThat(slow.size()).as("rows in the sink when the datagram is counted").isEqualTo(2);
+            assertThat(c.stats().flowRows.sum()).isEqualTo(2);
         }
     }
 
