@@ -179,3 +179,16 @@ vf_abs_dir() {
   mkdir -p "$d" || vf_die "cannot create $d"
   (cd "$d" && pwd -P)
 }
+
+# vf_stop_service NAME PIDFILE PATTERN TIMEOUT   stops a service started with a pid file (no-op when not running)
+vf_stop_service() {
+  local name=$1 pidfile=$2 pattern=$3 timeout=$4 pid
+  pid=$(vf_read_pid "$pidfile")
+  if [[ -z "$pid" ]] || ! vf_pid_alive "$pid" "$pattern"; then
+    vf_log "$name not running (DIR=$(dirname "$pidfile"))"
+    rm -f "$pidfile"
+    return 0
+  fi
+  vf_stop_pid "$name" "$pid" "$pattern" "$timeout"
+  rm -f "$pidfile"
+}

@@ -149,15 +149,7 @@ cmd_start() {
 }
 
 cmd_stop() {
-  local pid
-  pid=$(vf_read_pid "$DIR/clickhouse.pid")
-  if [[ -z "$pid" ]] || ! vf_pid_alive "$pid" "$PATTERN"; then
-    vf_log "ClickHouse not running (DIR=$DIR)"
-    rm -f "$DIR/clickhouse.pid"
-    return 0
-  fi
-  vf_stop_pid ClickHouse "$pid" "$PATTERN" "$STOP_TIMEOUT"
-  rm -f "$DIR/clickhouse.pid"
+  vf_stop_service ClickHouse "$DIR/clickhouse.pid" "$PATTERN" "$STOP_TIMEOUT"
 }
 
 [[ $# -eq 2 ]] || usage

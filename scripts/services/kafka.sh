@@ -184,15 +184,7 @@ cmd_start() {
 }
 
 cmd_stop() {
-  local pid
-  pid=$(vf_read_pid "$DIR/kafka.pid")
-  if [[ -z "$pid" ]] || ! vf_pid_alive "$pid" "$PATTERN"; then
-    vf_log "Kafka not running (DIR=$DIR)"
-    rm -f "$DIR/kafka.pid"
-    return 0
-  fi
-  vf_stop_pid Kafka "$pid" "$PATTERN" "$STOP_TIMEOUT"
-  rm -f "$DIR/kafka.pid"
+  vf_stop_service Kafka "$DIR/kafka.pid" "$PATTERN" "$STOP_TIMEOUT"
 }
 
 [[ $# -eq 2 ]] || usage

@@ -24,10 +24,14 @@ final class TopFlows implements FlowSink {
                 default -> "proto " + protocol;
             };
             if (protocol == 6 || protocol == 17) {
-                return p + " " + src + ":" + srcPort + " -> " + dst + ":" + dstPort;
+                return p + " " + hostPort(src, srcPort) + " -> " + hostPort(dst, dstPort);
             }
             return protocol == 0 && src.isEmpty() ? p : p + " " + src + " -> " + dst;
         }
+    }
+
+    private static String hostPort(String host, int port) {
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
     }
 
     /** Estimated bytes and samples of one flow. */
