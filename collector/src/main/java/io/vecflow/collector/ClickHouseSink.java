@@ -77,7 +77,7 @@ public final class ClickHouseSink implements FlowSink {
             client.close();
             throw new IOException("ClickHouse at " + url + ": " + e.getMessage(), e);
         }
-        log.info("ClickHouse {} at {}: writing {}", version, url, table);
+        log.debug("ClickHouse {} at {}: writing {}", version, url, table);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "clickhouse-flush");
             t.setDaemon(true);

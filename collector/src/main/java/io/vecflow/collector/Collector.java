@@ -77,7 +77,7 @@ public final class Collector implements AutoCloseable {
             closeSinks();
             throw e;
         }
-        log.info("collector listening on udp {} ({} sinks)", inlet.localAddress(), rawSinks.size() + flowSinks.size());
+        log.debug("collector listening on udp {} ({} sinks)", inlet.localAddress(), rawSinks.size() + flowSinks.size());
     }
 
     /** @return the bound UDP address. */

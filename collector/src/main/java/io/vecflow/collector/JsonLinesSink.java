@@ -34,6 +34,24 @@ public final class JsonLinesSink implements FlowSink {
         this.out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
         this.gen = new JsonFactory().createGenerator(out, JsonEncoding.UTF8);
         gen.setRootValueSeparator(null);
+        // Rows reach the file within a second, whole (rows are written under the same lock), so `tail -f` and
+        // `jq` readers never wait for a 64 KiB buffer nor see half a row.
+        this.timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "jsonl-flush");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(this::flushQuietly, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    private final java.util.concurrent.ScheduledExecutorService timer;
+
+    private void flushQuietly() {
+        try {
+            flush();
+        } catch (IOException | RuntimeException e) {
+            // counted as failures by the next accept; nothing else to do on a timer thread
+        }
     }
 
     /** @return the output file. */
@@ -70,6 +88,8 @@ public final class JsonLinesSink implements FlowSink {
             gen.writeNumberField("src_port", r.srcPort);
             gen.writeNumberField("dst_port", r.dstPort);
             gen.writeNumberField("tcp_flags", r.tcpFlags);
+            gen.writeNumberField("tos", r.tos);
+            gen.writeNumberField("ttl", r.ttl);
             gen.writeNumberField("bytes", r.bytes);
             gen.writeNumberField("packets", r.packets);
             gen.writeEndObject();
@@ -92,8 +112,10 @@ public final class JsonLinesSink implements FlowSink {
 
     @Override
     public synchronized void flush() throws IOException {
-        gen.flush();
-        out.flush();
+        if (!gen.isClosed()) {
+            gen.flush();
+            out.flush();
+        }
     }
 
     @Override
@@ -113,8 +135,11 @@ public final class JsonLinesSink implements FlowSink {
     }
 
     @Override
-    public synchronized void close() throws IOException {
-        gen.close();
-        out.close();
+    public void close() throws IOException {
+        timer.shutdownNow();
+        synchronized (this) {
+            gen.close();
+            out.close();
+        }
     }
 }

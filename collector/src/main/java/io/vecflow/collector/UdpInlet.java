@@ -50,6 +50,20 @@ public final class UdpInlet implements AutoCloseable {
         group = new MultiThreadIoEventLoopGroup(n, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         InetSocketAddress addr = bind;
         try {
+            if (bind.isUnresolved()) {
+                throw new java.net.BindException("cannot bind udp " + bind.getHostString() + ":" + bind.getPort()
+                        + ": the address does not resolve");
+            }
+            if (epoll && n > 1 && bind.getPort() != 0) {
+                // SO_REUSEPORT would let a second collector silently share the port (and half the traffic):
+                // prove the port is free with a plain bind first.
+                try (java.net.DatagramSocket probe = new java.net.DatagramSocket(bind)) {
+                    probe.getLocalPort();
+                } catch (java.net.SocketException e) {
+                    throw new java.net.BindException("cannot bind udp " + bind + ": " + e.getMessage()
+                            + " (another collector or sFlow tool is listening there)");
+                }
+            }
             for (int i = 0; i < n; i++) {
                 DatagramProcessor proc = processors.get();
                 Bootstrap b = new Bootstrap().group(group)
@@ -57,7 +71,7 @@ public final class UdpInlet implements AutoCloseable {
                         .option(ChannelOption.SO_RCVBUF, receiveBufferBytes)
                         .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(65536))
                         .handler(new Handler(proc));
-                if (epoll) {
+                if (epoll && n > 1) {
                     b.option(EpollChannelOption.SO_REUSEPORT, true);
                 }
                 io.netty.channel.ChannelFuture f = b.bind(addr).await();

@@ -1,26 +1,38 @@
 package io.vecflow.cli;
 
+import static io.vecflow.cli.VecflowCommand.require;
+
 import io.vecflow.collector.Collector;
+import io.vecflow.collector.CollectorStats;
+import io.vecflow.collector.FlowSink;
+import io.vecflow.collector.RawSink;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code vecflow collector}: the sFlow collector. */
-@Command(name = "collector", mixinStandardHelpOptions = true,
-        description = "sFlow v5 collector: UDP inlet -> decode -> ClickHouse / JSON lines, raw datagrams -> Kafka.")
+@Command(name = "collector", mixinStandardHelpOptions = true, versionProvider = VecflowCommand.Version.class,
+        description = "sFlow v5 collector: UDP inlet -> decode -> ClickHouse / JSON lines, raw datagrams -> Kafka. "
+            + "Runs until Ctrl-C or SIGTERM, then flushes every sink and prints its counters.")
 final class CollectorCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Option(names = "--listen", defaultValue = "0.0.0.0", description = "Address to bind (default ${DEFAULT-VALUE}).")
     String listen;
 
-    @Option(names = "--port", defaultValue = "6343", description = "UDP port (default ${DEFAULT-VALUE}).")
+    @Option(names = "--port", defaultValue = "6343", description = "UDP port, 1..65535 (default ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--threads", defaultValue = "2", description = "SO_REUSEPORT sockets / threads (default ${DEFAULT-VALUE}).")
+    @Option(names = "--threads", defaultValue = "2", description = "Receive threads (SO_REUSEPORT sockets), 1..64 (default ${DEFAULT-VALUE}).")
     int threads;
 
-    @Option(names = "--clickhouse", paramLabel = "URL", description = "ClickHouse HTTP URL.")
+    @Option(names = "--clickhouse", paramLabel = "URL", description = "ClickHouse HTTP URL, e.g. http://127.0.0.1:8123.")
     String clickhouse;
 
     @Option(names = "--clickhouse-database", defaultValue = "vecflow", description = "Database (default ${DEFAULT-VALUE}).")
@@ -32,11 +44,21 @@ final class CollectorCommand implements Callable<Integer> {
     @Option(names = "--kafka-topic", defaultValue = "vecflow-raw-v1", description = "Raw topic (default ${DEFAULT-VALUE}).")
     String topic;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Write flows as JSON lines to FILE.")
+    @Option(names = "--json", paramLabel = "FILE", description = "Write flows as JSON lines to FILE (flushed every second).")
     Path json;
 
     @Override
     public Integer call() throws Exception {
+        require(port >= 1 && port <= 65535, "--port", port, "need 1..65535");
+        require(threads >= 1 && threads <= 64, "--threads", threads, "need 1..64");
+        if (clickhouse == null && kafka == null && json == null) {
+            throw new VecflowCommand.UsageException("no sink: give --clickhouse URL, --kafka HOST:PORT and/or --json FILE");
+        }
+        try {
+            InetAddress.getByName(listen);
+        } catch (UnknownHostException e) {
+            throw new VecflowCommand.UsageException("--listen " + listen + ": not an address of this host");
+        }
         Collector.Settings s = new Collector.Settings();
         s.bindAddress = listen;
         s.port = port;
@@ -46,16 +68,39 @@ final class CollectorCommand implements Callable<Integer> {
         s.kafkaBootstrap = kafka;
         s.kafkaRawTopic = topic;
         s.jsonLines = json;
-        if (clickhouse == null && kafka == null && json == null) {
-            throw new IllegalArgumentException("no sink: give --clickhouse URL, --kafka HOST:PORT and/or --json FILE");
-        }
-        try (Collector c = new Collector(s)) {
-            System.err.println("vecflow collector listening on udp " + c.localAddress());
-            CountDownLatch stop = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
-            stop.await();
-            c.flush();
+        PrintWriter out = spec.commandLine().getOut();
+        try (Shutdown sd = Shutdown.install()) {
+            Collector c = new Collector(s);
+            try {
+                out.printf("vecflow collector: listening on udp %s:%d (%d thread%s); sinks:%s%s%s%n", listen, port,
+                        threads, threads == 1 ? "" : "s", json != null ? " json " + json : "",
+                        clickhouse != null ? " clickhouse " + clickhouse + "/" + database : "",
+                        kafka != null ? " kafka " + kafka + "/" + topic : "");
+                out.flush();
+                sd.await();
+            } finally {
+                try {
+                    c.flush();
+                } finally {
+                    c.close();
+                    printStats(out, c);
+                }
+            }
         }
         return 0;
+    }
+
+    static void printStats(PrintWriter out, Collector c) {
+        CollectorStats st = c.stats();
+        out.printf("datagrams received %,d (%,d bytes), flow rows %,d, decode errors %s%n",
+                st.datagramsReceived.sum(), st.bytesReceived.sum(), st.flowRows.sum(),
+                st.decode.errorsByKind().isEmpty() ? "0" : st.decode.errorsByKind().toString());
+        for (RawSink r : c.rawSinks()) {
+            out.printf("  %s: %,d datagrams written, %,d failed%n", r.name(), r.written(), r.failed());
+        }
+        for (FlowSink f : c.flowSinks()) {
+            out.printf("  %s: %,d rows written, %,d failed%n", f.name(), f.rowsWritten(), f.rowsFailed());
+        }
+        out.flush();
     }
 }

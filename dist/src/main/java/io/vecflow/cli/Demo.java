@@ -14,12 +14,7 @@ import io.vecflow.netlink.psample.PsampleEmitter;
 import io.vecflow.netlink.psample.PsampleSubscriber;
 import io.vecflow.netlink.psample.PsampleTransport;
 import io.vecflow.packet.PcapFile;
-import io.vecflow.packet.PcapPacket;
-import io.vecflow.packet.PcapReader;
-import io.vecflow.packet.PcapRecord;
 import io.vecflow.sflow.DecodeError;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -37,7 +32,7 @@ import java.util.function.BooleanSupplier;
  */
 public final class Demo {
     /** Name of the bundled capture (tcpreplay's test capture, 179 packets; see testdata/SOURCES.md). */
-    public static final String BUNDLED_CAPTURE = "tcpreplay-test.pcap";
+    public static final String BUNDLED_CAPTURE = CaptureLoader.BUNDLED;
 
     /** Demo options (the CLI flags). */
     public static final class Options {
@@ -94,7 +89,7 @@ public final class Demo {
         long t0 = System.nanoTime();
         Files.createDirectories(o.out);
         String captureName = o.capture == null ? BUNDLED_CAPTURE + " (bundled)" : o.capture.toString();
-        PcapFile capture = o.capture == null ? loadBundled() : PcapReader.readAll(o.capture);
+        PcapFile capture = CaptureLoader.load(o.capture, log);
 
         Collector.Settings cs = new Collector.Settings();
         cs.bindAddress = "127.0.0.1";
@@ -123,7 +118,10 @@ public final class Demo {
                     }
                     """.formatted(o.samplingRate, o.headerBytes, o.datagramBytes, port,
                     o.netlinkGroup == 0 ? Psample.USERSOCK_DEFAULT_GROUP : o.netlinkGroup));
-            Files.writeString(o.out.resolve("hsflowd.conf"), hc.describe());
+            Files.writeString(o.out.resolve("hsflowd.conf"), "# The agent configuration this demo ran with. "
+                    + (o.netlinkGroup == 0 ? "The demo hands PSAMPLE to the agent by netlink unicast;\n# a standalone "
+                    + "`vecflow hsflowd -f` with this file listens on the usersock group below instead.\n" : "\n")
+                    + hc.describe());
 
             PsampleSubscriber sub;
             PsampleEmitter emitter;
@@ -198,8 +196,9 @@ public final class Demo {
             }
             List<String> topFlows = new ArrayList<>();
             for (var e : top.top(5)) {
-                topFlows.add(String.format("%,14d bytes  %5d samples  %s", e.getValue().bytes,
-                        e.getValue().samples, e.getKey()));
+                long n = e.getValue().samples;
+                topFlows.add(String.format("%,14d bytes  %5d sample%s  %s", e.getValue().bytes, n, n == 1 ? " " : "s",
+                        e.getKey()));
             }
             return new Result(captureName, capture.packets().size(), dps, netlink, agent.samplesIn(),
                     agent.datagramsSent(), agent.sequenceGapDrops(), agent.lastDropsField(),
@@ -247,25 +246,4 @@ public final class Demo {
         }
     }
 
-    /** @return the capture bundled in the jar. */
-    static PcapFile loadBundled() throws IOException {
-        try (InputStream in = Demo.class.getResourceAsStream("/io/vecflow/demo/" + BUNDLED_CAPTURE)) {
-            if (in == null) {
-                throw new IOException("bundled capture " + BUNDLED_CAPTURE + " missing from the jar");
-            }
-            return readAll(new PcapReader(in));
-        }
-    }
-
-    static PcapFile readAll(PcapReader r) throws IOException {
-        try (r) {
-            List<PcapPacket> packets = new ArrayList<>();
-            PcapRecord rec = new PcapRecord();
-            while (r.next(rec)) {
-                packets.add(new PcapPacket(rec.timestampNanos(), rec.originalLength(),
-                        java.util.Arrays.copyOf(rec.data(), rec.capturedLength())));
-            }
-            return new PcapFile(r.linkType(), r.snapLength(), packets);
-        }
-    }
 }

@@ -1,12 +1,14 @@
 package io.vecflow.cli;
 
+import static io.vecflow.cli.VecflowCommand.require;
+
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code vecflow demo}: the whole chain on a capture, in one process. */
-@Command(name = "demo", mixinStandardHelpOptions = true,
+@Command(name = "demo", mixinStandardHelpOptions = true, versionProvider = VecflowCommand.Version.class,
         description = {"Runs the whole chain on a real capture: pcap replay -> dataplane workers -> FIFOs -> "
             + "netlink PSAMPLE -> sFlow agent -> collector -> JSON lines (default), ClickHouse and Kafka (when given).",
             "Writes OUT/flows.jsonl, OUT/datagrams.pcap (every datagram the agent sent) and OUT/hsflowd.conf, "
@@ -16,23 +18,23 @@ final class DemoCommand implements Callable<Integer> {
             description = "Ethernet pcap to replay (default: the bundled tcpreplay-test.pcap, 179 packets).")
     Path capture;
 
-    @Option(names = "--loops", defaultValue = "1", description = "Times the capture is replayed (default ${DEFAULT-VALUE}).")
+    @Option(names = "--loops", defaultValue = "1", description = "Times the capture is replayed, >= 1 (default ${DEFAULT-VALUE}).")
     long loops;
 
     @Option(names = "--sampling-rate", defaultValue = "1", paramLabel = "N",
-            description = "Sample 1-in-N packets (default ${DEFAULT-VALUE}: every packet).")
+            description = "Sample 1-in-N packets, N >= 1 (default ${DEFAULT-VALUE}: every packet).")
     int samplingRate;
 
-    @Option(names = "--workers", defaultValue = "2", description = "Dataplane worker threads (default ${DEFAULT-VALUE}).")
+    @Option(names = "--workers", defaultValue = "2", description = "Dataplane worker threads, 1..64 (default ${DEFAULT-VALUE}).")
     int workers;
 
     @Option(names = "--header-bytes", defaultValue = "128", description = "Header bytes per sample, 1..256 (default ${DEFAULT-VALUE}).")
     int headerBytes;
 
-    @Option(names = "--fifo-size", defaultValue = "2047", description = "Sample FIFO slots per worker (default ${DEFAULT-VALUE}).")
+    @Option(names = "--fifo-size", defaultValue = "2047", description = "Sample FIFO slots per worker, >= 2 (default ${DEFAULT-VALUE}).")
     int fifoSize;
 
-    @Option(names = "--pps", defaultValue = "0", description = "Replay rate in packets/s, 0 = as fast as possible (default ${DEFAULT-VALUE}).")
+    @Option(names = "--pps", defaultValue = "0", description = "Replay rate in packets/s over all workers, 0 = as fast as possible (default ${DEFAULT-VALUE}).")
     double pps;
 
     @Option(names = "--out", defaultValue = "vecflow-out", paramLabel = "DIR", description = "Output folder (default ${DEFAULT-VALUE}).")
@@ -58,11 +60,14 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (loops < 1 || samplingRate < 1 || workers < 1 || workers > 64 || headerBytes < 1 || headerBytes > 256
-                || fifoSize < 2 || netlinkGroup < 0 || netlinkGroup > 32) {
-            throw new IllegalArgumentException("out of range: need --loops >= 1, --sampling-rate >= 1, "
-                    + "--workers 1..64, --header-bytes 1..256, --fifo-size >= 2, --netlink-group 0..32");
-        }
+        require(loops >= 1, "--loops", loops, "need >= 1");
+        require(samplingRate >= 1, "--sampling-rate", samplingRate, "need N >= 1");
+        require(workers >= 1 && workers <= 64, "--workers", workers, "need 1..64");
+        require(headerBytes >= 1 && headerBytes <= 256, "--header-bytes", headerBytes, "need 1..256");
+        require(fifoSize >= 2, "--fifo-size", fifoSize, "need >= 2");
+        require(pps >= 0, "--pps", pps, "need >= 0 packets/s");
+        require(netlinkGroup >= 0 && netlinkGroup <= 32, "--netlink-group", netlinkGroup, "need 0..32");
+        require(collectorPort >= 0 && collectorPort <= 65535, "--collector-port", collectorPort, "need 0..65535");
         Demo.Options o = new Demo.Options();
         o.capture = capture;
         o.loops = loops;

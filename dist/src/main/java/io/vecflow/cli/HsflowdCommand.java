@@ -4,23 +4,26 @@ import io.vecflow.hsflowd.ConfigException;
 import io.vecflow.hsflowd.HsflowdConfig;
 import io.vecflow.hsflowd.HsflowdDaemon;
 import io.vecflow.hsflowd.SflowAgent;
+import java.io.PrintWriter;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code vecflow hsflowd}: the hsflowd-compatible agent. */
-@Command(name = "hsflowd", mixinStandardHelpOptions = true,
+@Command(name = "hsflowd", mixinStandardHelpOptions = true, versionProvider = VecflowCommand.Version.class,
         description = "hsflowd-compatible sFlow agent: reads hsflowd.conf, subscribes to PSAMPLE, sends sFlow v5 "
-            + "datagrams to every collector.")
+            + "datagrams to every collector. Runs until Ctrl-C or SIGTERM, then sends the pending datagram and "
+            + "prints its counters.")
 final class HsflowdCommand implements Callable<Integer> {
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "-f", defaultValue = "/etc/hsflowd.conf", paramLabel = "FILE", description = "Config file (default ${DEFAULT-VALUE}).")
     Path file;
@@ -28,13 +31,14 @@ final class HsflowdCommand implements Callable<Integer> {
     @Option(names = "-d", description = "Print the effective configuration, then run in the foreground.")
     boolean debug;
 
-    @Option(names = "--check", description = "Validate the config, print what would run, exit (non-zero on errors).")
+    @Option(names = "--check", description = "Validate the config (syntax, values, a packet source, resolvable "
+            + "collectors), print what would run, exit: 0 if it can run, 2 if not.")
     boolean check;
 
     @Override
     public Integer call() throws Exception {
-        java.io.PrintWriter out = spec.commandLine().getOut();
-        java.io.PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         HsflowdConfig c;
         try {
             c = HsflowdConfig.load(file);
@@ -46,22 +50,45 @@ final class HsflowdCommand implements Callable<Integer> {
         for (String w : c.warnings) {
             err.println(file + ": warning: " + w);
         }
+        List<String> problems = c.runChecks();
+        for (String p : problems) {
+            err.println(file + ": " + p);
+        }
         if (debug || check) {
             out.print(c.describe());
         }
         out.flush();
         err.flush();
+        if (!problems.isEmpty()) {
+            return 2;
+        }
         if (check) {
             return 0;
         }
         InetAddress agentAddr = c.agentIP != null ? InetAddress.getByName(c.agentIP) : chooseAgentAddress();
         SflowAgent agent = new SflowAgent(c, agentAddr);
-        try (HsflowdDaemon d = new HsflowdDaemon(agent, HsflowdDaemon.openSubscriber(c))) {
-            System.err.printf("vecflow hsflowd: agent %s, sampling %d, collectors %s%n", agentAddr.getHostAddress(),
-                    c.sampling, c.collectors);
-            CountDownLatch stop = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
-            stop.await();
+        try (Shutdown sd = Shutdown.install()) {
+            HsflowdDaemon d;
+            try {
+                d = new HsflowdDaemon(agent, HsflowdDaemon.openSubscriber(c));
+            } catch (Exception e) {
+                agent.close();
+                throw e;
+            }
+            try {
+                out.printf("vecflow hsflowd: agent %s, sub-agent %d, sampling %d, collectors %s, psample %s%n",
+                        agentAddr.getHostAddress(), c.subAgentId, c.sampling, c.collectors,
+                        c.psample.transport.equals("usersock") ? "usersock group " + c.psample.usersockGroup
+                                : "genl group \"packets\"");
+                out.flush();
+                sd.await();
+            } finally {
+                d.close();
+                out.printf("samples received %,d, sent %,d (sub-sampled out %,d), drops from sequence gaps %,d, "
+                        + "datagrams sent %,d (failed %,d)%n", agent.samplesIn(), agent.samplesSent(),
+                        agent.subSampledOut(), agent.sequenceGapDrops(), agent.datagramsSent(), agent.sendFailures());
+                out.flush();
+            }
         }
         return 0;
     }

@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code vecflow psample}: PSAMPLE tools. */
-@Command(name = "psample", mixinStandardHelpOptions = true, description = "PSAMPLE netlink tools.",
+@Command(name = "psample", mixinStandardHelpOptions = true, versionProvider = VecflowCommand.Version.class,
+        description = "PSAMPLE netlink tools.",
         subcommands = {PsampleCommand.Listen.class})
 final class PsampleCommand implements Runnable {
     @CommandLine.Spec
@@ -27,39 +28,44 @@ final class PsampleCommand implements Runnable {
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "genl" -> PsampleTransport.GENL;
             case "usersock" -> PsampleTransport.USERSOCK;
-            default -> throw new IllegalArgumentException("--transport must be genl or usersock, got " + name);
+            default -> throw new VecflowCommand.UsageException("--transport must be genl or usersock, got " + name);
         };
     }
 
     /** {@code vecflow psample listen}: prints each PSAMPLE message decoded. */
-    @Command(name = "listen", mixinStandardHelpOptions = true,
-            description = "Subscribes to PSAMPLE and prints each message decoded (group, seq, rate, ifindexes, size, "
-                + "header bytes). Joining a group needs root (CAP_NET_ADMIN).")
+    @Command(name = "listen", mixinStandardHelpOptions = true, versionProvider = VecflowCommand.Version.class,
+            description = "Subscribes to PSAMPLE and prints each message decoded (group, seq, rate, ifindexes and "
+                + "their attribute width, size, header bytes). Joining a group needs root (CAP_NET_ADMIN). Stops "
+                + "after --count samples, --timeout seconds, or Ctrl-C, and prints its counters.")
     static final class Listen implements Callable<Integer> {
-        @Option(names = "--transport", defaultValue = "genl",
-                description = "genl (family psample, group \"packets\"; needs `modprobe psample`) or usersock (default ${DEFAULT-VALUE}).")
+        @Option(names = "--transport", defaultValue = "usersock",
+                description = "usersock (what `vecflow dataplane` emits by default) or genl (family psample, group "
+                    + "\"packets\": kernel tc/ASIC and VPP samples; needs `modprobe psample`) (default ${DEFAULT-VALUE}).")
         String transport;
 
         @Option(names = "--netlink-group", defaultValue = "30", description = "USERSOCK multicast group (default ${DEFAULT-VALUE}).")
         int group;
 
-        @Option(names = "--count", defaultValue = "0", description = "Stop after this many samples, 0 = run until interrupted.")
+        @Option(names = "--count", defaultValue = "0", description = "Stop after this many samples, 0 = run until interrupted (default ${DEFAULT-VALUE}).")
         long count;
 
-        @Option(names = "--timeout", defaultValue = "0", description = "Stop after this many seconds, 0 = never.")
+        @Option(names = "--timeout", defaultValue = "0", description = "Stop after this many seconds, 0 = never (default ${DEFAULT-VALUE}).")
         long timeoutSeconds;
 
         @Override
         public Integer call() throws Exception {
+            VecflowCommand.require(count >= 0, "--count", count, "need >= 0");
+            VecflowCommand.require(timeoutSeconds >= 0, "--timeout", timeoutSeconds, "need >= 0 seconds");
+            VecflowCommand.require(group >= 1 && group <= 32, "--netlink-group", group, "need 1..32");
             PsampleTransport t = transport(transport);
             long end = timeoutSeconds > 0 ? System.currentTimeMillis() + timeoutSeconds * 1000 : Long.MAX_VALUE;
             long[] seen = {0};
-            try (PsampleSubscriber s = PsampleSubscriber.open(t, group)) {
+            try (Shutdown sd = Shutdown.install(); PsampleSubscriber s = PsampleSubscriber.open(t, group)) {
                 System.err.printf("listening: %s%s (port id %d)%n", t,
                         t == PsampleTransport.USERSOCK ? " group " + group : " family " + Psample.GENL_NAME,
                         s.portId());
                 Duration poll = Duration.ofMillis(200);
-                while ((count == 0 || seen[0] < count) && System.currentTimeMillis() < end) {
+                while ((count == 0 || seen[0] < count) && System.currentTimeMillis() < end && !sd.signalled()) {
                     s.poll(poll, smp -> {
                         if (count == 0 || seen[0] < count) {
                             System.out.println(PsampleFormatter.format(smp));

@@ -1,16 +1,34 @@
 package io.vecflow.cli;
 
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code vecflow} command line: one subcommand per component, {@code --help} on each. */
-@Command(name = "vecflow", mixinStandardHelpOptions = true, version = "vecflow 0.1.0",
+/**
+ * The {@code vecflow} command line: one subcommand per component, {@code --help} and {@code --version} on each.
+ * Exit status: 0 success, 1 a runtime error (message on stderr, no stack trace unless VECFLOW_DEBUG is set), 2 a
+ * usage error (bad option or config), 130/143 after SIGINT/SIGTERM only if the command could not finish cleanly.
+ */
+@Command(name = "vecflow", mixinStandardHelpOptions = true, versionProvider = VecflowCommand.Version.class,
         description = "Network telemetry pipeline: sampling dataplane -> netlink PSAMPLE -> sFlow v5 agent -> collector.",
         subcommands = {DemoCommand.class, DataplaneCommand.class, HsflowdCommand.class, CollectorCommand.class,
             PsampleCommand.class, CommandLine.HelpCommand.class})
 public final class VecflowCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** Version text for every command's {@code --version}. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = VecflowCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"vecflow " + (v == null ? "0.1.0-SNAPSHOT" : v) + " (Java "
+                    + Runtime.version().feature() + ")"};
+        }
+    }
 
     @Override
     public void run() {
@@ -26,17 +44,47 @@ public final class VecflowCommand implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new VecflowCommand());
         cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
-            cmd.getErr().println("vecflow " + cmd.getCommandName() + ": " + message(ex));
+            cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + message(ex));
             if (System.getenv("VECFLOW_DEBUG") != null) {
                 ex.printStackTrace(cmd.getErr());
             }
-            return 1;
+            cmd.getErr().flush();
+            return ex instanceof UsageException ? 2 : 1;
         });
         return cl;
     }
 
+    /** A user mistake found after parsing (an option out of range, a config that cannot run): exit 2. */
+    static final class UsageException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** @return a one-line, user-facing description of what went wrong and where. */
     static String message(Throwable t) {
+        if (t instanceof NoSuchFileException e) {
+            return "cannot open " + e.getFile() + ": no such file or directory";
+        }
+        if (t instanceof AccessDeniedException e) {
+            return "cannot open " + e.getFile() + ": permission denied";
+        }
+        if (t instanceof FileAlreadyExistsException e) {
+            return e.getFile() + " exists and is not a directory";
+        }
+        if (t instanceof FileSystemException e) {
+            return e.getFile() + ": " + (e.getReason() != null ? e.getReason() : e.getClass().getSimpleName());
+        }
         String m = t.getMessage();
         return m == null ? t.toString() : m;
+    }
+
+    /** Fails with a usage error naming the option unless {@code ok}. */
+    static void require(boolean ok, String option, Object value, String rule) {
+        if (!ok) {
+            throw new UsageException(option + " " + value + " is out of range: " + rule);
+        }
     }
 }

@@ -55,8 +55,14 @@ class CliTest {
     @Test
     void badOptionsAndConfigsAreNamed() throws Exception {
         Run r = run("demo", "--sampling-rate", "0");
-        assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).contains("--sampling-rate >= 1");
+        assertThat(r.exit()).as("usage errors exit 2").isEqualTo(2);
+        assertThat(r.err()).isEqualTo("vecflow demo: --sampling-rate 0 is out of range: need N >= 1\n");
+        assertThat(run("demo", "--workers", "0").err()).contains("--workers 0 is out of range: need 1..64");
+        assertThat(run("collector", "--threads", "0", "--json", "x").err())
+                .contains("--threads 0 is out of range: need 1..64");
+        assertThat(run("psample", "listen", "--count", "-1").err())
+                .startsWith("vecflow psample listen: --count -1 is out of range");
+        assertThat(run("demo", "--version").out()).startsWith("vecflow ");
         assertThat(run("demo", "--loops", "many").err()).contains("--loops").contains("many");
 
         Path conf = dir.resolve("hsflowd.conf");
@@ -74,7 +80,22 @@ class CliTest {
 
         Run missing = run("demo", "--capture", dir.resolve("nope.pcap").toString(), "--out", dir.toString());
         assertThat(missing.exit()).isEqualTo(1);
-        assertThat(missing.err()).contains("nope.pcap");
+        assertThat(missing.err()).contains("cannot read capture").contains("nope.pcap").contains("no such file");
+
+        Files.writeString(conf, "sflow {\n  collector { ip = 300.1.1.1 }\n}\n");
+        Run unrunnable = run("hsflowd", "-f", conf.toString(), "--check");
+        assertThat(unrunnable.exit()).as("--check fails a config that cannot run").isEqualTo(2);
+        assertThat(unrunnable.err()).contains("no psample { } block")
+                .contains("line 2: collector ip '300.1.1.1' does not resolve");
+
+        // A capture cut short in its last record is replayed up to the last complete packet, with a warning.
+        byte[] whole = Files.readAllBytes(TestEnv.capture());
+        Files.write(dir.resolve("cut.pcap"), java.util.Arrays.copyOf(whole, 3000));
+        java.io.ByteArrayOutputStream warn = new java.io.ByteArrayOutputStream();
+        io.vecflow.packet.PcapFile cut = CaptureLoader.load(dir.resolve("cut.pcap"), new java.io.PrintStream(warn));
+        assertThat(cut.packets()).isNotEmpty().hasSizeLessThan(179);
+        assertThat(warn.toString()).contains("cut.pcap is cut short").contains(cut.packets().size()
+                + " complete packets");
 
         Files.write(dir.resolve("ppp.pcap"), Files.readAllBytes(Path.of("..", "testdata", "traffic",
                 "mpls-traceroute.pcap")));

@@ -46,6 +46,8 @@ public final class HsflowdConfig {
         public String ip;
         /** UDP port (default 6343). */
         public int udpPort = 6343;
+        /** Line of the {@code collector {}} block in the file (0 when built in code). */
+        public int line;
 
         @Override
         public String toString() {
@@ -84,7 +86,15 @@ public final class HsflowdConfig {
      * @throws ConfigException on a syntax error or invalid value (message names the line)
      */
     public static HsflowdConfig load(Path file) throws IOException, ConfigException {
-        return parse(Files.readString(file));
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IOException("cannot read " + file + ": no such file", e);
+        } catch (IOException e) {
+            throw new IOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        return parse(text);
     }
 
     /**
@@ -256,6 +266,7 @@ public final class HsflowdConfig {
         private void parseCollector() throws ConfigException {
             Collector col = new Collector();
             int line = lastLine;
+            col.line = line;
             while (true) {
                 Token k = next("'}' closing 'collector {'", line);
                 if (k.text.equals("}")) {
@@ -369,13 +380,37 @@ public final class HsflowdConfig {
     }
 
     /**
+     * What would stop the agent from running with this configuration, beyond the syntax {@link #parse} checks: a
+     * missing {@code psample { }} block (no packet source), collector addresses that do not resolve. Used by
+     * {@code --check} and at start, so that a config that passes {@code --check} runs.
+     *
+     * @return problems, each naming the line where it applies; empty when the agent can start
+     */
+    public java.util.List<String> runChecks() {
+        java.util.List<String> problems = new java.util.ArrayList<>();
+        if (psample == null) {
+            problems.add("no psample { } block: the agent has no packet-sample source (add e.g. "
+                    + "psample { group = 1 transport = usersock })");
+        }
+        for (Collector col : collectors) {
+            try {
+                java.net.InetAddress.getByName(col.ip);
+            } catch (java.net.UnknownHostException e) {
+                problems.add((col.line > 0 ? "line " + col.line + ": " : "") + "collector ip '" + col.ip
+                        + "' does not resolve");
+            }
+        }
+        return problems;
+    }
+
+    /**
      * @return the effective configuration in hsflowd.conf syntax (for {@code -d}); {@link #parse} of it yields the
      *         same values (warnings aside)
      */
     public String describe() {
         StringBuilder b = new StringBuilder("sflow {\n");
         b.append("  sampling = ").append(sampling).append('\n');
-        b.append("  polling = ").append(polling).append('\n');
+        b.append("  polling = ").append(polling).append("  # counter samples are not sent yet\n");
         b.append("  headerBytes = ").append(headerBytes).append('\n');
         b.append("  datagramBytes = ").append(datagramBytes).append('\n');
         if (agentIP != null) {

@@ -18,7 +18,9 @@ import java.util.Objects;
  *
  * <p>Follows hsflowd's conventions (project notes "hsflowd conventions"): one expanded flow sample (0:3) per packet
  * sample with one sampled_header record (0:1, header_protocol 1, frame_length = ORIGSIZE + 4, stripped = 4, header ≤
- * headerBytes); source 0:ifIndex of the input port; sample_pool += N per sample (an estimate, as in hsflowd); a
+ * headerBytes); source 0:ifIndex of the input port; sample_pool += N per incoming sample (an estimate, as in
+ * hsflowd); a source sampling more often than {@code sampling=} is sub-sampled to it (each sample kept with
+ * probability N / sampling, reported rate = sampling); a
  * PSAMPLE group sequence gap adds to the sampler's drops (a gap above 0x7FFFFFFF counts as 1); datagram sequence
  * numbers start at 1; uptime = ms since the agent was created; a datagram is flushed when the next sample would exceed
  * datagramBytes, or when its oldest sample is 1 s old.
@@ -52,6 +54,8 @@ public final class SflowAgent implements AutoCloseable {
     /** Copy-on-write, iterated by index: no iterator per datagram. */
     private DatagramListener[] listeners = new DatagramListener[0];
     private long datagramSequence;
+    private long rng = System.nanoTime() | 1;
+    private long subSampledOut;
     private long oldestSampleNanos;
 
     /** PSAMPLE GROUP_SEQ of the last sample seen in one group (u32). */
@@ -151,8 +155,20 @@ public final class SflowAgent implements AutoCloseable {
         }
         gs.last = groupSeq & U32;
 
+        long rate = samplingRate & U32;
+        // Every incoming sample stands for `rate` packets the source could have sampled.
+        s.samplePool = (s.samplePool + rate) & U32;
+        long configured = config.sampling & U32;
+        if (configured > rate && rate > 0) {
+            // hsflowd sub-samples a source that samples more often than `sampling=`: keep each sample with
+            // probability rate / configured, and report the configured rate.
+            if ((((nextRandom() >>> 32) * configured) >>> 32) >= rate) {
+                subSampledOut++;
+                return;
+            }
+            rate = configured;
+        }
         s.sequence = (s.sequence + 1) & U32;
-        s.samplePool = (s.samplePool + samplingRate) & U32;
         int headerLength = Math.min(length, config.headerBytes);
         headerLength = Math.min(headerLength, builder.maxHeaderLength());
         int need = DatagramBuilder.flowSampleExpandedBytes(headerLength);
@@ -163,12 +179,27 @@ public final class SflowAgent implements AutoCloseable {
             oldestSampleNanos = System.nanoTime();
         }
         // Always fits: the header was capped to what an empty datagram holds, and a full one was flushed above.
-        builder.addFlowSampleExpanded(s.sequence, SflowFormats.SOURCE_IFINDEX, ifIndex & U32, samplingRate & U32,
+        builder.addFlowSampleExpanded(s.sequence, SflowFormats.SOURCE_IFINDEX, ifIndex & U32, rate,
                 s.samplePool, s.drops & U32, SflowFormats.IF_FORMAT_SINGLE, inputIfIndex & U32,
                 SflowFormats.IF_FORMAT_SINGLE, outputIfIndex & U32, SflowFormats.HEADER_PROTOCOL_ETHERNET,
                 (origSize + 4) & U32, 4, data, offset, headerLength);
         lastDropsField = s.drops & U32;
         samplesSent++;
+    }
+
+    /** xorshift64* step: 64 random bits for sub-sampling (no allocation, no lock beyond the agent's). */
+    private long nextRandom() {
+        long x = rng;
+        x ^= x >>> 12;
+        x ^= x << 25;
+        x ^= x >>> 27;
+        rng = x;
+        return x * 0x2545F4914F6CDD1DL;
+    }
+
+    /** @return samples dropped by sub-sampling to the configured {@code sampling} rate. */
+    public synchronized long subSampledOut() {
+        return subSampledOut;
     }
 
     private SamplerState sampler(long ifIndex) {

@@ -37,8 +37,10 @@ class SflowAgentTest {
     }
 
     private SflowAgent agent(String extra) throws Exception {
-        HsflowdConfig c = HsflowdConfig.parse("sflow {\n agentIP = 192.0.2.10\n" + extra + "\n collector { ip = 127.0.0.1 udpport = "
-                + rx.port() + " }\n}\n");
+        // sampling = 1 unless a test sets it: no sub-sampling gets in the way of exact expectations.
+        String sampling = extra.contains("sampling") ? "" : " sampling = 1\n";
+        HsflowdConfig c = HsflowdConfig.parse("sflow {\n agentIP = 192.0.2.10\n" + sampling + extra
+                + "\n collector { ip = 127.0.0.1 udpport = " + rx.port() + " }\n}\n");
         SflowAgent a = new SflowAgent(c, InetAddress.getByName("192.0.2.10"));
         open.add(a);
         return a;
@@ -131,6 +133,38 @@ class SflowAgentTest {
         assertThat(a.datagramSequence()).isEqualTo(2);
         assertThat(a.sendFailures()).isZero();
         assertThat(a.bytesSent()).isEqualTo(d1.length() + d2.length());
+    }
+
+    @Test
+    void sourcesSamplingMoreOftenThanConfiguredAreSubSampled() throws Exception {
+        // hsflowd: incoming 1-in-10 samples with sampling = 100 are kept with probability 10/100 and reported at 100.
+        SflowAgent a = agent("sampling = 100 psample { group = 1 }");
+        byte[] data = frame(64, 2);
+        int n = 20_000;
+        for (int i = 1; i <= n; i++) {
+            a.onSample(1, i, 5, 0, 60, 10, data, 0, 64);
+            if (i % 500 == 0) {
+                a.flush();
+            }
+        }
+        a.flush();
+        long kept = a.samplesSent();
+        assertThat(kept + a.subSampledOut()).isEqualTo(n);
+        // Binomial(20,000, 0.1): mean 2,000, sd 42; ±5 sd.
+        assertThat(kept).isBetween(1_790L, 2_210L);
+        assertThat(rx.awaitSamples((int) kept, WAIT_MS)).isEqualTo((int) kept);
+        List<Sample> all = rx.samples();
+        assertThat(all).allMatch(x -> x.rate() == 100);
+        Sample last = all.getLast();
+        assertThat(last.seq()).isEqualTo(kept); // contiguous per-source sequence over kept samples
+        assertThat(last.pool()).as("pool counts every packet the source could sample").isEqualTo(10L * n);
+        assertThat(last.drops()).isZero();
+
+        // A source sampling less often than configured is passed through at its own rate.
+        a.onSample(1, n + 1, 6, 0, 60, 1000, data, 0, 64);
+        a.flush();
+        assertThat(rx.awaitSamples((int) kept + 1, WAIT_MS)).isEqualTo((int) kept + 1);
+        assertThat(rx.samples().getLast().rate()).isEqualTo(1000);
     }
 
     @Test
