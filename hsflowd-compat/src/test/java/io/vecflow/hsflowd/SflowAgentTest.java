@@ -157,7 +157,17 @@ class SflowAgentTest {
         assertThat(all).allMatch(x -> x.rate() == 100);
         Sample last = all.getLast();
         assertThat(last.seq()).isEqualTo(kept); // contiguous per-source sequence over kept samples
-        assertThat(last.pool()).as("pool counts every packet the source could sample").isEqualTo(10L * n);
+        // The pool counts every packet the source could sample, kept or not: 10 per incoming sample, so the last
+        // kept sample carries 10 × its position among the incoming ones (P(100 rejections in a row) ≈ 3e-5).
+        long prevPool = 0;
+        for (Sample x : all) {
+            assertThat(x.pool() % 10).isZero();
+            assertThat(x.pool()).isGreaterThan(prevPool);
+            prevPool = x.pool();
+        }
+        assertThat(last.pool()).isBetween(10L * (n - 100), 10L * n);
+        assertThat(all.getFirst().pool() / 10 + kept - 1).as("pool grew by more than the kept samples")
+                .isLessThan(last.pool() / 10 + 1);
         assertThat(last.drops()).isZero();
 
         // A source sampling less often than configured is passed through at its own rate.
@@ -185,8 +195,8 @@ class SflowAgentTest {
 
     @Test
     void ipv6AgentAddress() throws Exception {
-        HsflowdConfig c = HsflowdConfig.parse("sflow { subAgentId = 7 collector { ip = 127.0.0.1 udpport = "
-                + rx.port() + " } }");
+        HsflowdConfig c = HsflowdConfig.parse("sflow { subAgentId = 7 sampling = 10 collector { ip = 127.0.0.1 "
+                + "udpport = " + rx.port() + " } }");
         SflowAgent a = new SflowAgent(c, InetAddress.getByName("2001:db8::5"));
         open.add(a);
         a.onSample(1, 1, 1, 0, 100, 10, frame(100, 2), 0, 100);
