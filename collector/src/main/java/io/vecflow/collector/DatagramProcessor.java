@@ -3,6 +3,7 @@ package io.vecflow.collector;
 import io.vecflow.packet.LinkType;
 import io.vecflow.packet.PacketParser;
 import io.vecflow.packet.ParsedPacket;
+import io.vecflow.sflow.ByteView;
 import io.vecflow.sflow.DatagramHeader;
 import io.vecflow.sflow.DecodeStats;
 import io.vecflow.sflow.FlowSample;
@@ -94,9 +95,10 @@ public final class DatagramProcessor implements SflowVisitor {
     public void onFlowSample(DatagramHeader h, FlowSample s) {
         ParsedPacket p = null;
         if (s.hasSampledHeader) {
-            LinkType lt = LinkType.fromSflowHeaderProtocol(s.headerProtocol);
+            LinkType lt = LinkType.fromSflowHeaderProtocol(s.sampledHeader.headerProtocol);
             if (lt != null) {
-                PacketParser.parse(s.buffer, s.headerOffset, s.headerLength, lt, parsed);
+                ByteView hb = s.sampledHeader.header;
+                PacketParser.parse(hb.array, hb.offset, hb.length, lt, parsed);
                 p = parsed;
             } else {
                 stats.unknownHeaderProtocol.increment();

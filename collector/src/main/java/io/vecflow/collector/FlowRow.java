@@ -62,9 +62,9 @@ public final class FlowRow {
         inIf = s.input;
         outIfFormat = s.outputFormat;
         outIf = s.output;
-        headerProtocol = s.hasSampledHeader ? s.headerProtocol : 0;
-        frameLength = s.hasSampledHeader ? s.frameLength : 0;
-        headerLength = s.hasSampledHeader ? s.headerLength : 0;
+        headerProtocol = s.hasSampledHeader ? s.sampledHeader.headerProtocol : 0;
+        frameLength = s.hasSampledHeader ? s.sampledHeader.frameLength : 0;
+        headerLength = s.hasSampledHeader ? s.sampledHeader.header.length : 0;
         if (p != null) {
             srcMac = p.srcMac();
             dstMac = p.dstMac();
@@ -89,8 +89,8 @@ public final class FlowRow {
             java.util.Arrays.fill(srcAddr, (byte) 0);
             java.util.Arrays.fill(dstAddr, (byte) 0);
         }
-        if (s.hasExtendedSwitch && vlan == 0 && s.srcVlan < 4096) {
-            vlan = (int) s.srcVlan;
+        if (s.hasExtendedSwitch && vlan == 0 && s.extendedSwitch.srcVlan < 4096) {
+            vlan = (int) s.extendedSwitch.srcVlan;
         }
         bytes = frameLength;
         packets = 1;

@@ -117,9 +117,9 @@ final class UdpReceiver implements AutoCloseable {
             public void onFlowSample(DatagramHeader h, FlowSample s) {
                 samples.add(new Sample(s.expanded, s.sequenceNumber, s.sourceIdType, s.sourceIdIndex,
                         s.samplingRate, s.samplePool, s.drops, s.inputFormat, s.input, s.outputFormat, s.output,
-                        s.recordCount, s.hasSampledHeader, s.headerProtocol, s.frameLength, s.stripped,
-                        s.hasSampledHeader ? Arrays.copyOfRange(s.buffer, s.headerOffset,
-                                s.headerOffset + s.headerLength) : null));
+                        s.recordCount, s.hasSampledHeader, s.sampledHeader.headerProtocol,
+                        s.sampledHeader.frameLength, s.sampledHeader.stripped,
+                        s.hasSampledHeader ? s.sampledHeader.header.toArray() : null));
             }
 
             @Override

@@ -5,14 +5,17 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Decoder counters: datagrams, samples by kind, and errors by {@link DecodeError}. Thread-safe (atomic adds), so one
- * instance can aggregate several decoder threads.
+ * Decoder counters: datagrams, samples by kind, records skipped, and errors by {@link DecodeError} — separately for
+ * datagram-level failures (the rest of the datagram is lost) and record-level ones (the record is skipped, its sample
+ * kept). Thread-safe (atomic adds), so one instance can aggregate several decoder threads.
  */
 public final class DecodeStats {
     private static final DecodeError[] ERRORS = DecodeError.values();
     private final AtomicLongArray errors = new AtomicLongArray(ERRORS.length);
-    private final AtomicLongArray counts = new AtomicLongArray(5);
-    private static final int DATAGRAMS = 0, FLOW_SAMPLES = 1, SKIPPED_SAMPLES = 2, UNKNOWN_RECORDS = 3, BAD_DATAGRAMS = 4;
+    private final AtomicLongArray recordErrors = new AtomicLongArray(ERRORS.length);
+    private final AtomicLongArray counts = new AtomicLongArray(8);
+    private static final int DATAGRAMS = 0, FLOW_SAMPLES = 1, SKIPPED_SAMPLES = 2, UNKNOWN_RECORDS = 3,
+            BAD_DATAGRAMS = 4, COUNTER_SAMPLES = 5, DISCARD_SAMPLES = 6, BAD_RECORDS = 7;
 
     void datagram() {
         counts.incrementAndGet(DATAGRAMS);
@@ -20,6 +23,14 @@ public final class DecodeStats {
 
     void flowSample() {
         counts.incrementAndGet(FLOW_SAMPLES);
+    }
+
+    void counterSample() {
+        counts.incrementAndGet(COUNTER_SAMPLES);
+    }
+
+    void discardSample() {
+        counts.incrementAndGet(DISCARD_SAMPLES);
     }
 
     void skippedSample() {
@@ -37,22 +48,37 @@ public final class DecodeStats {
         counts.incrementAndGet(BAD_DATAGRAMS);
     }
 
+    void recordError(DecodeError e) {
+        recordErrors.incrementAndGet(e.ordinal());
+        counts.incrementAndGet(BAD_RECORDS);
+    }
+
     /** @return datagrams whose header decoded (good or partly good). */
     public long datagrams() {
         return counts.get(DATAGRAMS);
     }
 
-    /** @return flow samples decoded. */
+    /** @return flow samples (0:1, 0:3) decoded. */
     public long flowSamples() {
         return counts.get(FLOW_SAMPLES);
     }
 
-    /** @return samples skipped by length (types not decoded yet). */
+    /** @return counters samples (0:2, 0:4) decoded. */
+    public long counterSamples() {
+        return counts.get(COUNTER_SAMPLES);
+    }
+
+    /** @return discarded_packet samples (0:5) decoded. */
+    public long discardSamples() {
+        return counts.get(DISCARD_SAMPLES);
+    }
+
+    /** @return samples skipped by length (vendor or unknown types). */
     public long skippedSamples() {
         return counts.get(SKIPPED_SAMPLES);
     }
 
-    /** @return flow records skipped by length inside decoded samples. */
+    /** @return records of unknown formats skipped by length inside decoded samples. */
     public long unknownRecords() {
         return counts.get(UNKNOWN_RECORDS);
     }
@@ -62,16 +88,35 @@ public final class DecodeStats {
         return counts.get(BAD_DATAGRAMS);
     }
 
-    /** @return failures of one kind. */
+    /** @return records that failed inside their own length (skipped; their samples kept). */
+    public long badRecords() {
+        return counts.get(BAD_RECORDS);
+    }
+
+    /** @return datagram-level failures of one kind. */
     public long errors(DecodeError e) {
         return errors.get(e.ordinal());
     }
 
-    /** @return non-zero error counters by kind (allocates; for reports). */
+    /** @return record-level failures of one kind. */
+    public long recordErrors(DecodeError e) {
+        return recordErrors.get(e.ordinal());
+    }
+
+    /** @return non-zero datagram-level error counters by kind (allocates; for reports). */
     public Map<DecodeError, Long> errorsByKind() {
+        return byKind(errors);
+    }
+
+    /** @return non-zero record-level error counters by kind (allocates; for reports). */
+    public Map<DecodeError, Long> recordErrorsByKind() {
+        return byKind(recordErrors);
+    }
+
+    private static Map<DecodeError, Long> byKind(AtomicLongArray a) {
         Map<DecodeError, Long> m = new EnumMap<>(DecodeError.class);
         for (DecodeError e : ERRORS) {
-            long v = errors.get(e.ordinal());
+            long v = a.get(e.ordinal());
             if (v != 0) {
                 m.put(e, v);
             }

@@ -1,30 +1,56 @@
 package io.vecflow.sflow;
 
+import io.vecflow.sflow.FlowRecords.ExtendedAcl;
+import io.vecflow.sflow.FlowRecords.ExtendedGateway;
+import io.vecflow.sflow.FlowRecords.ExtendedHwTrap;
+import io.vecflow.sflow.FlowRecords.ExtendedMpls;
+import io.vecflow.sflow.FlowRecords.ExtendedNat;
+import io.vecflow.sflow.FlowRecords.ExtendedRouter;
+import io.vecflow.sflow.FlowRecords.ExtendedSwitch;
+import io.vecflow.sflow.FlowRecords.ExtendedUrl;
+import io.vecflow.sflow.FlowRecords.ExtendedUser;
+import io.vecflow.sflow.FlowRecords.ExtendedVlanTunnel;
+import io.vecflow.sflow.FlowRecords.SampledEthernet;
+import io.vecflow.sflow.FlowRecords.SampledHeader;
+import io.vecflow.sflow.FlowRecords.SampledIp;
+
 /**
- * One decoded flow sample, compact (0:1) or expanded (0:3), with the flow records vecflow understands so far.
- * Mutable and reused by {@link SflowDecoder}: copy what must outlive the visitor call.
+ * One decoded flow sample — flow_sample (0:1), flow_sample_expanded (0:3) or discarded_packet (0:5) — with its flow
+ * records. Mutable and reused by {@link SflowDecoder}: copy what must outlive the visitor call (views point into the
+ * datagram). The encoder ({@link DatagramBuilder#addFlowSample}) writes the same holder back.
  *
- * <p>u32 values are held in longs (sFlow v5 §"flow_sample"; decoder pitfall 10). Interfaces keep their format and
- * value apart: compact values are split (top 2 bits = format), expanded values are never masked.
+ * <p>u32 values are longs (decoder pitfall 10). Interfaces keep format and value apart: compact words are split (top
+ * 2 bits = format), expanded ones never masked (pitfall 7). Records are listed in wire order in
+ * {@link #recordFormats}; each known record fills its holder and sets its {@code has…} flag; unknown records (any
+ * enterprise, any format) are kept as raw views with their data_format (pitfalls 3, 4).
  */
 public final class FlowSample {
-    /** True for flow_sample_expanded (0:3), false for flow_sample (0:1). */
+    /** Records listed in {@link #recordFormats} at most; more are decoded but not listed. */
+    public static final int MAX_RECORDS_LISTED = 64;
+    /** Unknown records kept as raw bytes at most; more are counted only. */
+    public static final int MAX_UNKNOWN_KEPT = 16;
+
+    /** Sample type: {@link SflowFormats#FLOW_SAMPLE}, {@link SflowFormats#FLOW_SAMPLE_EXPANDED} or DISCARDED_PACKET. */
+    public int kind;
+    /** True for the expanded encodings (0:3, 0:5). */
     public boolean expanded;
     /** Byte offset of the sample's data_format word in the datagram. */
     public int offset;
+    /** Declared body length in bytes. */
+    public int length;
     /** sequence_number of this sample, per source_id (u32). */
     public long sequenceNumber;
-    /** source_id type (0 ifIndex, 1 VLAN, 2 entPhysicalEntry). */
+    /** source_id type (0 ifIndex, 1 VLAN, 2 entPhysicalEntry, 3 logical entity). */
     public int sourceIdType;
     /** source_id index (24 bits compact, 32 bits expanded). */
     public long sourceIdIndex;
-    /** sampling_rate N of 1-in-N (u32); 0 is flagged by consumers, never multiplied by. */
+    /** sampling_rate N of 1-in-N (u32); 0 for discards. Consumers flag 0 and never multiply by it. */
     public long samplingRate;
-    /** sample_pool: packets that could have been sampled (u32). */
+    /** sample_pool: packets that could have been sampled (u32); 0 for discards. */
     public long samplePool;
-    /** drops: samples lost for lack of resources (u32). */
+    /** drops: samples (or discard events) lost for lack of resources (u32). */
     public long drops;
-    /** Input interface format (0 single, 1 discard, 2 multiple) and value. */
+    /** Input interface format (0 single, 1 discard, 2 multiple) and value; discards carry plain ifIndexes. */
     public int inputFormat;
     /** Input interface value (ifIndex when format 0; 0x3FFFFFFF or 0xFFFFFFFF = internal). */
     public long input;
@@ -32,40 +58,118 @@ public final class FlowSample {
     public int outputFormat;
     /** Output interface value. */
     public long output;
+    /** discarded_packet reason code (sflow_drops.txt), or -1 for flow samples. */
+    public long reason = -1;
+
     /** Number of flow records declared. */
     public int recordCount;
-    /** Records skipped because vecflow does not decode their (enterprise, format) yet. */
+    /** data_format of the records in wire order (first {@link #MAX_RECORDS_LISTED}). */
+    public final int[] recordFormats = new int[MAX_RECORDS_LISTED];
+    /** Entries used in {@link #recordFormats}. */
+    public int recordsListed;
+    /** Records of formats vecflow does not decode (skipped by declared length). */
     public int unknownRecords;
+    /** data_format of the first {@link #MAX_UNKNOWN_KEPT} unknown records. */
+    public final int[] unknownFormats = new int[MAX_UNKNOWN_KEPT];
+    /** Raw bodies of the first {@link #MAX_UNKNOWN_KEPT} unknown records. */
+    public final ByteView[] unknownBodies = new ByteView[MAX_UNKNOWN_KEPT];
+    /** Records that failed to decode within their own length (counted, skipped; the sample is kept). */
+    public int recordErrors;
+    /** Known records that appeared more than once (the last one is kept). */
+    public int duplicateRecords;
 
-    /** True when a sampled_header (0:1) record was present. */
-    public boolean hasSampledHeader;
-    /** sampled_header header_protocol (1 Ethernet, 11 IPv4, 12 IPv6 ...). */
-    public int headerProtocol;
-    /** sampled_header frame_length in bytes (original length, FCS included for L2). */
-    public long frameLength;
-    /** sampled_header stripped: bytes removed before capture (FCS, tags). */
-    public long stripped;
-    /** Length in bytes of the captured header. */
-    public int headerLength;
-    /** Offset of the captured header bytes within {@link #buffer}. */
-    public int headerOffset;
-    /** The datagram buffer the header bytes live in (valid only during the visitor call). */
+    /** sampled_header (0:1). */
+    public final SampledHeader sampledHeader = new SampledHeader();
+    /** sampled_ethernet (0:2). */
+    public final SampledEthernet sampledEthernet = new SampledEthernet();
+    /** sampled_ipv4 (0:3). */
+    public final SampledIp sampledIpv4 = new SampledIp();
+    /** sampled_ipv6 (0:4). */
+    public final SampledIp sampledIpv6 = new SampledIp();
+    /** extended_switch (0:1001). */
+    public final ExtendedSwitch extendedSwitch = new ExtendedSwitch();
+    /** extended_router (0:1002). */
+    public final ExtendedRouter extendedRouter = new ExtendedRouter();
+    /** extended_gateway (0:1003). */
+    public final ExtendedGateway extendedGateway = new ExtendedGateway();
+    /** extended_user (0:1004). */
+    public final ExtendedUser extendedUser = new ExtendedUser();
+    /** extended_url (0:1005). */
+    public final ExtendedUrl extendedUrl = new ExtendedUrl();
+    /** extended_mpls (0:1006). */
+    public final ExtendedMpls extendedMpls = new ExtendedMpls();
+    /** extended_nat (0:1007). */
+    public final ExtendedNat extendedNat = new ExtendedNat();
+    /** extended_vlantunnel (0:1012). */
+    public final ExtendedVlanTunnel extendedVlanTunnel = new ExtendedVlanTunnel();
+    /** extended_egress_queue (0:1036): queue number. */
+    public long egressQueue;
+    /** extended_acl (0:1037). */
+    public final ExtendedAcl extendedAcl = new ExtendedAcl();
+    /** extended_function (0:1038): the function (symbol) that dropped the packet. */
+    public final ByteView function = new ByteView();
+    /** extended_transit (0:1039): delay in ns. */
+    public long transitDelayNanos;
+    /** extended_queue (0:1040): queue depth in bytes. */
+    public long queueDepthBytes;
+    /** extended_hw_trap (0:1041). */
+    public final ExtendedHwTrap hwTrap = new ExtendedHwTrap();
+    /** extended_linux_drop_reason (0:1042): Linux drop-reason name. */
+    public final ByteView linuxDropReason = new ByteView();
+    /** extended_timestamp (0:1043): ns since the UNIX epoch (u64). */
+    public long timestampNanos;
+
+    /** Presence flags, one per known record. */
+    public boolean hasSampledHeader, hasSampledEthernet, hasSampledIpv4, hasSampledIpv6, hasExtendedSwitch,
+            hasExtendedRouter, hasExtendedGateway, hasExtendedUser, hasExtendedUrl, hasExtendedMpls, hasExtendedNat,
+            hasExtendedVlanTunnel, hasEgressQueue, hasExtendedAcl, hasFunction, hasTransitDelay, hasQueueDepth,
+            hasHwTrap, hasLinuxDropReason, hasTimestamp;
+
+    /** The datagram buffer the views point into (valid only during the visitor call). */
     public byte[] buffer;
 
-    /** True when an extended_switch (0:1001) record was present. */
-    public boolean hasExtendedSwitch;
-    /** extended_switch src_vlan, src_priority, dst_vlan, dst_priority (u32; 0xFFFFFFFF = unknown). */
-    public long srcVlan, srcPriority, dstVlan, dstPriority;
+    /** Creates an empty holder. */
+    public FlowSample() {
+        for (int i = 0; i < MAX_UNKNOWN_KEPT; i++) {
+            unknownBodies[i] = new ByteView();
+        }
+    }
 
-    void reset() {
+    /** @return true for a discarded_packet (0:5) sample. */
+    public boolean isDiscard() {
+        return kind == SflowFormats.DISCARDED_PACKET;
+    }
+
+    /** @return unknown records kept as raw bytes ({@code min(unknownRecords, MAX_UNKNOWN_KEPT)}). */
+    public int unknownKept() {
+        return Math.min(unknownRecords, MAX_UNKNOWN_KEPT);
+    }
+
+    /** Clears every field and flag (holders keep their arrays). */
+    public void reset() {
+        kind = 0;
         expanded = false;
-        offset = 0;
+        offset = length = 0;
         sequenceNumber = sourceIdIndex = samplingRate = samplePool = drops = input = output = 0;
-        sourceIdType = inputFormat = outputFormat = recordCount = unknownRecords = 0;
-        hasSampledHeader = hasExtendedSwitch = false;
-        headerProtocol = headerLength = headerOffset = 0;
-        frameLength = stripped = 0;
-        srcVlan = srcPriority = dstVlan = dstPriority = 0;
+        sourceIdType = inputFormat = outputFormat = 0;
+        reason = -1;
+        recordCount = recordsListed = unknownRecords = recordErrors = duplicateRecords = 0;
+        hasSampledHeader = hasSampledEthernet = hasSampledIpv4 = hasSampledIpv6 = hasExtendedSwitch = false;
+        hasExtendedRouter = hasExtendedGateway = hasExtendedUser = hasExtendedUrl = hasExtendedMpls = false;
+        hasExtendedNat = hasExtendedVlanTunnel = hasEgressQueue = hasExtendedAcl = hasFunction = false;
+        hasTransitDelay = hasQueueDepth = hasHwTrap = hasLinuxDropReason = hasTimestamp = false;
         buffer = null;
+    }
+
+    // Convenience accessors used by consumers that only need the classic fields.
+
+    /** @return sampled_header header_protocol, or 0 without a sampled_header. */
+    public int headerProtocol() {
+        return hasSampledHeader ? sampledHeader.headerProtocol : 0;
+    }
+
+    /** @return sampled_header frame_length in bytes, or 0. */
+    public long frameLength() {
+        return hasSampledHeader ? sampledHeader.frameLength : 0;
     }
 }

@@ -31,6 +31,21 @@ public final class SflowFormats {
     public static final int SAMPLED_IPV4 = 3;
     public static final int SAMPLED_IPV6 = 4;
     public static final int EXTENDED_SWITCH = 1001;
+    public static final int EXTENDED_ROUTER = 1002;
+    public static final int EXTENDED_GATEWAY = 1003;
+    public static final int EXTENDED_USER = 1004;
+    public static final int EXTENDED_URL = 1005;
+    public static final int EXTENDED_MPLS = 1006;
+    public static final int EXTENDED_NAT = 1007;
+    public static final int EXTENDED_VLAN_TUNNEL = 1012;
+    public static final int EXTENDED_EGRESS_QUEUE = 1036;
+    public static final int EXTENDED_ACL = 1037;
+    public static final int EXTENDED_FUNCTION = 1038;
+    public static final int EXTENDED_TRANSIT = 1039;
+    public static final int EXTENDED_QUEUE = 1040;
+    public static final int EXTENDED_HW_TRAP = 1041;
+    public static final int EXTENDED_LINUX_DROP_REASON = 1042;
+    public static final int EXTENDED_TIMESTAMP = 1043;
 
     // sampled_header header_protocol values (sFlow v5 "header_protocol").
     public static final int HEADER_PROTOCOL_ETHERNET = 1;

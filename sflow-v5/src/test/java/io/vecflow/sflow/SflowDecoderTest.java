@@ -28,12 +28,20 @@ class SflowDecoderTest {
         public void onFlowSample(DatagramHeader h, FlowSample s) {
             flows.add(new long[] {s.expanded ? 1 : 0, s.sequenceNumber, s.sourceIdType, s.sourceIdIndex,
                 s.samplingRate, s.samplePool, s.drops, s.inputFormat, s.input, s.outputFormat, s.output,
-                s.headerProtocol, s.frameLength, s.stripped, s.headerLength, s.hasSampledHeader ? 1 : 0});
+                s.sampledHeader.headerProtocol, s.sampledHeader.frameLength, s.sampledHeader.stripped,
+                s.sampledHeader.header.length, s.hasSampledHeader ? 1 : 0});
         }
 
         @Override
         public void onSkippedSample(DatagramHeader h, int dataFormat, int offset, int length) {
             skipped.add(dataFormat);
+        }
+
+        final List<Integer> counterKinds = new ArrayList<>();
+
+        @Override
+        public void onCounterSample(DatagramHeader h, CounterSample s) {
+            counterKinds.add(s.kind);
         }
     }
 
@@ -109,7 +117,9 @@ class SflowDecoderTest {
         Collect c = decodeAll("tcpdump-sflow_multiple_counter_30_pdus.pcap", stats);
         assertThat(stats.errors(DecodeError.NOT_SFLOW_V5)).isEqualTo(5);
         assertThat(stats.datagrams()).isEqualTo(25);
-        assertThat(c.skipped.stream().filter(f -> f == SflowFormats.COUNTERS_SAMPLE_EXPANDED).count()).isEqualTo(142);
+        assertThat(c.counterKinds.stream().filter(f -> f == SflowFormats.COUNTERS_SAMPLE_EXPANDED).count())
+                .isEqualTo(142);
+        assertThat(c.skipped).isEmpty();
         assertThat(stats.badDatagrams()).isEqualTo(5);
     }
 
@@ -121,7 +131,8 @@ class SflowDecoderTest {
         Collect c = decodeAll("tcpdump-sflow-print-v6.pcap", stats);
         assertThat(c.agents).hasSize(25).allMatch(a -> a.equals("30::1:1:1/0"));
         assertThat(c.flows).hasSize(13);
-        assertThat(c.skipped).hasSize(48);
+        assertThat(c.counterKinds).hasSize(48);
+        assertThat(stats.counterSamples()).isEqualTo(48);
         assertThat(c.flows).anyMatch(f -> f[9] == SflowFormats.IF_FORMAT_MULTIPLE && f[10] == 0);
         assertThat(c.flows).extracting(f -> f[14]).contains(60L, 128L);
         assertThat(stats.badDatagrams()).isZero();
@@ -157,13 +168,13 @@ class SflowDecoderTest {
                 public void onFlowSample(DatagramHeader h, FlowSample s) {
                     got[0] = s.samplingRate;
                     got[1] = s.output;
-                    got[2] = s.hasExtendedSwitch ? s.dstVlan : -1;
+                    got[2] = s.hasExtendedSwitch ? s.extendedSwitch.dstVlan : -1;
                     got[3] = s.unknownRecords;
                 }
             });
         }
-        assertThat(got).containsExactly(256, 182, 3001, 2);
-        assertThat(stats.unknownRecords()).isEqualTo(2);
+        assertThat(got).containsExactly(256, 182, 3001, 0); // sampled_ethernet and sampled_ipv4 are decoded now
+        assertThat(stats.unknownRecords()).isZero();
     }
 
     @Test
