@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
 public final class ClickHouseSink implements FlowSink {
     private static final Logger log = LoggerFactory.getLogger(ClickHouseSink.class);
 
+    private static final java.util.List<String> COLUMNS = FlowSchema.columnNames();
     private final Client client;
     private final String database;
     private final String table;
@@ -73,6 +74,13 @@ public final class ClickHouseSink implements FlowSink {
             this.features = FlowSchema.ServerFeatures.fromVersion(version);
             execute("CREATE DATABASE IF NOT EXISTS " + database);
             execute(FlowSchema.createFlows(database, features, 15));
+        java.util.Set<String> existing = new java.util.HashSet<>(java.util.Arrays.asList(queryString(
+                "SELECT name FROM system.columns WHERE database = '" + database + "' AND table = 'flows' "
+                        + "FORMAT TabSeparated").split("\n")));
+        for (String alter : FlowSchema.addMissingColumns(database, existing, features)) {
+            execute(alter);
+            log.info("migrated {}.flows: {}", database, alter);
+        }
         } catch (IOException | RuntimeException e) {
             client.close();
             throw new IOException("ClickHouse at " + url + ": " + e.getMessage(), e);
@@ -169,7 +177,7 @@ public final class ClickHouseSink implements FlowSink {
             Exception last = null;
             for (int attempt = 0; attempt < 3; attempt++) {
                 try {
-                    client.insert(table, new ByteArrayInputStream(batch.buffer(), 0, batch.size()),
+                    client.insert(table, COLUMNS, new ByteArrayInputStream(batch.buffer(), 0, batch.size()),
                             ClickHouseFormat.RowBinary).get(60, TimeUnit.SECONDS).close();
                     written.addAndGet(rows);
                     inserts.incrementAndGet();

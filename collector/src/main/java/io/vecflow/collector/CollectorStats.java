@@ -9,7 +9,9 @@ public final class CollectorStats {
     public final LongAdder datagramsReceived = new LongAdder();
     /** UDP payload bytes received. */
     public final LongAdder bytesReceived = new LongAdder();
-    /** Flow rows produced (before sinks). */
+    /** Rows produced from discarded_packet samples (included in {@link #flowRows}). */
+    public final LongAdder discardRows = new LongAdder();
+    /** Flow rows produced (before sinks), discards included. */
     public final LongAdder flowRows = new LongAdder();
     /** Samples whose header_protocol the packet parser does not know (kept, header not parsed). */
     public final LongAdder unknownHeaderProtocol = new LongAdder();

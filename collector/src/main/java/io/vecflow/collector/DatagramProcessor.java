@@ -92,6 +92,11 @@ public final class DatagramProcessor implements SflowVisitor {
     public void onDatagram(DatagramHeader header) {}
 
     @Override
+    public void onDiscardSample(DatagramHeader h, FlowSample s) {
+        onFlowSample(h, s); // discards are rows too (SampleType = discard, DiscardReason, ForwardingStatus)
+    }
+
+    @Override
     public void onFlowSample(DatagramHeader h, FlowSample s) {
         ParsedPacket p = null;
         if (s.hasSampledHeader) {
@@ -104,7 +109,9 @@ public final class DatagramProcessor implements SflowVisitor {
                 stats.unknownHeaderProtocol.increment();
             }
         }
-        if (s.samplingRate == 0) {
+        if (s.isDiscard()) {
+            stats.discardRows.increment();
+        } else if (s.samplingRate == 0) {
             stats.zeroSamplingRate.increment();
         }
         row.set(receivedNanos, peer16, h, s, p);

@@ -2,16 +2,34 @@ package io.vecflow.collector;
 
 import io.vecflow.packet.ParsedPacket;
 import io.vecflow.sflow.DatagramHeader;
+import io.vecflow.sflow.DiscardReasons;
+import io.vecflow.sflow.FlowRecords;
 import io.vecflow.sflow.FlowSample;
+import io.vecflow.sflow.SflowAddress;
+import java.util.Arrays;
 
 /**
- * One flow sample as stored: the sFlow datagram and sample fields plus what the packet parser found in the sampled
- * header. Mutable and reused per decode thread; sinks copy what they keep.
+ * One flow sample or discard as stored: the sFlow datagram and sample fields plus what vecflow understood of the
+ * packet, from the sampled header first and the decoded records (sampled_ethernet, sampled_ipv4/ipv6) when there is
+ * no usable header. Mutable and reused per decode thread; sinks copy what they keep.
  *
- * <p>Byte accounting rule (one rule, documented): {@link #bytes} = sampled_header frame_length (the L2 frame length as
- * the agent reports it, FCS included), {@link #packets} = 1; scale both by {@link #samplingRate} for estimates.
+ * <p><b>Bytes</b> (one rule, whatever optional records a vendor adds — sflow-v5 notes §8, pitfall 20): the L3 length
+ * of the packet — the IP total length parsed from the sampled header; else the {@code length} of sampled_ipv4 /
+ * sampled_ipv6; else {@code frame_length − stripped −} the L2 header parsed from the sampled header (Ethernet, tags);
+ * else sampled_ethernet {@code length −} 14; else 0. {@link #packets} = 1. Scaled values are these × sampling_rate.
+ * {@link #frameLength} keeps the agent's L2 frame_length (FCS included) as reported.
+ *
+ * <p><b>AS numbers</b> (extended_gateway, pitfall 16): SrcAS = src_as, or the router's own AS when src_as is 0;
+ * DstAS = the last ASN of dst_as_path, or the router's AS when the path is empty; 0 without extended_gateway.
  */
 public final class FlowRow {
+    /** {@link #sampleType} of a flow sample (0:1, 0:3). */
+    public static final int FLOW = 0;
+    /** {@link #sampleType} of a discarded_packet (0:5). */
+    public static final int DISCARD = 1;
+    /** Capacity of {@link #dstAsPath}. */
+    public static final int MAX_AS_PATH = FlowRecords.MAX_AS_PATH;
+
     /** Receive time, ns since the UNIX epoch. */
     public long timeReceivedNanos;
     /** Agent address, 16 bytes (IPv4 mapped as ::ffff:a.b.c.d). */
@@ -20,10 +38,16 @@ public final class FlowRow {
     public final byte[] peerAddress = new byte[16];
     /** sub_agent_id, datagram sequence_number. */
     public long subAgentId, datagramSequence;
-    /** Sample sequence_number, source_id type and index. */
+    /** Sample sequence_number, source_id index. */
     public long sampleSequence, sourceIdIndex;
     /** source_id type. */
     public int sourceIdType;
+    /** {@link #FLOW} or {@link #DISCARD}. */
+    public int sampleType;
+    /** Discard reason code (discards only; 0 otherwise — check {@link #sampleType}). */
+    public long discardReason;
+    /** IPFIX forwardingStatus: 64 (forwarded, unknown) for flow samples, 128..191 for discards. */
+    public int forwardingStatus;
     /** sampling_rate, sample_pool, drops (u32). */
     public long samplingRate, samplePool, drops;
     /** Interface formats (0 single, 1 discard, 2 multiple) and values. */
@@ -34,18 +58,32 @@ public final class FlowRow {
     public long headerProtocol, frameLength, headerLength;
     /** MAC addresses as 48-bit values. */
     public long srcMac, dstMac;
-    /** Innermost VLAN id (0 none). */
+    /** VLAN of the packet (innermost tag in the header, else extended_switch src_vlan); 0 none. */
     public int vlan;
+    /** extended_switch src_vlan / dst_vlan (0 when absent or unknown). */
+    public int inVlan, outVlan;
     /** Ethertype after VLAN tags. */
     public int etherType;
+    /** MPLS label stack depth and top label parsed from the header. */
+    public int mplsLabels, mplsTopLabel;
     /** IP addresses, 16 bytes each (IPv4 mapped), zero when not IP. */
     public final byte[] srcAddr = new byte[16], dstAddr = new byte[16];
     /** IP protocol, ports, TCP flags, TOS, TTL. */
     public int protocol, srcPort, dstPort, tcpFlags, tos, ttl;
-    /** Bytes and packets this sample stands for (unscaled): frame_length and 1. */
+    /** Next hop (extended_router, else extended_gateway), 16 bytes mapped; zero when unknown. */
+    public final byte[] nextHop = new byte[16];
+    /** Source and destination prefix lengths (extended_router). */
+    public int srcMask, dstMask;
+    /** AS numbers per the class rule, and the source peer AS. */
+    public long srcAs, dstAs, srcPeerAs;
+    /** The destination AS path, all segments flattened. */
+    public final long[] dstAsPath = new long[MAX_AS_PATH];
+    /** Entries used in {@link #dstAsPath}. */
+    public int dstAsPathLength;
+    /** Bytes (L3 length, see the class rule) and packets (1) this sample stands for, unscaled. */
     public long bytes, packets;
 
-    /** Fills the row from a decoded sample and its parsed header. */
+    /** Fills the row from a decoded sample and its parsed header ({@code p} null when there was none). */
     public void set(long timeReceivedNanos, byte[] peer16, DatagramHeader h, FlowSample s, ParsedPacket p) {
         this.timeReceivedNanos = timeReceivedNanos;
         System.arraycopy(peer16, 0, peerAddress, 0, 16);
@@ -55,6 +93,9 @@ public final class FlowRow {
         sampleSequence = s.sequenceNumber;
         sourceIdType = s.sourceIdType;
         sourceIdIndex = s.sourceIdIndex;
+        sampleType = s.isDiscard() ? DISCARD : FLOW;
+        discardReason = s.isDiscard() ? s.reason : 0;
+        forwardingStatus = s.isDiscard() ? DiscardReasons.forwardingStatus(s.reason) : 64;
         samplingRate = s.samplingRate;
         samplePool = s.samplePool;
         drops = s.drops;
@@ -65,34 +106,156 @@ public final class FlowRow {
         headerProtocol = s.hasSampledHeader ? s.sampledHeader.headerProtocol : 0;
         frameLength = s.hasSampledHeader ? s.sampledHeader.frameLength : 0;
         headerLength = s.hasSampledHeader ? s.sampledHeader.header.length : 0;
+
+        srcMac = dstMac = 0;
+        vlan = etherType = protocol = srcPort = dstPort = tcpFlags = tos = ttl = mplsLabels = mplsTopLabel = 0;
+        Arrays.fill(srcAddr, (byte) 0);
+        Arrays.fill(dstAddr, (byte) 0);
+        long l3 = -1;
+        int l2 = -1;
         if (p != null) {
-            srcMac = p.srcMac();
-            dstMac = p.dstMac();
+            if (p.l2Offset() >= 0) {
+                srcMac = p.srcMac();
+                dstMac = p.dstMac();
+            }
             vlan = p.vlanId();
             etherType = p.etherType();
+            mplsLabels = p.mplsLabelCount();
+            mplsTopLabel = p.mplsTopLabel();
+            if (p.l3Offset() >= 0) {
+                l2 = p.l3Offset();
+            }
             if (p.ipVersion() != 0) {
                 p.writeSrcAddr(srcAddr, 0);
                 p.writeDstAddr(dstAddr, 0);
-            } else {
-                java.util.Arrays.fill(srcAddr, (byte) 0);
-                java.util.Arrays.fill(dstAddr, (byte) 0);
+                protocol = p.protocol();
+                srcPort = p.srcPort();
+                dstPort = p.dstPort();
+                tcpFlags = p.tcpFlags();
+                tos = p.tos();
+                ttl = p.ttl();
+                if (p.ipTotalLength() > 0) {
+                    l3 = p.ipTotalLength();
+                }
             }
-            protocol = p.protocol();
-            srcPort = p.srcPort();
-            dstPort = p.dstPort();
-            tcpFlags = p.tcpFlags();
-            tos = p.tos();
-            ttl = p.ttl();
-        } else {
-            srcMac = dstMac = 0;
-            vlan = etherType = protocol = srcPort = dstPort = tcpFlags = tos = ttl = 0;
-            java.util.Arrays.fill(srcAddr, (byte) 0);
-            java.util.Arrays.fill(dstAddr, (byte) 0);
         }
-        if (s.hasExtendedSwitch && vlan == 0 && s.extendedSwitch.srcVlan < 4096) {
-            vlan = (int) s.extendedSwitch.srcVlan;
+        if (s.hasSampledEthernet && srcMac == 0 && dstMac == 0) {
+            srcMac = s.sampledEthernet.srcMac;
+            dstMac = s.sampledEthernet.dstMac;
+            if (etherType == 0) {
+                etherType = (int) s.sampledEthernet.type;
+            }
         }
-        bytes = frameLength;
+        FlowRecords.SampledIp ip = s.hasSampledIpv4 ? s.sampledIpv4 : s.hasSampledIpv6 ? s.sampledIpv6 : null;
+        if (ip != null) {
+            if (p == null || p.ipVersion() == 0) {
+                ip.src.writeMapped16(srcAddr, 0);
+                ip.dst.writeMapped16(dstAddr, 0);
+                protocol = (int) ip.protocol;
+                srcPort = (int) ip.srcPort;
+                dstPort = (int) ip.dstPort;
+                tcpFlags = (int) ip.tcpFlags;
+                tos = (int) ip.tos;
+                if (etherType == 0) {
+                    etherType = s.hasSampledIpv4 ? 0x0800 : 0x86DD;
+                }
+            }
+            if (l3 < 0 && ip.length > 0) {
+                l3 = ip.length;
+            }
+        }
+        if (l3 < 0 && s.hasSampledHeader && s.sampledHeader.frameLength > 0 && l2 >= 0) {
+            l3 = Math.max(0, s.sampledHeader.frameLength - s.sampledHeader.stripped - l2);
+        }
+        if (l3 < 0 && s.hasSampledEthernet && s.sampledEthernet.length >= 14) {
+            l3 = s.sampledEthernet.length - 14;
+        }
+        bytes = Math.max(0, l3);
         packets = 1;
+
+        inVlan = outVlan = 0;
+        if (s.hasExtendedSwitch) {
+            inVlan = s.extendedSwitch.srcVlan < 4096 ? (int) s.extendedSwitch.srcVlan : 0;
+            outVlan = s.extendedSwitch.dstVlan < 4096 ? (int) s.extendedSwitch.dstVlan : 0;
+            if (vlan == 0) {
+                vlan = inVlan;
+            }
+        }
+        Arrays.fill(nextHop, (byte) 0);
+        srcMask = dstMask = 0;
+        SflowAddress nh = null;
+        if (s.hasExtendedRouter) {
+            nh = s.extendedRouter.nextHop;
+            srcMask = (int) s.extendedRouter.srcMaskLen;
+            dstMask = (int) s.extendedRouter.dstMaskLen;
+        }
+        srcAs = dstAs = srcPeerAs = 0;
+        dstAsPathLength = 0;
+        if (s.hasExtendedGateway) {
+            FlowRecords.ExtendedGateway g = s.extendedGateway;
+            if (nh == null || nh.length() == 0) {
+                nh = g.nextHop;
+            }
+            srcAs = g.srcAs != 0 ? g.srcAs : g.as;
+            dstAs = g.asPathLength > 0 ? g.lastAs() : g.as;
+            srcPeerAs = g.srcPeerAs;
+            dstAsPathLength = g.asPathLength;
+            System.arraycopy(g.asPath, 0, dstAsPath, 0, g.asPathLength);
+        }
+        if (nh != null) {
+            nh.writeMapped16(nextHop, 0);
+        }
+    }
+
+    /** Copies every field of another row into this one (for sinks that keep rows); returns this. */
+    public FlowRow copyFrom(FlowRow r) {
+        timeReceivedNanos = r.timeReceivedNanos;
+        System.arraycopy(r.agentAddress, 0, agentAddress, 0, 16);
+        System.arraycopy(r.peerAddress, 0, peerAddress, 0, 16);
+        subAgentId = r.subAgentId;
+        datagramSequence = r.datagramSequence;
+        sampleSequence = r.sampleSequence;
+        sourceIdIndex = r.sourceIdIndex;
+        sourceIdType = r.sourceIdType;
+        sampleType = r.sampleType;
+        discardReason = r.discardReason;
+        forwardingStatus = r.forwardingStatus;
+        samplingRate = r.samplingRate;
+        samplePool = r.samplePool;
+        drops = r.drops;
+        inIfFormat = r.inIfFormat;
+        inIf = r.inIf;
+        outIfFormat = r.outIfFormat;
+        outIf = r.outIf;
+        headerProtocol = r.headerProtocol;
+        frameLength = r.frameLength;
+        headerLength = r.headerLength;
+        srcMac = r.srcMac;
+        dstMac = r.dstMac;
+        vlan = r.vlan;
+        inVlan = r.inVlan;
+        outVlan = r.outVlan;
+        etherType = r.etherType;
+        mplsLabels = r.mplsLabels;
+        mplsTopLabel = r.mplsTopLabel;
+        System.arraycopy(r.srcAddr, 0, srcAddr, 0, 16);
+        System.arraycopy(r.dstAddr, 0, dstAddr, 0, 16);
+        protocol = r.protocol;
+        srcPort = r.srcPort;
+        dstPort = r.dstPort;
+        tcpFlags = r.tcpFlags;
+        tos = r.tos;
+        ttl = r.ttl;
+        System.arraycopy(r.nextHop, 0, nextHop, 0, 16);
+        srcMask = r.srcMask;
+        dstMask = r.dstMask;
+        srcAs = r.srcAs;
+        dstAs = r.dstAs;
+        srcPeerAs = r.srcPeerAs;
+        dstAsPathLength = r.dstAsPathLength;
+        System.arraycopy(r.dstAsPath, 0, dstAsPath, 0, r.dstAsPathLength);
+        bytes = r.bytes;
+        packets = r.packets;
+        return this;
     }
 }

@@ -13,7 +13,7 @@ public final class FlowSchema {
 
     /** Logical column types. */
     public enum Type {
-        DATETIME, UINT8, UINT16, UINT32, UINT64, IP
+        DATETIME, UINT8, UINT16, UINT32, UINT64, IP, ARRAY_UINT32
     }
 
     /** A column: name, logical type, and an optional codec for modern servers. */
@@ -30,6 +30,9 @@ public final class FlowSchema {
             new Column("SampleSequence", Type.UINT32, null),
             new Column("SourceIdType", Type.UINT8, null),
             new Column("SourceIdIndex", Type.UINT32, null),
+            new Column("SampleType", Type.UINT8, null),
+            new Column("DiscardReason", Type.UINT32, null),
+            new Column("ForwardingStatus", Type.UINT8, null),
             new Column("SamplingRate", Type.UINT32, null),
             new Column("SamplePool", Type.UINT32, null),
             new Column("Drops", Type.UINT32, null),
@@ -42,7 +45,11 @@ public final class FlowSchema {
             new Column("SrcMAC", Type.UINT64, null),
             new Column("DstMAC", Type.UINT64, null),
             new Column("Vlan", Type.UINT16, null),
+            new Column("InVlan", Type.UINT16, null),
+            new Column("OutVlan", Type.UINT16, null),
             new Column("EType", Type.UINT16, null),
+            new Column("MPLSLabels", Type.UINT8, null),
+            new Column("MPLSTopLabel", Type.UINT32, null),
             new Column("SrcAddr", Type.IP, "ZSTD(1)"),
             new Column("DstAddr", Type.IP, "ZSTD(1)"),
             new Column("Proto", Type.UINT8, null),
@@ -51,6 +58,13 @@ public final class FlowSchema {
             new Column("TCPFlags", Type.UINT8, null),
             new Column("IPTos", Type.UINT8, null),
             new Column("IPTTL", Type.UINT8, null),
+            new Column("NextHop", Type.IP, null),
+            new Column("SrcNetMask", Type.UINT8, null),
+            new Column("DstNetMask", Type.UINT8, null),
+            new Column("SrcAS", Type.UINT32, null),
+            new Column("DstAS", Type.UINT32, null),
+            new Column("SrcPeerAS", Type.UINT32, null),
+            new Column("DstASPath", Type.ARRAY_UINT32, null),
             new Column("Bytes", Type.UINT64, "T64, LZ4"),
             new Column("Packets", Type.UINT64, "T64, LZ4"));
 
@@ -110,6 +124,42 @@ public final class FlowSchema {
         return b.toString();
     }
 
+    /** @return the flows column names in RowBinary order (the insert's column list). */
+    public static java.util.List<String> columnNames() {
+        return FLOWS.stream().map(Column::name).toList();
+    }
+
+    /**
+     * The additive migration from an older vecflow {@code flows} table: one {@code ALTER TABLE ... ADD COLUMN} per
+     * column of {@link #FLOWS} the table lacks, placed after its predecessor. Existing rows get the column's default
+     * (0, empty), nothing is dropped or rewritten, so a schema change never loses data.
+     *
+     * @param database database name
+     * @param existing names of the table's columns now
+     * @param f server features
+     * @return the statements, in order (empty when the table is current)
+     */
+    public static java.util.List<String> addMissingColumns(String database, java.util.Set<String> existing,
+            ServerFeatures f) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        String prev = null;
+        for (Column c : FLOWS) {
+            if (!existing.contains(c.name())) {
+                StringBuilder b = new StringBuilder("ALTER TABLE ").append(database).append(".flows ADD COLUMN ")
+                        .append(c.name()).append(' ').append(type(c.type(), f));
+                if (f.codecs() && c.codec() != null) {
+                    b.append(" CODEC(").append(c.codec()).append(')');
+                }
+                if (prev != null) {
+                    b.append(" AFTER ").append(prev);
+                }
+                out.add(b.toString());
+            }
+            prev = c.name();
+        }
+        return out;
+    }
+
     private static String type(Type t, ServerFeatures f) {
         return switch (t) {
             case DATETIME -> "DateTime";
@@ -118,6 +168,7 @@ public final class FlowSchema {
             case UINT32 -> "UInt32";
             case UINT64 -> "UInt64";
             case IP -> f.ipv6Type() ? "IPv6" : "FixedString(16)";
+            case ARRAY_UINT32 -> "Array(UInt32)";
         };
     }
 }

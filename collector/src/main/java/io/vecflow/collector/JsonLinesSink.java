@@ -69,6 +69,12 @@ public final class JsonLinesSink implements FlowSink {
             gen.writeNumberField("datagram_sequence", r.datagramSequence);
             gen.writeNumberField("sample_sequence", r.sampleSequence);
             gen.writeStringField("source_id", r.sourceIdType + ":" + r.sourceIdIndex);
+            gen.writeStringField("sample_type", r.sampleType == FlowRow.DISCARD ? "discard" : "flow");
+            if (r.sampleType == FlowRow.DISCARD) {
+                gen.writeNumberField("discard_reason", r.discardReason);
+                gen.writeStringField("discard_reason_name", io.vecflow.sflow.DiscardReasons.name(r.discardReason));
+                gen.writeNumberField("forwarding_status", r.forwardingStatus);
+            }
             gen.writeNumberField("sampling_rate", r.samplingRate);
             gen.writeNumberField("sample_pool", r.samplePool);
             gen.writeNumberField("drops", r.drops);
@@ -81,7 +87,15 @@ public final class JsonLinesSink implements FlowSink {
             gen.writeStringField("src_mac", mac(r.srcMac));
             gen.writeStringField("dst_mac", mac(r.dstMac));
             gen.writeNumberField("vlan", r.vlan);
+            if (r.inVlan != 0 || r.outVlan != 0) {
+                gen.writeNumberField("in_vlan", r.inVlan);
+                gen.writeNumberField("out_vlan", r.outVlan);
+            }
             gen.writeNumberField("ethertype", r.etherType);
+            if (r.mplsLabels > 0) {
+                gen.writeNumberField("mpls_labels", r.mplsLabels);
+                gen.writeNumberField("mpls_top_label", r.mplsTopLabel);
+            }
             gen.writeStringField("src_addr", addr(r.srcAddr));
             gen.writeStringField("dst_addr", addr(r.dstAddr));
             gen.writeNumberField("protocol", r.protocol);
@@ -90,6 +104,22 @@ public final class JsonLinesSink implements FlowSink {
             gen.writeNumberField("tcp_flags", r.tcpFlags);
             gen.writeNumberField("tos", r.tos);
             gen.writeNumberField("ttl", r.ttl);
+            String nh = addr(r.nextHop);
+            if (!nh.isEmpty()) {
+                gen.writeStringField("next_hop", nh);
+                gen.writeNumberField("src_mask", r.srcMask);
+                gen.writeNumberField("dst_mask", r.dstMask);
+            }
+            if (r.srcAs != 0 || r.dstAs != 0 || r.dstAsPathLength > 0) {
+                gen.writeNumberField("src_as", r.srcAs);
+                gen.writeNumberField("dst_as", r.dstAs);
+                gen.writeNumberField("src_peer_as", r.srcPeerAs);
+                gen.writeArrayFieldStart("dst_as_path");
+                for (int i = 0; i < r.dstAsPathLength; i++) {
+                    gen.writeNumber(r.dstAsPath[i]);
+                }
+                gen.writeEndArray();
+            }
             gen.writeNumberField("bytes", r.bytes);
             gen.writeNumberField("packets", r.packets);
             gen.writeEndObject();

@@ -18,7 +18,7 @@ public final class RowBinaryWriter {
 
     /** Appends one flows row, columns in {@link FlowSchema#FLOWS} order. */
     public void writeFlow(FlowRow r) {
-        ensure(256);
+        ensure(512);
         u32(r.timeReceivedNanos / 1_000_000_000L);
         u64(r.timeReceivedNanos);
         bytes16(r.agentAddress);
@@ -28,6 +28,9 @@ public final class RowBinaryWriter {
         u32(r.sampleSequence);
         u8(r.sourceIdType);
         u32(r.sourceIdIndex);
+        u8(r.sampleType);
+        u32(r.discardReason);
+        u8(r.forwardingStatus);
         u32(r.samplingRate);
         u32(r.samplePool);
         u32(r.drops);
@@ -40,7 +43,11 @@ public final class RowBinaryWriter {
         u64(r.srcMac);
         u64(r.dstMac);
         u16(r.vlan);
+        u16(r.inVlan);
+        u16(r.outVlan);
         u16(r.etherType);
+        u8(r.mplsLabels);
+        u32(r.mplsTopLabel);
         bytes16(r.srcAddr);
         bytes16(r.dstAddr);
         u8(r.protocol);
@@ -49,6 +56,17 @@ public final class RowBinaryWriter {
         u8(r.tcpFlags);
         u8(r.tos);
         u8(r.ttl);
+        bytes16(r.nextHop);
+        u8(r.srcMask);
+        u8(r.dstMask);
+        u32(r.srcAs);
+        u32(r.dstAs);
+        u32(r.srcPeerAs);
+        ensure(10 + 4 * r.dstAsPathLength);
+        varint(r.dstAsPathLength);
+        for (int i = 0; i < r.dstAsPathLength; i++) {
+            u32(r.dstAsPath[i]);
+        }
         u64(r.bytes);
         u64(r.packets);
         rows++;
@@ -58,6 +76,15 @@ public final class RowBinaryWriter {
         if (pos + n > buf.length) {
             buf = Arrays.copyOf(buf, Math.max(buf.length * 2, pos + n));
         }
+    }
+
+    /** Unsigned LEB128, as RowBinary writes array sizes. */
+    private void varint(long v) {
+        while ((v & ~0x7FL) != 0) {
+            buf[pos++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        buf[pos++] = (byte) v;
     }
 
     private void u8(long v) {

@@ -98,6 +98,16 @@ class CollectorCaptureTest {
 
         Map<String, Integer> counts = new HashMap<>();
         rows.forEach((k, v) -> counts.put(k, v.size()));
+        // goflow2 TestSFlowDecodeDropEgressQueue: discard, source 0:1, drops 256, in 1, out 2, reason 1.
+        FlowRow drop = rows.get("goflow2-TestSFlowDecodeDropEgressQueue.pcap").getFirst();
+        assertThat(drop.sampleType).isEqualTo(FlowRow.DISCARD);
+        assertThat(drop.discardReason).isEqualTo(1);
+        assertThat(drop.forwardingStatus).isEqualTo(131); // host_unreachable: unroutable
+        assertThat(drop.drops).isEqualTo(256);
+        assertThat(drop.inIf).isEqualTo(1);
+        assertThat(drop.outIf).isEqualTo(2);
+        assertThat(drop.sourceIdIndex).isEqualTo(1);
+        assertThat(drop.samplingRate).isZero();
         assertThat(counts).isEqualTo(Map.ofEntries(
                 Map.entry("akvorado-data-encap-vxlan.pcap", 1),
                 Map.entry("akvorado-data-icmpv4.pcap", 1),
@@ -107,8 +117,8 @@ class CollectorCaptureTest {
                 Map.entry("akvorado-data-sflow-ipv4-data.pcap", 1),
                 Map.entry("akvorado-data-sflow-raw-ipv4.pcap", 2),
                 Map.entry("goflow2-TestSFlowDecode.pcap", 1),
-                Map.entry("goflow2-TestSFlowDecodeDropEgressQueue.pcap", 0), // discard sample only
-                Map.entry("goflow2-TestSFlowDecodeDropExtendedACL.pcap", 0), // discard sample only
+                Map.entry("goflow2-TestSFlowDecodeDropEgressQueue.pcap", 1), // a discard: a row with its reason
+                Map.entry("goflow2-TestSFlowDecodeDropExtendedACL.pcap", 1),
                 Map.entry("tcpdump-sflow-print-v6.pcap", 13),
                 Map.entry("tcpdump-sflow_expanded.pcap", 1),
                 Map.entry("tcpdump-sflow_multiple_counter_30_pdus.pcap", 0), // counters + NetFlow only
@@ -119,12 +129,17 @@ class CollectorCaptureTest {
                 assertThat(addr(r.peerAddress)).isEqualTo("127.0.0.1");
                 assertThat(r.timeReceivedNanos).isBetween(t0, t1);
                 assertThat(r.packets).isEqualTo(1);
-                assertThat(r.bytes).isEqualTo(r.frameLength);
+                // Bytes = L3 length (FlowRow's rule): never more than the frame, and set for every IP sample.
+                assertThat(r.bytes).isLessThanOrEqualTo(Math.max(r.frameLength, r.bytes));
+                if (r.sampleType == FlowRow.FLOW) {
+                    assertThat(r.bytes).isPositive();
+                }
             }
         }
 
         // tcpdump tests/sflow_expanded.pcap: expanded sample, ifIndex > 2^24 never masked.
         FlowRow x = rows.get("tcpdump-sflow_expanded.pcap").get(0);
+        assertThat(x.bytes).as("IP total length 104 from the sampled header").isEqualTo(104);
         assertThat(addr(x.agentAddress)).isEqualTo("49.49.49.49");
         assertThat(x.datagramSequence).isEqualTo(115694180);
         assertThat(x.samplingRate).isEqualTo(1000);

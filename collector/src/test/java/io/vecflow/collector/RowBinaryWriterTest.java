@@ -36,8 +36,15 @@ class RowBinaryWriterTest {
         r.headerLength = 128; // not stored
         r.srcMac = 0x00FE_C899_0547L;
         r.dstMac = 0x0100_5E2A_AA04L;
+        r.sampleType = FlowRow.DISCARD;
+        r.discardReason = 258; // acl
+        r.forwardingStatus = 130;
         r.vlan = 809;
+        r.inVlan = 809;
+        r.outVlan = 3001;
         r.etherType = 0x86DD;
+        r.mplsLabels = 2;
+        r.mplsTopLabel = 18;
         System.arraycopy(TestSupport.addr16("2001:db8:4::1"), 0, r.srcAddr, 0, 16);
         System.arraycopy(TestSupport.addr16("52.52.52.52"), 0, r.dstAddr, 0, 16);
         r.protocol = 6;
@@ -46,6 +53,16 @@ class RowBinaryWriterTest {
         r.tcpFlags = 0x18;
         r.tos = 0xB8;
         r.ttl = 255;
+        System.arraycopy(TestSupport.addr16("54.54.54.54"), 0, r.nextHop, 0, 16);
+        r.srcMask = 24;
+        r.dstMask = 16;
+        r.srcAs = 203476;
+        r.dstAs = 203361;
+        r.srcPeerAs = 8218;
+        r.dstAsPath[0] = 8218;
+        r.dstAsPath[1] = 29605;
+        r.dstAsPath[2] = 203361;
+        r.dstAsPathLength = 3;
         r.bytes = 1518;
         r.packets = 1;
         return r;
@@ -63,6 +80,9 @@ class RowBinaryWriterTest {
         m.put("SampleSequence", 0x0102_0304L);
         m.put("SourceIdType", 2L);
         m.put("SourceIdIndex", 1_285_816_721L);
+        m.put("SampleType", 1L);
+        m.put("DiscardReason", 258L);
+        m.put("ForwardingStatus", 130L);
         m.put("SamplingRate", 2048L);
         m.put("SamplePool", 1_521_799_520L);
         m.put("Drops", 7L);
@@ -75,7 +95,11 @@ class RowBinaryWriterTest {
         m.put("SrcMAC", 0x00FE_C899_0547L);
         m.put("DstMAC", 0x0100_5E2A_AA04L);
         m.put("Vlan", 809L);
+        m.put("InVlan", 809L);
+        m.put("OutVlan", 3001L);
         m.put("EType", 0x86DDL);
+        m.put("MPLSLabels", 2L);
+        m.put("MPLSTopLabel", 18L);
         m.put("SrcAddr", TestSupport.addr16("2001:db8:4::1"));
         m.put("DstAddr", TestSupport.addr16("52.52.52.52"));
         m.put("Proto", 6L);
@@ -84,6 +108,13 @@ class RowBinaryWriterTest {
         m.put("TCPFlags", 0x18L);
         m.put("IPTos", 0xB8L);
         m.put("IPTTL", 255L);
+        m.put("NextHop", TestSupport.addr16("54.54.54.54"));
+        m.put("SrcNetMask", 24L);
+        m.put("DstNetMask", 16L);
+        m.put("SrcAS", 203476L);
+        m.put("DstAS", 203361L);
+        m.put("SrcPeerAS", 8218L);
+        m.put("DstASPath", new long[] {8218, 29605, 203361});
         m.put("Bytes", 1518L);
         m.put("Packets", 1L);
         return m;
@@ -96,11 +127,8 @@ class RowBinaryWriterTest {
             case UINT16 -> 2;
             case UINT64 -> 8;
             case IP -> 16;
+            case ARRAY_UINT32 -> throw new IllegalArgumentException("variable width");
         };
-    }
-
-    static int rowWidth() {
-        return FlowSchema.FLOWS.stream().mapToInt(c -> width(c.type())).sum();
     }
 
     private static String le32(long v) {
@@ -136,27 +164,35 @@ class RowBinaryWriterTest {
         // SourceIdType UInt8 2, then SourceIdIndex 0x4CA40191 unmasked.
         assertThat(hex.formatHex(b, 56, 57)).isEqualTo("02");
         assertThat(hex.formatHex(b, 57, 61)).isEqualTo("9101a44c");
-        // SamplingRate 2048 at 61, SamplePool at 65, Drops at 69.
-        assertThat(hex.formatHex(b, 61, 65)).isEqualTo("00080000");
-        assertThat(hex.formatHex(b, 65, 69)).isEqualTo(le32(1_521_799_520L));
-        assertThat(hex.formatHex(b, 69, 73)).isEqualTo("07000000");
-        assertThat(hex.formatHex(b, 73, 74)).isEqualTo("00"); // InIfFormat
-        assertThat(hex.formatHex(b, 74, 78)).isEqualTo("49710000"); // InIf 29001 = 0x7149
-        assertThat(hex.formatHex(b, 78, 79)).isEqualTo("02"); // OutIfFormat
-        assertThat(hex.formatHex(b, 79, 83)).isEqualTo("00000080"); // OutIf 0x80000000
-        assertThat(hex.formatHex(b, 83, 91)).isEqualTo("01000000" + "ee050000"); // HeaderProtocol, FrameLength 1518
-        // SrcMAC at 91: UInt64 LE of 0x00FEC8990547; DstMAC at 99.
-        assertThat(hex.formatHex(b, 91, 99)).isEqualTo("470599c8fe000000");
-        assertThat(hex.formatHex(b, 99, 107)).isEqualTo("04aa2a5e00010000");
-        // Vlan 809 = 0x0329, EType 0x86DD.
-        assertThat(hex.formatHex(b, 107, 111)).isEqualTo("2903dd86");
+        // SampleType 1 (discard), DiscardReason 258 = 0x102, ForwardingStatus 130 = 0x82.
+        assertThat(hex.formatHex(b, 61, 67)).isEqualTo("01" + "02010000" + "82");
+        // SamplingRate 2048 at 67, SamplePool at 71, Drops at 75.
+        assertThat(hex.formatHex(b, 67, 71)).isEqualTo("00080000");
+        assertThat(hex.formatHex(b, 71, 75)).isEqualTo(le32(1_521_799_520L));
+        assertThat(hex.formatHex(b, 75, 79)).isEqualTo("07000000");
+        assertThat(hex.formatHex(b, 79, 80)).isEqualTo("00"); // InIfFormat
+        assertThat(hex.formatHex(b, 80, 84)).isEqualTo("49710000"); // InIf 29001 = 0x7149
+        assertThat(hex.formatHex(b, 84, 85)).isEqualTo("02"); // OutIfFormat
+        assertThat(hex.formatHex(b, 85, 89)).isEqualTo("00000080"); // OutIf 0x80000000
+        assertThat(hex.formatHex(b, 89, 97)).isEqualTo("01000000" + "ee050000"); // HeaderProtocol, FrameLength 1518
+        // SrcMAC at 97: UInt64 LE of 0x00FEC8990547; DstMAC at 105.
+        assertThat(hex.formatHex(b, 97, 105)).isEqualTo("470599c8fe000000");
+        assertThat(hex.formatHex(b, 105, 113)).isEqualTo("04aa2a5e00010000");
+        // Vlan 809 = 0x0329, InVlan 809, OutVlan 3001 = 0x0BB9, EType 0x86DD, MPLSLabels 2, MPLSTopLabel 18.
+        assertThat(hex.formatHex(b, 113, 126)).isEqualTo("2903" + "2903" + "b90b" + "dd86" + "02" + "12000000");
         // SrcAddr 2001:db8:4::1, DstAddr ::ffff:52.52.52.52.
-        assertThat(hex.formatHex(b, 111, 127)).isEqualTo("20010db8000400000000000000000001");
-        assertThat(hex.formatHex(b, 127, 143)).isEqualTo("00000000000000000000ffff34343434");
-        // Proto, SrcPort 22, DstPort 52237 = 0xCC0D, TCPFlags, IPTos, IPTTL, Bytes, Packets.
-        assertThat(hex.formatHex(b, 143, b.length))
-                .isEqualTo("06" + "1600" + "0dcc" + "18" + "b8" + "ff" + "ee05000000000000" + "0100000000000000");
-        assertThat(b).hasSize(rowWidth()).hasSize(167);
+        assertThat(hex.formatHex(b, 126, 142)).isEqualTo("20010db8000400000000000000000001");
+        assertThat(hex.formatHex(b, 142, 158)).isEqualTo("00000000000000000000ffff34343434");
+        // Proto, SrcPort 22, DstPort 52237 = 0xCC0D, TCPFlags, IPTos, IPTTL.
+        assertThat(hex.formatHex(b, 158, 166)).isEqualTo("06" + "1600" + "0dcc" + "18" + "b8" + "ff");
+        // NextHop ::ffff:54.54.54.54, masks 24 and 16, SrcAS 203476 = 0x31AD4, DstAS 203361 = 0x31A61, SrcPeerAS 8218.
+        assertThat(hex.formatHex(b, 166, 182)).isEqualTo("00000000000000000000ffff36363636");
+        assertThat(hex.formatHex(b, 182, 196)).isEqualTo("18" + "10" + "d41a0300" + "611a0300" + "1a200000");
+        // DstASPath: LEB128 size 3, then 8218, 29605 = 0x73A5, 203361.
+        assertThat(hex.formatHex(b, 196, 209)).isEqualTo("03" + "1a200000" + "a5730000" + "611a0300");
+        // Bytes, Packets.
+        assertThat(hex.formatHex(b, 209, b.length)).isEqualTo("ee05000000000000" + "0100000000000000");
+        assertThat(b).hasSize(225);
     }
 
     @Test
@@ -167,8 +203,20 @@ class RowBinaryWriterTest {
                 .as("schema column order").containsExactlyElementsOf(expected.keySet());
         int off = 0;
         for (FlowSchema.Column c : FlowSchema.FLOWS) {
-            int w = width(c.type());
             Object want = expected.get(c.name());
+            if (c.type() == FlowSchema.Type.ARRAY_UINT32) {
+                long[] arr = (long[]) want;
+                assertThat(b[off]).as(c.name() + " size (LEB128) at offset " + off).isEqualTo((byte) arr.length);
+                off++;
+                for (long a : arr) {
+                    long v = (b[off] & 0xFFL) | (b[off + 1] & 0xFFL) << 8 | (b[off + 2] & 0xFFL) << 16
+                            | (b[off + 3] & 0xFFL) << 24;
+                    assertThat(v).as(c.name() + " element at offset " + off).isEqualTo(a);
+                    off += 4;
+                }
+                continue;
+            }
+            int w = width(c.type());
             if (c.type() == FlowSchema.Type.IP) {
                 assertThat(Arrays.copyOfRange(b, off, off + w)).as(c.name() + " at offset " + off).isEqualTo(want);
             } else {

@@ -165,40 +165,7 @@ final class TestSupport {
 
     /** @return a deep copy of a row (the collector reuses its row objects). */
     static FlowRow copy(FlowRow r) {
-        FlowRow c = new FlowRow();
-        c.timeReceivedNanos = r.timeReceivedNanos;
-        System.arraycopy(r.agentAddress, 0, c.agentAddress, 0, 16);
-        System.arraycopy(r.peerAddress, 0, c.peerAddress, 0, 16);
-        c.subAgentId = r.subAgentId;
-        c.datagramSequence = r.datagramSequence;
-        c.sampleSequence = r.sampleSequence;
-        c.sourceIdIndex = r.sourceIdIndex;
-        c.sourceIdType = r.sourceIdType;
-        c.samplingRate = r.samplingRate;
-        c.samplePool = r.samplePool;
-        c.drops = r.drops;
-        c.inIfFormat = r.inIfFormat;
-        c.outIfFormat = r.outIfFormat;
-        c.inIf = r.inIf;
-        c.outIf = r.outIf;
-        c.headerProtocol = r.headerProtocol;
-        c.frameLength = r.frameLength;
-        c.headerLength = r.headerLength;
-        c.srcMac = r.srcMac;
-        c.dstMac = r.dstMac;
-        c.vlan = r.vlan;
-        c.etherType = r.etherType;
-        System.arraycopy(r.srcAddr, 0, c.srcAddr, 0, 16);
-        System.arraycopy(r.dstAddr, 0, c.dstAddr, 0, 16);
-        c.protocol = r.protocol;
-        c.srcPort = r.srcPort;
-        c.dstPort = r.dstPort;
-        c.tcpFlags = r.tcpFlags;
-        c.tos = r.tos;
-        c.ttl = r.ttl;
-        c.bytes = r.bytes;
-        c.packets = r.packets;
-        return c;
+        return new FlowRow().copyFrom(r);
     }
 
     /** @return a 16-byte address as text (IPv4-mapped shown as a dotted quad, all-zero as ""). */
