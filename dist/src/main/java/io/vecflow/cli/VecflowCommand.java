@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 @Command(name = "vecflow", mixinStandardHelpOptions = true, versionProvider = VecflowCommand.Version.class,
         description = "Network telemetry pipeline: sampling dataplane -> netlink PSAMPLE -> sFlow v5 agent -> collector.",
         subcommands = {DemoCommand.class, DataplaneCommand.class, HsflowdCommand.class, CollectorCommand.class,
-            PsampleCommand.class, CommandLine.HelpCommand.class})
+            DecodeCommand.class, PsampleCommand.class, CommandLine.HelpCommand.class})
 public final class VecflowCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
