@@ -74,6 +74,7 @@ public final class ClickHouseSink implements FlowSink {
             this.features = FlowSchema.ServerFeatures.fromVersion(version);
             execute("CREATE DATABASE IF NOT EXISTS " + database);
             execute(FlowSchema.createFlows(database, features, 15));
+        execute(FlowSchema.createAgentLoss(database, features, 90));
         java.util.Set<String> existing = new java.util.HashSet<>(java.util.Arrays.asList(queryString(
                 "SELECT name FROM system.columns WHERE database = '" + database + "' AND table = 'flows' "
                         + "FORMAT TabSeparated").split("\n")));
@@ -199,6 +200,32 @@ public final class ClickHouseSink implements FlowSink {
         } finally {
             flushLock.unlock();
         }
+    }
+
+    /**
+     * Inserts rows already encoded in RowBinary into another table of the database (used for agent_loss).
+     *
+     * @param table table name without the database
+     * @param columns column list, in the rows' order
+     * @param w the encoded rows
+     * @throws IOException if the insert fails after retries
+     */
+    public void insertRows(String table, java.util.List<String> columns, RowBinaryWriter w) throws IOException {
+        if (w.rows() == 0) {
+            return;
+        }
+        Exception last = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            try {
+                client.insert(database + "." + table, columns, new ByteArrayInputStream(w.buffer(), 0, w.size()),
+                        ClickHouseFormat.RowBinary).get(60, TimeUnit.SECONDS).close();
+                return;
+            } catch (Exception e) {
+                last = e;
+            }
+        }
+        throw new IOException("insert of " + w.rows() + " rows into " + database + "." + table + " failed: "
+                + rootMessage(last), last);
     }
 
     @Override

@@ -44,6 +44,8 @@ public final class Collector implements AutoCloseable {
         public int kafkaPartitions = 1;
         /** JSON-lines output file, or null. */
         public Path jsonLines;
+        /** Interval of agent_loss rows in ClickHouse, ms (default 10,000). */
+        public long lossIntervalMs = 10_000;
         /** Further row sinks supplied by the embedding program (e.g. a summary); closed with the collector. */
         public final List<FlowSink> extraFlowSinks = new ArrayList<>();
     }
@@ -52,6 +54,7 @@ public final class Collector implements AutoCloseable {
     private final List<RawSink> rawSinks = new ArrayList<>();
     private final List<FlowSink> flowSinks = new ArrayList<>();
     private final UdpInlet inlet;
+    private LossRecorder lossRecorder;
 
     /**
      * Opens the sinks, then binds the UDP port.
@@ -64,8 +67,10 @@ public final class Collector implements AutoCloseable {
                 rawSinks.add(new KafkaRawSink(s.kafkaBootstrap, s.kafkaRawTopic, s.kafkaPartitions));
             }
             if (s.clickhouseUrl != null) {
-                flowSinks.add(new ClickHouseSink(s.clickhouseUrl, s.clickhouseUser, s.clickhousePassword,
-                        s.clickhouseDatabase, s.clickhouseBatchRows, s.clickhouseFlushMs));
+                ClickHouseSink ch = new ClickHouseSink(s.clickhouseUrl, s.clickhouseUser, s.clickhousePassword,
+                        s.clickhouseDatabase, s.clickhouseBatchRows, s.clickhouseFlushMs);
+                flowSinks.add(ch);
+                lossRecorder = new LossRecorder(stats.loss, ch, s.lossIntervalMs);
             }
             if (s.jsonLines != null) {
                 flowSinks.add(new JsonLinesSink(s.jsonLines));
@@ -121,12 +126,27 @@ public final class Collector implements AutoCloseable {
                 first = first == null ? e : first;
             }
         }
+        if (lossRecorder != null) {
+            try {
+                lossRecorder.record();
+            } catch (Exception e) {
+                first = first == null ? e : first;
+            }
+        }
         if (first != null) {
             throw first;
         }
     }
 
+    /** @return the agent_loss recorder, or null without ClickHouse. */
+    public LossRecorder lossRecorder() {
+        return lossRecorder;
+    }
+
     private void closeSinks() {
+        if (lossRecorder != null) {
+            closeQuietly(lossRecorder); // before the ClickHouse sink it writes through
+        }
         for (AutoCloseable c : rawSinks) {
             closeQuietly(c);
         }

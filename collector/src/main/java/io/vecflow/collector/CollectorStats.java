@@ -19,6 +19,8 @@ public final class CollectorStats {
     public final LongAdder zeroSamplingRate = new LongAdder();
     /** Exceptions thrown by a raw or row sink's accept (the datagram still reaches the other sinks). */
     public final LongAdder sinkErrors = new LongAdder();
+    /** Loss accounting per agent and source: sequence gaps, restarts, agent-reported drops. */
+    public final LossTracker loss = new LossTracker();
     /** Decoder counters: datagrams, samples, errors by kind. */
     public final DecodeStats decode = new DecodeStats();
 }

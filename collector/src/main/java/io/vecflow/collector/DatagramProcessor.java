@@ -88,16 +88,31 @@ public final class DatagramProcessor implements SflowVisitor {
         }
     }
 
+    private LossTracker.AgentStats agent;
+
     @Override
-    public void onDatagram(DatagramHeader header) {}
+    public void onDatagram(DatagramHeader header) {
+        agent = stats.loss.onDatagram(header);
+    }
+
+    @Override
+    public void onCounterSample(DatagramHeader h, io.vecflow.sflow.CounterSample s) {
+        stats.loss.onSample(agent, LossTracker.COUNTERS, s.sourceIdType, s.sourceIdIndex, s.sequenceNumber, -1);
+    }
 
     @Override
     public void onDiscardSample(DatagramHeader h, FlowSample s) {
-        onFlowSample(h, s); // discards are rows too (SampleType = discard, DiscardReason, ForwardingStatus)
+        stats.loss.onSample(agent, LossTracker.DISCARDS, s.sourceIdType, s.sourceIdIndex, s.sequenceNumber, s.drops);
+        row(h, s); // discards are rows too (SampleType = discard, DiscardReason, ForwardingStatus)
     }
 
     @Override
     public void onFlowSample(DatagramHeader h, FlowSample s) {
+        stats.loss.onSample(agent, LossTracker.FLOW, s.sourceIdType, s.sourceIdIndex, s.sequenceNumber, s.drops);
+        row(h, s);
+    }
+
+    private void row(DatagramHeader h, FlowSample s) {
         ParsedPacket p = null;
         if (s.hasSampledHeader) {
             LinkType lt = LinkType.fromSflowHeaderProtocol(s.sampledHeader.headerProtocol);

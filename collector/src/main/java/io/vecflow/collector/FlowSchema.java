@@ -107,17 +107,50 @@ public final class FlowSchema {
      * @return the DDL statement
      */
     public static String createFlows(String database, ServerFeatures f, int ttlDays) {
-        StringBuilder b = new StringBuilder("CREATE TABLE IF NOT EXISTS ").append(database).append(".flows\n(\n");
-        for (int i = 0; i < FLOWS.size(); i++) {
-            Column c = FLOWS.get(i);
+        return createTable(database, "flows", FLOWS, "ORDER BY (TimeReceived, AgentAddress, InIf, OutIf)", f, ttlDays);
+    }
+
+    /**
+     * The {@code agent_loss} table: one row per (agent, sub-agent, data source, sample family) per reporting
+     * interval, with the increase of each loss counter of {@link LossTracker} in that interval (SampleFamily 255 =
+     * the agent's datagram-level counters). Sum over time for totals.
+     */
+    public static final List<Column> AGENT_LOSS = List.of(
+            new Column("TimeReceived", Type.DATETIME, "DoubleDelta, LZ4"),
+            new Column("AgentAddress", Type.IP, null),
+            new Column("SubAgentId", Type.UINT32, null),
+            new Column("SourceIdType", Type.UINT8, null),
+            new Column("SourceIdIndex", Type.UINT32, null),
+            new Column("SampleFamily", Type.UINT8, null),
+            new Column("Datagrams", Type.UINT64, null),
+            new Column("DatagramsLost", Type.UINT64, null),
+            new Column("DatagramsReordered", Type.UINT64, null),
+            new Column("Resets", Type.UINT64, null),
+            new Column("Samples", Type.UINT64, null),
+            new Column("SamplesLost", Type.UINT64, null),
+            new Column("SamplesReordered", Type.UINT64, null),
+            new Column("ReportedDrops", Type.UINT64, null));
+
+    /** @return {@code CREATE TABLE IF NOT EXISTS db.agent_loss} for a server. */
+    public static String createAgentLoss(String database, ServerFeatures f, int ttlDays) {
+        return createTable(database, "agent_loss", AGENT_LOSS,
+                "ORDER BY (AgentAddress, SubAgentId, SourceIdType, SourceIdIndex, SampleFamily, TimeReceived)", f,
+                ttlDays);
+    }
+
+    private static String createTable(String database, String table, List<Column> cols, String orderBy,
+            ServerFeatures f, int ttlDays) {
+        StringBuilder b = new StringBuilder("CREATE TABLE IF NOT EXISTS ").append(database).append('.').append(table)
+                .append("\n(\n");
+        for (int i = 0; i < cols.size(); i++) {
+            Column c = cols.get(i);
             b.append("    ").append(c.name()).append(' ').append(type(c.type(), f));
             if (f.codecs() && c.codec() != null) {
                 b.append(" CODEC(").append(c.codec()).append(')');
             }
-            b.append(i + 1 < FLOWS.size() ? ",\n" : "\n");
+            b.append(i + 1 < cols.size() ? ",\n" : "\n");
         }
-        b.append(")\nENGINE = MergeTree\nPARTITION BY toYYYYMMDD(TimeReceived)\n")
-                .append("ORDER BY (TimeReceived, AgentAddress, InIf, OutIf)");
+        b.append(")\nENGINE = MergeTree\nPARTITION BY toYYYYMMDD(TimeReceived)\n").append(orderBy);
         if (f.ttl()) {
             b.append("\nTTL TimeReceived + INTERVAL ").append(ttlDays).append(" DAY");
         }

@@ -78,6 +78,30 @@ public final class RowBinaryWriter {
         }
     }
 
+    /**
+     * Appends one agent_loss row, columns in {@link FlowSchema#AGENT_LOSS} order.
+     *
+     * @param timeSeconds row time, seconds since the epoch
+     * @param agent16 agent address, 16 bytes
+     * @param family sample family (0 flow, 1 counters, 2 discards, 255 datagram-level)
+     * @param counts Datagrams, DatagramsLost, DatagramsReordered, Resets, Samples, SamplesLost, SamplesReordered,
+     *        ReportedDrops (8 values)
+     */
+    public void writeLoss(long timeSeconds, byte[] agent16, long subAgentId, int sourceIdType, long sourceIdIndex,
+            int family, long[] counts) {
+        ensure(128);
+        u32(timeSeconds);
+        bytes16(agent16);
+        u32(subAgentId);
+        u8(sourceIdType);
+        u32(sourceIdIndex);
+        u8(family);
+        for (int i = 0; i < 8; i++) {
+            u64(counts[i]);
+        }
+        rows++;
+    }
+
     /** Unsigned LEB128, as RowBinary writes array sizes. */
     private void varint(long v) {
         while ((v & ~0x7FL) != 0) {

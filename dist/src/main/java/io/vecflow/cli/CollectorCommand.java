@@ -47,10 +47,17 @@ final class CollectorCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Write flows as JSON lines to FILE (flushed every second).")
     Path json;
 
+    @Option(names = "--metrics-port", defaultValue = "9477", description = "Prometheus metrics at http://LISTEN:PORT/metrics, 0 = off (default ${DEFAULT-VALUE}).")
+    int metricsPort;
+
+    @Option(names = "--metrics-listen", defaultValue = "127.0.0.1", description = "Address of the metrics endpoint (default ${DEFAULT-VALUE}).")
+    String metricsListen;
+
     @Override
     public Integer call() throws Exception {
         require(port >= 1 && port <= 65535, "--port", port, "need 1..65535");
         require(threads >= 1 && threads <= 64, "--threads", threads, "need 1..64");
+        require(metricsPort >= 0 && metricsPort <= 65535, "--metrics-port", metricsPort, "need 0..65535");
         if (clickhouse == null && kafka == null && json == null) {
             throw new VecflowCommand.UsageException("no sink: give --clickhouse URL, --kafka HOST:PORT and/or --json FILE");
         }
@@ -71,14 +78,28 @@ final class CollectorCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (Shutdown sd = Shutdown.install()) {
             Collector c = new Collector(s);
+            io.vecflow.collector.CollectorMetrics metrics = null;
             try {
-                out.printf("vecflow collector: listening on udp %s:%d (%d thread%s); sinks:%s%s%s%n", listen, port,
-                        threads, threads == 1 ? "" : "s", json != null ? " json " + json : "",
+                if (metricsPort != 0) {
+                    try {
+                        metrics = new io.vecflow.collector.CollectorMetrics(c, InetAddress.getByName(metricsListen),
+                                metricsPort);
+                    } catch (java.io.IOException e) {
+                        throw new java.io.IOException("cannot serve metrics on " + metricsListen + ":" + metricsPort
+                                + " (" + e.getMessage() + "); use --metrics-port to pick another, or 0 for none", e);
+                    }
+                }
+                out.printf("vecflow collector: listening on udp %s:%d (%d thread%s); sinks:%s%s%s; metrics %s%n",
+                        listen, port, threads, threads == 1 ? "" : "s", json != null ? " json " + json : "",
                         clickhouse != null ? " clickhouse " + clickhouse + "/" + database : "",
-                        kafka != null ? " kafka " + kafka + "/" + topic : "");
+                        kafka != null ? " kafka " + kafka + "/" + topic : "",
+                        metrics != null ? "http://" + metricsListen + ":" + metrics.port() + "/metrics" : "off");
                 out.flush();
                 sd.await();
             } finally {
+                if (metrics != null) {
+                    metrics.close();
+                }
                 try {
                     c.flush();
                 } finally {
@@ -95,6 +116,9 @@ final class CollectorCommand implements Callable<Integer> {
         out.printf("datagrams received %,d (%,d bytes), flow rows %,d, decode errors %s%n",
                 st.datagramsReceived.sum(), st.bytesReceived.sum(), st.flowRows.sum(),
                 st.decode.errorsByKind().isEmpty() ? "0" : st.decode.errorsByKind().toString());
+        long[] t = st.loss.totals();
+        out.printf("agents: datagrams %,d, lost %,d, reordered %,d, restarts %,d; samples %,d, lost %,d, "
+                + "agent-reported drops %,d%n", t[0], t[1], t[2], t[3], t[4], t[5], t[6]);
         for (RawSink r : c.rawSinks()) {
             out.printf("  %s: %,d datagrams written, %,d failed%n", r.name(), r.written(), r.failed());
         }

@@ -61,14 +61,14 @@ class CollectorProcessTest {
         Path json = dir.resolve("flows.jsonl");
         Path log = dir.resolve("collector.log");
         Process p = start(List.of("collector", "--listen", "127.0.0.1", "--port", Integer.toString(port), "--json",
-                json.toString()), log);
+                json.toString(), "--metrics-port", "0"), log);
         try {
             awaitLine(log, "listening on udp", p);
 
             // A second collector on the same port is refused (SO_REUSEPORT would have split the traffic).
             Path log2 = dir.resolve("second.log");
             Process second = start(List.of("collector", "--listen", "127.0.0.1", "--port", Integer.toString(port),
-                    "--json", dir.resolve("second.jsonl").toString()), log2);
+                    "--json", dir.resolve("second.jsonl").toString(), "--metrics-port", "0"), log2);
             assertThat(second.waitFor(30, TimeUnit.SECONDS)).isTrue();
             assertThat(second.exitValue()).isEqualTo(1);
             assertThat(Files.readString(log2)).contains("Address already in use").contains(Integer.toString(port));

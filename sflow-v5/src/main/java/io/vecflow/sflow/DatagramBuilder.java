@@ -4,24 +4,28 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Assembles one sFlow v5 datagram at a time under a byte budget (sFlow v5 "sample_datagram_v5"; XDR, RFC 4506).
+ * Assembles one sFlow v5 datagram at a time under a byte budget (sFlow v5 "sample_datagram_v5"; XDR, RFC 4506),
+ * on an {@link XdrWriter} whose capacity is the budget.
  *
- * <p>Samples are appended into a preallocated buffer; the header (sequence number and uptime) is written by
- * {@link #finish(long, long)} at send time. Nothing is allocated per sample. Not thread-safe.
+ * <p>Samples are appended after the space reserved for the header; the header (sequence number and uptime) is
+ * written by {@link #finish(long, long)} at send time. A sample that does not fit the remaining budget is refused
+ * with nothing written. Nothing is allocated per sample or per datagram. Not thread-safe.
  *
- * <p>Usage: {@code if (!b.fits(b.flowSampleExpandedBytes(h))) send(b.finish(seq, uptime)); b.addFlowSampleExpanded(...)}.
+ * <p>Usage: {@code if (!b.fits(b.flowSampleExpandedBytes(h))) send(b.finish(seq, uptime)); b.addFlowSampleExpanded(...)},
+ * or for a whole {@link FlowSample} holder: {@code if (!b.addFlowSample(s)) { send(b.finish(seq, uptime)); b.reset();
+ * b.addFlowSample(s); }} (check {@link FlowSampleEncoder#encodedBytes(FlowSample)} first when the sample may be
+ * refused or may not fit even an empty datagram).
  */
 public final class DatagramBuilder {
     /** Fixed bytes of an expanded flow sample with one sampled_header record, excluding the header bytes: 8 (sample
      * tag) + 44 (0:3 fixed part) + 8 (record tag) + 16 (sampled_header fixed part). */
     public static final int FLOW_SAMPLE_EXPANDED_OVERHEAD = 8 + 44 + 8 + 16;
 
-    private final byte[] buf;
+    private final XdrWriter w;
     private final int maxBytes;
     private final byte[] agentAddress;
     private final int headerBytes;
     private final long subAgentId;
-    private int pos;
     private int samples;
 
     /**
@@ -38,7 +42,7 @@ public final class DatagramBuilder {
             throw new IllegalArgumentException("agent address must be 4 or 16 bytes, got " + agentAddress.length);
         }
         this.maxBytes = maxDatagramBytes;
-        this.buf = new byte[maxDatagramBytes];
+        this.w = new XdrWriter(maxDatagramBytes);
         this.agentAddress = agentAddress.clone();
         this.headerBytes = agentAddress.length == 4 ? SflowFormats.HEADER_BYTES_IPV4 : SflowFormats.HEADER_BYTES_IPV6;
         this.subAgentId = subAgentId;
@@ -47,7 +51,7 @@ public final class DatagramBuilder {
 
     /** Empties the builder (the header space stays reserved). */
     public void reset() {
-        pos = headerBytes;
+        w.reset(headerBytes);
         samples = 0;
     }
 
@@ -63,7 +67,7 @@ public final class DatagramBuilder {
 
     /** @return bytes used so far, header included. */
     public int size() {
-        return pos;
+        return w.position();
     }
 
     /** @return the budget in bytes. */
@@ -71,12 +75,19 @@ public final class DatagramBuilder {
         return maxBytes;
     }
 
-    /** @return true if {@code bytes} more fit under the budget. */
+    /**
+     * @param bytes bytes about to be added (e.g. {@link #flowSampleExpandedBytes(int)} or
+     *     {@link FlowSampleEncoder#encodedBytes(FlowSample)})
+     * @return true if {@code bytes} more fit under the budget
+     */
     public boolean fits(int bytes) {
-        return pos + bytes <= maxBytes;
+        return w.position() + bytes <= maxBytes;
     }
 
-    /** @return the bytes an expanded flow sample with a sampled_header of {@code headerLength} bytes takes. */
+    /**
+     * @param headerLength captured header bytes
+     * @return the bytes an expanded flow sample with a sampled_header of {@code headerLength} bytes takes
+     */
     public static int flowSampleExpandedBytes(int headerLength) {
         return FLOW_SAMPLE_EXPANDED_OVERHEAD + SflowFormats.pad4(headerLength);
     }
@@ -85,6 +96,27 @@ public final class DatagramBuilder {
     public int maxHeaderLength() {
         return (maxBytes - headerBytes - FLOW_SAMPLE_EXPANDED_OVERHEAD) & ~3;
     }
+
+    /**
+     * Appends a whole flow sample — flow_sample (0:1), flow_sample_expanded (0:3) or discarded_packet (0:5), as
+     * {@code s.kind} says — with all its records, through {@link FlowSampleEncoder#encode(FlowSample, XdrWriter)}.
+     * Allocation-free.
+     *
+     * @param s the sample (its views must still point at valid bytes)
+     * @return false, with nothing written, if the sample does not fit the remaining budget or the encoder refuses
+     *         it ({@link FlowSampleEncoder#encodedBytes(FlowSample)} is -1 then)
+     */
+    public boolean addFlowSample(FlowSample s) {
+        if (!FlowSampleEncoder.encode(s, w)) {
+            return false;
+        }
+        samples++;
+        return true;
+    }
+
+    // addCounterSample(CounterSample s) belongs here, backed by CounterSampleEncoder.encode(CounterSample, XdrWriter):
+    // same contract as addFlowSample — the encoder writes at w's position and returns false (rolled back to its
+    // mark, nothing written) when the sample does not fit or is refused; count the sample (samples++) on success.
 
     /**
      * Appends an expanded flow sample (0:3) carrying one sampled_header record (0:1).
@@ -115,8 +147,16 @@ public final class DatagramBuilder {
                 inputFormat, input, outputFormat, output, headerProtocol, frameLength, stripped, headerLength)) {
             return false;
         }
+        // XdrWriter has no MemorySegment source: copy straight into its buffer (room was checked), pad, move on.
+        int pos = w.position();
+        byte[] buf = w.buffer();
         MemorySegment.copy(header, ValueLayout.JAVA_BYTE, headerOffset, buf, pos, headerLength);
-        endHeader(headerLength);
+        int end = pos + SflowFormats.pad4(headerLength);
+        for (int i = pos + headerLength; i < end; i++) {
+            buf[i] = 0;
+        }
+        w.seek(end);
+        samples++;
         return true;
     }
 
@@ -133,11 +173,12 @@ public final class DatagramBuilder {
                 inputFormat, input, outputFormat, output, headerProtocol, frameLength, stripped, headerLength)) {
             return false;
         }
-        System.arraycopy(header, headerOffset, buf, pos, headerLength);
-        endHeader(headerLength);
+        w.fixed(header, headerOffset, headerLength);
+        samples++;
         return true;
     }
 
+    /** Checks the room, then writes everything up to the header bytes (the sampled_header length word included). */
     private boolean beginFlowSampleExpanded(long sequenceNumber, int sourceIdType, long sourceIdIndex,
             long samplingRate, long samplePool, long drops, int inputFormat, long input, int outputFormat,
             long output, int headerProtocol, long frameLength, long stripped, int headerLength) {
@@ -146,34 +187,26 @@ public final class DatagramBuilder {
         if (headerLength < 0 || !fits(8 + sampleBody)) {
             return false;
         }
-        u32(SflowFormats.FLOW_SAMPLE_EXPANDED);
-        u32(sampleBody);
-        u32(sequenceNumber);
-        u32(sourceIdType);
-        u32(sourceIdIndex);
-        u32(samplingRate);
-        u32(samplePool);
-        u32(drops);
-        u32(inputFormat);
-        u32(input);
-        u32(outputFormat);
-        u32(output);
-        u32(1); // flow_records
-        u32(SflowFormats.SAMPLED_HEADER);
-        u32(recordBody);
-        u32(headerProtocol);
-        u32(frameLength);
-        u32(stripped);
-        u32(headerLength);
+        w.u32(SflowFormats.FLOW_SAMPLE_EXPANDED);
+        w.u32(sampleBody);
+        w.u32(sequenceNumber);
+        w.u32(sourceIdType);
+        w.u32(sourceIdIndex);
+        w.u32(samplingRate);
+        w.u32(samplePool);
+        w.u32(drops);
+        w.u32(inputFormat);
+        w.u32(input);
+        w.u32(outputFormat);
+        w.u32(output);
+        w.u32(1); // flow_records
+        w.u32(SflowFormats.SAMPLED_HEADER);
+        w.u32(recordBody);
+        w.u32(headerProtocol);
+        w.u32(frameLength);
+        w.u32(stripped);
+        w.u32(headerLength);
         return true;
-    }
-
-    private void endHeader(int headerLength) {
-        pos += headerLength;
-        while ((pos & 3) != 0) {
-            buf[pos++] = 0;
-        }
-        samples++;
     }
 
     /**
@@ -185,30 +218,22 @@ public final class DatagramBuilder {
      * @return datagram length in bytes
      */
     public int finish(long datagramSequence, long uptimeMs) {
-        int end = pos;
-        pos = 0;
-        u32(SflowFormats.VERSION_5);
-        u32(agentAddress.length == 4 ? SflowFormats.ADDRESS_IPV4 : SflowFormats.ADDRESS_IPV6);
-        System.arraycopy(agentAddress, 0, buf, pos, agentAddress.length);
-        pos += agentAddress.length;
-        u32(subAgentId);
-        u32(datagramSequence);
-        u32(uptimeMs);
-        u32(samples);
-        pos = end;
+        int end = w.position();
+        w.seek(0);
+        w.u32(SflowFormats.VERSION_5);
+        w.u32(agentAddress.length == 4 ? SflowFormats.ADDRESS_IPV4 : SflowFormats.ADDRESS_IPV6);
+        w.fixed(agentAddress, 0, agentAddress.length);
+        w.u32(subAgentId);
+        w.u32(datagramSequence);
+        w.u32(uptimeMs);
+        w.u32(samples);
+        w.seek(end);
         return end;
     }
 
-    /** @return the backing buffer (valid up to the length {@link #finish} returned). */
+    /** @return the backing buffer (valid up to the length {@link #finish} returned); the same array for the
+     *  builder's whole life. */
     public byte[] buffer() {
-        return buf;
-    }
-
-    private void u32(long v) {
-        buf[pos] = (byte) (v >>> 24);
-        buf[pos + 1] = (byte) (v >>> 16);
-        buf[pos + 2] = (byte) (v >>> 8);
-        buf[pos + 3] = (byte) v;
-        pos += 4;
+        return w.buffer();
     }
 }

@@ -1,0 +1,129 @@
+package io.vecflow.collector;
+
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.vecflow.packet.IpAddresses;
+import io.vecflow.sflow.DecodeError;
+import java.io.IOException;
+import java.net.InetAddress;
+
+/**
+ * The collector's Prometheus metrics, served over HTTP at {@code /metrics}: datagrams, bytes, rows, decode errors by
+ * kind, sink results, and per agent / source the loss accounting of {@link LossTracker}. Every metric is read from
+ * the collector's own counters at scrape time (callback metrics), so the receive path pays nothing for them.
+ *
+ * <p>Names: {@code vecflow_collector_*} for the process, {@code vecflow_agent_*} with labels {@code agent},
+ * {@code sub_agent} (and {@code source}, {@code family} for sample counters).
+ */
+public final class CollectorMetrics implements AutoCloseable {
+    private final HTTPServer server;
+
+    /**
+     * Registers the metrics and starts the HTTP server.
+     *
+     * @param c the collector
+     * @param bind address to listen on
+     * @param port TCP port (0 = any free port)
+     * @throws IOException if the port cannot be bound
+     */
+    public CollectorMetrics(Collector c, InetAddress bind, int port) throws IOException {
+        PrometheusRegistry r = new PrometheusRegistry();
+        CollectorStats st = c.stats();
+        counter(r, "vecflow_collector_datagrams", "UDP datagrams received", st.datagramsReceived::sum);
+        counter(r, "vecflow_collector_bytes", "UDP payload bytes received", st.bytesReceived::sum);
+        counter(r, "vecflow_collector_flow_rows", "rows produced from flow samples and discards", st.flowRows::sum);
+        counter(r, "vecflow_collector_discard_rows", "rows produced from discarded_packet samples",
+                st.discardRows::sum);
+        counter(r, "vecflow_collector_flow_samples", "flow samples decoded", st.decode::flowSamples);
+        counter(r, "vecflow_collector_counter_samples", "counter samples decoded", st.decode::counterSamples);
+        counter(r, "vecflow_collector_skipped_samples", "samples of unknown types skipped by length",
+                st.decode::skippedSamples);
+        counter(r, "vecflow_collector_unknown_records", "records of unknown formats skipped by length",
+                st.decode::unknownRecords);
+        counter(r, "vecflow_collector_sink_errors", "exceptions thrown by row sinks", st.sinkErrors::sum);
+        CounterWithCallback.builder().name("vecflow_collector_decode_errors")
+                .help("datagrams (level=datagram) or records (level=record) that failed to decode, by kind")
+                .labelNames("level", "kind")
+                .callback(cb -> {
+                    for (DecodeError e : DecodeError.values()) {
+                        cb.call(st.decode.errors(e), "datagram", e.name());
+                        cb.call(st.decode.recordErrors(e), "record", e.name());
+                    }
+                }).register(r);
+        CounterWithCallback.builder().name("vecflow_collector_sink_rows")
+                .help("rows or datagrams written by each sink (result=written|failed)").labelNames("sink", "result")
+                .callback(cb -> {
+                    for (FlowSink f : c.flowSinks()) {
+                        cb.call(f.rowsWritten(), f.name(), "written");
+                        cb.call(f.rowsFailed(), f.name(), "failed");
+                    }
+                    for (RawSink f : c.rawSinks()) {
+                        cb.call(f.written(), f.name(), "written");
+                        cb.call(f.failed(), f.name(), "failed");
+                    }
+                }).register(r);
+        LossTracker loss = st.loss;
+        agentCounter(r, loss, "vecflow_agent_datagrams", "datagrams received from the agent", 0);
+        agentCounter(r, loss, "vecflow_agent_datagrams_lost", "datagrams missing from the sequence", 1);
+        agentCounter(r, loss, "vecflow_agent_datagrams_reordered", "datagrams late or duplicated", 2);
+        agentCounter(r, loss, "vecflow_agent_restarts", "agent restarts (uptime or sequence going back)", 3);
+        sourceCounter(r, loss, "vecflow_agent_samples", "samples received per data source", 0);
+        sourceCounter(r, loss, "vecflow_agent_samples_lost", "samples missing from the source's sequence", 1);
+        sourceCounter(r, loss, "vecflow_agent_reported_drops", "samples the agent says it dropped (drops)", 2);
+        GaugeWithCallback.builder().name("vecflow_agent_untracked")
+                .help("agents or sources not tracked because a table was full").callback(cb ->
+                        cb.call(loss.overflow())).register(r);
+        this.server = HTTPServer.builder().inetAddress(bind).port(port).registry(r).buildAndStart();
+    }
+
+    private static void counter(PrometheusRegistry r, String name, String help, java.util.function.LongSupplier v) {
+        CounterWithCallback.builder().name(name).help(help).callback(cb -> cb.call(v.getAsLong())).register(r);
+    }
+
+    private static String agent(byte[] a16) {
+        return IpAddresses.toString(a16, 0, 16);
+    }
+
+    private static void agentCounter(PrometheusRegistry r, LossTracker loss, String name, String help, int which) {
+        CounterWithCallback.builder().name(name).help(help).labelNames("agent", "sub_agent").callback(cb -> {
+            for (LossTracker.AgentStats a : loss.agents()) {
+                long v = switch (which) {
+                    case 0 -> a.datagrams;
+                    case 1 -> a.datagramsLost;
+                    case 2 -> a.datagramsReordered;
+                    default -> a.resets;
+                };
+                cb.call(v, agent(a.agent), Long.toString(a.subAgentId));
+            }
+        }).register(r);
+    }
+
+    private static void sourceCounter(PrometheusRegistry r, LossTracker loss, String name, String help, int which) {
+        CounterWithCallback.builder().name(name).help(help).labelNames("agent", "sub_agent", "source", "family")
+                .callback(cb -> {
+                    for (LossTracker.SourceStats s : loss.sources()) {
+                        long v = switch (which) {
+                            case 0 -> s.samples;
+                            case 1 -> s.samplesLost;
+                            default -> s.reportedDrops;
+                        };
+                        String family = s.family == LossTracker.FLOW ? "flow"
+                                : s.family == LossTracker.COUNTERS ? "counters" : "discards";
+                        cb.call(v, agent(s.agent), Long.toString(s.subAgentId), s.sourceIdType + ":"
+                                + s.sourceIdIndex, family);
+                    }
+                }).register(r);
+    }
+
+    /** @return the bound port. */
+    public int port() {
+        return server.getPort();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}

@@ -1,0 +1,111 @@
+package io.vecflow.collector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vecflow.sflow.DatagramBuilder;
+import io.vecflow.sflow.DatagramHeader;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+/** Loss accounting from sequence numbers, restarts and agent-reported drops. */
+class LossTrackerTest {
+    private final LossTracker t = new LossTracker();
+    private final DatagramHeader h = new DatagramHeader();
+
+    private LossTracker.AgentStats datagram(int lastOctet, long sub, long seq, long uptime) {
+        h.agentAddressType = 1;
+        Arrays.fill(h.agentAddress, (byte) 0);
+        h.agentAddress[0] = 10;
+        h.agentAddress[3] = (byte) lastOctet;
+        h.subAgentId = sub;
+        h.sequenceNumber = seq;
+        h.uptimeMs = uptime;
+        return t.onDatagram(h);
+    }
+
+    @Test
+    void datagramGapsReorderingWrapAndRestarts() {
+        datagram(1, 0, 1, 1000);
+        datagram(1, 0, 2, 1100);
+        datagram(1, 0, 5, 1200); // 3 and 4 lost
+        datagram(1, 0, 4, 1150); // 4 arrives late: reordered, not un-lost
+        datagram(1, 0, 5, 1200); // duplicate
+        datagram(2, 0, 0xFFFFFFFFL, 10); // another agent: its own sequence
+        datagram(2, 0, 0, 20); // u32 wrap: no gap
+        datagram(2, 0, 1, 30);
+        datagram(1, 1, 100, 5); // sub-agent 1 of agent 1: separate
+        datagram(1, 0, 6, 1300);
+        datagram(1, 0, 1, 10); // restart: uptime went back by more than a minute? no: by 1.29 s -> sequence far back
+        var byAgent = t.agents();
+        assertThat(byAgent).hasSize(3);
+        LossTracker.AgentStats a = byAgent.stream().filter(x -> x.agent[15] == 1 && x.subAgentId == 0).findFirst()
+                .orElseThrow();
+        assertThat(a.datagrams).isEqualTo(7);
+        assertThat(a.datagramsLost).isEqualTo(2);
+        assertThat(a.datagramsReordered).as("late 4, duplicate 5, and the jump back to 1 (within the window)")
+                .isEqualTo(3);
+        LossTracker.AgentStats b = byAgent.stream().filter(x -> x.agent[15] == 2).findFirst().orElseThrow();
+        assertThat(b.datagrams).isEqualTo(3);
+        assertThat(b.datagramsLost).isZero();
+
+        datagram(3, 0, 50, 10_000_000);
+        datagram(3, 0, 51, 10_001_000);
+        datagram(3, 0, 1, 2_000); // uptime went back 10,000 s: the agent restarted
+        datagram(3, 0, 3, 3_000); // 2 lost after the restart
+        LossTracker.AgentStats c = t.agents().stream().filter(x -> x.agent[15] == 3).findFirst().orElseThrow();
+        assertThat(c.resets).isEqualTo(1);
+        assertThat(c.datagramsLost).isEqualTo(1);
+        assertThat(t.totals()[0]).isEqualTo(15);
+    }
+
+    @Test
+    void sampleGapsPerSourceAndFamilyAndReportedDrops() {
+        LossTracker.AgentStats a = datagram(1, 0, 1, 1000);
+        t.onSample(a, LossTracker.FLOW, 0, 7, 10, 0);
+        t.onSample(a, LossTracker.FLOW, 0, 7, 11, 0);
+        t.onSample(a, LossTracker.FLOW, 0, 7, 15, 3); // 3 lost (12..14); the agent says it dropped 3 itself
+        t.onSample(a, LossTracker.FLOW, 0, 8, 1, 0); // another source
+        t.onSample(a, LossTracker.COUNTERS, 0, 7, 1, -1); // counters of source 7: a separate sequence
+        t.onSample(a, LossTracker.COUNTERS, 0, 7, 2, -1);
+        t.onSample(a, LossTracker.DISCARDS, 0, 0, 5, 10);
+        t.onSample(a, LossTracker.DISCARDS, 0, 0, 6, 12); // discards: +2 reported drops
+        var sources = t.sources();
+        assertThat(sources).hasSize(4);
+        LossTracker.SourceStats s7 = sources.stream().filter(s -> s.sourceIdIndex == 7 && s.family == LossTracker.FLOW)
+                .findFirst().orElseThrow();
+        assertThat(s7.samples).isEqualTo(3);
+        assertThat(s7.samplesLost).isEqualTo(3);
+        assertThat(s7.reportedDrops).isEqualTo(3);
+        LossTracker.SourceStats d = sources.stream().filter(s -> s.family == LossTracker.DISCARDS).findFirst()
+                .orElseThrow();
+        assertThat(d.reportedDrops).isEqualTo(2);
+        assertThat(t.totals()[5]).isEqualTo(3);
+        assertThat(t.totals()[6]).isEqualTo(5);
+    }
+
+    @Test
+    void fedByTheDecoderFromRealDatagrams() {
+        // Datagrams built by the agent's own encoder, one sample each, datagram 3 never sent.
+        CollectorStats stats = new CollectorStats();
+        DatagramProcessor proc = new DatagramProcessor(stats.decode, stats, java.util.List.of(), java.util.List.of());
+        DatagramBuilder b = new DatagramBuilder(1400, new byte[] {10, 0, 0, 9}, 100000);
+        MemorySegment hdr = MemorySegment.ofArray(new byte[64]);
+        byte[] peer = new byte[16];
+        for (int seq = 1; seq <= 6; seq++) {
+            b.reset();
+            b.addFlowSampleExpanded(seq * 2L, 0, 4, 100, seq * 200L, seq == 6 ? 9 : 0, 0, 4, 0, 0, 1, 64, 4, hdr, 0,
+                    60);
+            int len = b.finish(seq, seq * 1000L);
+            if (seq != 3) {
+                proc.process(b.buffer(), 0, len, 0, peer, 1);
+            }
+        }
+        long[] totals = stats.loss.totals();
+        assertThat(totals[0]).isEqualTo(5); // datagrams
+        assertThat(totals[1]).isEqualTo(1); // datagram 3 lost
+        assertThat(totals[4]).isEqualTo(5); // samples
+        assertThat(totals[5]).as("sample sequence 2,4,(6),8,10,12 in steps of 2: 1+3+1+1 missing").isEqualTo(6);
+        assertThat(totals[6]).isEqualTo(9); // drops went 0 -> 9
+    }
+}
