@@ -433,9 +433,9 @@ public final class DatagramJsonWriter implements SflowVisitor {
             int f = s.recordFormats[i];
             g.writeStartObject();
             g.writeStringField("data_format", format(f));
-            Object holder = counterHolder(s.records, f);
+            Object holder = s.records.holder(f);
             if (holder != null) {
-                g.writeStringField("record_type", counterName(f));
+                g.writeStringField("record_type", CounterRecords.name(f));
                 reflect(holder);
             } else {
                 g.writeStringField("record_type", "unknown");
@@ -551,22 +551,6 @@ public final class DatagramJsonWriter implements SflowVisitor {
             }
         }
         return b.toString();
-    }
-
-    /** @return the holder of a decoded counter record of this format, or null. */
-    private static Object counterHolder(CounterRecords r, int format) {
-        return switch (format) {
-            case 1 -> r.hasIfCounters ? r.ifCounters : null;
-            default -> null;
-        };
-    }
-
-    /** @return the spec name of a counter record format. */
-    private static String counterName(int format) {
-        return switch (format) {
-            case 1 -> "if_counters";
-            default -> "0:" + format;
-        };
     }
 
     /** @return the address text of 16 mapped bytes (for callers building rows). */
