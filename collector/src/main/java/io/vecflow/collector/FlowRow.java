@@ -58,9 +58,13 @@ public final class FlowRow {
     public long headerProtocol, frameLength, headerLength;
     /** MAC addresses as 48-bit values. */
     public long srcMac, dstMac;
-    /** VLAN of the packet (innermost tag in the header, else extended_switch src_vlan); 0 none. */
+    /** The flow's VLAN: {@link #inVlan}, else {@link #outVlan}; 0 none (pmacct's {@code vlan} primitive). */
     public int vlan;
-    /** extended_switch src_vlan / dst_vlan (0 when absent or unknown). */
+    /**
+     * Input VLAN: extended_switch src_vlan when the agent sent one, else the innermost tag of the sampled header
+     * (for QinQ the inner tag is the flow's VLAN); output VLAN: extended_switch dst_vlan, else 0. 0 = none or
+     * unknown (0xFFFFFFFF). Same as nfdump's SVlan/DVlan.
+     */
     public int inVlan, outVlan;
     /** Ethertype after VLAN tags. */
     public int etherType;
@@ -173,14 +177,14 @@ public final class FlowRow {
         bytes = Math.max(0, l3);
         packets = 1;
 
-        inVlan = outVlan = 0;
+        int headerVlan = vlan;
+        inVlan = headerVlan;
+        outVlan = 0;
         if (s.hasExtendedSwitch) {
             inVlan = s.extendedSwitch.srcVlan < 4096 ? (int) s.extendedSwitch.srcVlan : 0;
             outVlan = s.extendedSwitch.dstVlan < 4096 ? (int) s.extendedSwitch.dstVlan : 0;
-            if (vlan == 0) {
-                vlan = inVlan;
-            }
         }
+        vlan = inVlan != 0 ? inVlan : outVlan;
         Arrays.fill(nextHop, (byte) 0);
         srcMask = dstMask = 0;
         SflowAddress nh = null;

@@ -263,7 +263,8 @@ class PacketParserTest {
         assertThat(parse(Captures.load("ipv6-srh-ext-header.pcap"), 0)).isEqualTo(OK);
         assertThat(p.srcAddressString()).isEqualTo("a:b:c:12::1");
         assertThat(p.dstAddressString()).isEqualTo("a:b:c:2::f1:0");
-        assertThat(p.protocol()).as("IPv6-in-IPv6 after the SRH is not followed").isEqualTo(41);
+        assertThat(p.protocol()).as("outer view: the next header after the SRH (the inner IPv6 is the inner view)")
+                .isEqualTo(41);
         assertThat(p.l4Offset()).isEqualTo(14 + 40 + 40);
 
         assertThat(parse(Captures.load("ipv6-srh-insert-cksum.pcap"), 0)).isEqualTo(OK);
