@@ -84,6 +84,15 @@ public final class FlowRow {
     public final long[] dstAsPath = new long[MAX_AS_PATH];
     /** Entries used in {@link #dstAsPath}. */
     public int dstAsPathLength;
+    /** Encapsulation of the sampled packet (ParsedPacket.Encapsulation ordinal: 0 none, 1 GRE, 2 VXLAN, 3 Geneve,
+     * 4 IP-in-IP, 5 SRv6) and its id (VXLAN/Geneve VNI, GRE key; 0 when none). */
+    public int encapsulation;
+    /** Tunnel id: VNI or GRE key (u32). */
+    public long tunnelId;
+    /** The innermost packet's addresses (16 bytes, IPv4 mapped), protocol and ports; zero without a tunnel. */
+    public final byte[] innerSrcAddr = new byte[16], innerDstAddr = new byte[16];
+    /** Inner protocol and ports. */
+    public int innerProtocol, innerSrcPort, innerDstPort;
     /** Bytes (L3 length, see the class rule) and packets (1) this sample stands for, unscaled. */
     public long bytes, packets;
 
@@ -141,6 +150,22 @@ public final class FlowRow {
                 if (p.ipTotalLength() > 0) {
                     l3 = p.ipTotalLength();
                 }
+            }
+        }
+        encapsulation = innerProtocol = innerSrcPort = innerDstPort = 0;
+        tunnelId = 0;
+        Arrays.fill(innerSrcAddr, (byte) 0);
+        Arrays.fill(innerDstAddr, (byte) 0);
+        if (p != null && p.encapsulation() != ParsedPacket.Encapsulation.NONE) {
+            encapsulation = p.encapsulation().ordinal();
+            tunnelId = p.vxlanVni() >= 0 ? p.vxlanVni() : p.geneveVni() >= 0 ? p.geneveVni()
+                    : p.greKeyPresent() ? p.greKey() : 0;
+            if (p.innerIpVersion() != 0) {
+                p.writeInnerSrcAddr(innerSrcAddr, 0);
+                p.writeInnerDstAddr(innerDstAddr, 0);
+                innerProtocol = p.innerProtocol();
+                innerSrcPort = p.innerSrcPort();
+                innerDstPort = p.innerDstPort();
             }
         }
         if (s.hasSampledEthernet && srcMac == 0 && dstMac == 0) {
@@ -258,6 +283,13 @@ public final class FlowRow {
         srcPeerAs = r.srcPeerAs;
         dstAsPathLength = r.dstAsPathLength;
         System.arraycopy(r.dstAsPath, 0, dstAsPath, 0, r.dstAsPathLength);
+        encapsulation = r.encapsulation;
+        tunnelId = r.tunnelId;
+        System.arraycopy(r.innerSrcAddr, 0, innerSrcAddr, 0, 16);
+        System.arraycopy(r.innerDstAddr, 0, innerDstAddr, 0, 16);
+        innerProtocol = r.innerProtocol;
+        innerSrcPort = r.innerSrcPort;
+        innerDstPort = r.innerDstPort;
         bytes = r.bytes;
         packets = r.packets;
         return this;

@@ -65,6 +65,13 @@ public final class FlowSchema {
             new Column("DstAS", Type.UINT32, null),
             new Column("SrcPeerAS", Type.UINT32, null),
             new Column("DstASPath", Type.ARRAY_UINT32, null),
+            new Column("Encapsulation", Type.UINT8, null),
+            new Column("TunnelId", Type.UINT32, null),
+            new Column("InnerSrcAddr", Type.IP, null),
+            new Column("InnerDstAddr", Type.IP, null),
+            new Column("InnerProto", Type.UINT8, null),
+            new Column("InnerSrcPort", Type.UINT16, null),
+            new Column("InnerDstPort", Type.UINT16, null),
             new Column("Bytes", Type.UINT64, "T64, LZ4"),
             new Column("Packets", Type.UINT64, "T64, LZ4"));
 

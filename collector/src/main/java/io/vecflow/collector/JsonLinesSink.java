@@ -120,6 +120,17 @@ public final class JsonLinesSink implements FlowSink {
                 }
                 gen.writeEndArray();
             }
+            if (r.encapsulation != 0) {
+                gen.writeStringField("encapsulation",
+                        io.vecflow.packet.ParsedPacket.Encapsulation.values()[r.encapsulation].name().toLowerCase(
+                                java.util.Locale.ROOT));
+                gen.writeNumberField("tunnel_id", r.tunnelId);
+                gen.writeStringField("inner_src_addr", addr(r.innerSrcAddr));
+                gen.writeStringField("inner_dst_addr", addr(r.innerDstAddr));
+                gen.writeNumberField("inner_protocol", r.innerProtocol);
+                gen.writeNumberField("inner_src_port", r.innerSrcPort);
+                gen.writeNumberField("inner_dst_port", r.innerDstPort);
+            }
             gen.writeNumberField("bytes", r.bytes);
             gen.writeNumberField("packets", r.packets);
             gen.writeEndObject();

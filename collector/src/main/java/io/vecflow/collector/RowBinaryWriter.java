@@ -67,6 +67,14 @@ public final class RowBinaryWriter {
         for (int i = 0; i < r.dstAsPathLength; i++) {
             u32(r.dstAsPath[i]);
         }
+        ensure(64);
+        u8(r.encapsulation);
+        u32(r.tunnelId);
+        bytes16(r.innerSrcAddr);
+        bytes16(r.innerDstAddr);
+        u8(r.innerProtocol);
+        u16(r.innerSrcPort);
+        u16(r.innerDstPort);
         u64(r.bytes);
         u64(r.packets);
         rows++;

@@ -140,6 +140,14 @@ class CollectorCaptureTest {
         // tcpdump tests/sflow_expanded.pcap: expanded sample, ifIndex > 2^24 never masked.
         FlowRow x = rows.get("tcpdump-sflow_expanded.pcap").get(0);
         assertThat(x.bytes).as("IP total length 104 from the sampled header").isEqualTo(104);
+        // Akvorado data-encap-vxlan: VNI 100 carrying IPv6 2001:db8:4::1 -> 2001:db8:4::3 ICMPv6.
+        FlowRow vx = rows.get("akvorado-data-encap-vxlan.pcap").get(0);
+        assertThat(vx.encapsulation).isEqualTo(io.vecflow.packet.ParsedPacket.Encapsulation.VXLAN.ordinal());
+        assertThat(vx.tunnelId).isEqualTo(100);
+        assertThat(addr(vx.innerSrcAddr)).isEqualTo("2001:db8:4::1");
+        assertThat(addr(vx.innerDstAddr)).isEqualTo("2001:db8:4::3");
+        assertThat(vx.innerProtocol).isEqualTo(58);
+        assertThat(x.encapsulation).isZero();
         assertThat(addr(x.agentAddress)).isEqualTo("49.49.49.49");
         assertThat(x.datagramSequence).isEqualTo(115694180);
         assertThat(x.samplingRate).isEqualTo(1000);

@@ -63,6 +63,11 @@ class RowBinaryWriterTest {
         r.dstAsPath[1] = 29605;
         r.dstAsPath[2] = 203361;
         r.dstAsPathLength = 3;
+        r.encapsulation = 2; // VXLAN
+        r.tunnelId = 100;
+        System.arraycopy(TestSupport.addr16("2001:db8:4::1"), 0, r.innerSrcAddr, 0, 16);
+        System.arraycopy(TestSupport.addr16("2001:db8:4::3"), 0, r.innerDstAddr, 0, 16);
+        r.innerProtocol = 58;
         r.bytes = 1518;
         r.packets = 1;
         return r;
@@ -115,6 +120,13 @@ class RowBinaryWriterTest {
         m.put("DstAS", 203361L);
         m.put("SrcPeerAS", 8218L);
         m.put("DstASPath", new long[] {8218, 29605, 203361});
+        m.put("Encapsulation", 2L);
+        m.put("TunnelId", 100L);
+        m.put("InnerSrcAddr", TestSupport.addr16("2001:db8:4::1"));
+        m.put("InnerDstAddr", TestSupport.addr16("2001:db8:4::3"));
+        m.put("InnerProto", 58L);
+        m.put("InnerSrcPort", 0L);
+        m.put("InnerDstPort", 0L);
         m.put("Bytes", 1518L);
         m.put("Packets", 1L);
         return m;
@@ -190,9 +202,14 @@ class RowBinaryWriterTest {
         assertThat(hex.formatHex(b, 182, 196)).isEqualTo("18" + "10" + "d41a0300" + "611a0300" + "1a200000");
         // DstASPath: LEB128 size 3, then 8218, 29605 = 0x73A5, 203361.
         assertThat(hex.formatHex(b, 196, 209)).isEqualTo("03" + "1a200000" + "a5730000" + "611a0300");
+        // Encapsulation 2 (VXLAN), TunnelId 100, inner addresses, InnerProto 58, ports 0.
+        assertThat(hex.formatHex(b, 209, 214)).isEqualTo("02" + "64000000");
+        assertThat(hex.formatHex(b, 214, 230)).isEqualTo("20010db8000400000000000000000001");
+        assertThat(hex.formatHex(b, 230, 246)).isEqualTo("20010db8000400000000000000000003");
+        assertThat(hex.formatHex(b, 246, 251)).isEqualTo("3a" + "0000" + "0000");
         // Bytes, Packets.
-        assertThat(hex.formatHex(b, 209, b.length)).isEqualTo("ee05000000000000" + "0100000000000000");
-        assertThat(b).hasSize(225);
+        assertThat(hex.formatHex(b, 251, b.length)).isEqualTo("ee05000000000000" + "0100000000000000");
+        assertThat(b).hasSize(267);
     }
 
     @Test

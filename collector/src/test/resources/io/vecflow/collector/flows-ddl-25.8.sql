@@ -44,6 +44,13 @@ CREATE TABLE IF NOT EXISTS vecflow.flows
     DstAS UInt32,
     SrcPeerAS UInt32,
     DstASPath Array(UInt32),
+    Encapsulation UInt8,
+    TunnelId UInt32,
+    InnerSrcAddr IPv6,
+    InnerDstAddr IPv6,
+    InnerProto UInt8,
+    InnerSrcPort UInt16,
+    InnerDstPort UInt16,
     Bytes UInt64 CODEC(T64, LZ4),
     Packets UInt64 CODEC(T64, LZ4)
 )
