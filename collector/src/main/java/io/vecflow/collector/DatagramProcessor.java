@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class DatagramProcessor implements SflowVisitor {
     private final SflowDecoder decoder;
-    private final List<RawSink> rawSinks;
-    private final List<FlowSink> flowSinks;
+    private final RawSink[] rawSinks; // arrays, iterated by index: no iterator object per datagram
+    private final FlowSink[] flowSinks;
     private final CollectorStats stats;
     private final FlowRow row = new FlowRow();
     private final ParsedPacket parsed = new ParsedPacket();
@@ -41,8 +41,8 @@ public final class DatagramProcessor implements SflowVisitor {
             List<FlowSink> flowSinks) {
         this.decoder = new SflowDecoder(decodeStats);
         this.stats = stats;
-        this.rawSinks = List.copyOf(rawSinks);
-        this.flowSinks = List.copyOf(flowSinks);
+        this.rawSinks = rawSinks.toArray(RawSink[]::new);
+        this.flowSinks = flowSinks.toArray(FlowSink[]::new);
     }
 
     /**
@@ -63,7 +63,8 @@ public final class DatagramProcessor implements SflowVisitor {
     public SflowDecodeException process(byte[] data, int off, int len, long receivedNanos, byte[] peer16,
             int peerPort) {
         try {
-            for (RawSink s : rawSinks) {
+            for (int i = 0; i < rawSinks.length; i++) {
+                RawSink s = rawSinks[i];
                 try {
                     s.accept(data, off, len, receivedNanos, peer16, peerPort);
                 } catch (RuntimeException e) {
@@ -131,7 +132,8 @@ public final class DatagramProcessor implements SflowVisitor {
         }
         row.set(receivedNanos, peer16, h, s, p);
         stats.flowRows.increment();
-        for (FlowSink sink : flowSinks) {
+        for (int i = 0; i < flowSinks.length; i++) {
+            FlowSink sink = flowSinks[i];
             try {
                 sink.accept(row);
             } catch (RuntimeException e) {

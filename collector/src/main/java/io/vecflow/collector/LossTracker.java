@@ -1,6 +1,7 @@
 package io.vecflow.collector;
 
 import io.vecflow.sflow.DatagramHeader;
+import io.vecflow.sflow.LongObjectMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -46,7 +47,8 @@ public final class LossTracker {
         /** Datagrams seen, lost (sequence gaps), reordered or duplicated, and agent restarts. */
         public long datagrams, datagramsLost, datagramsReordered, resets;
         long lastSeq = -1, lastUptime = -1;
-        final Map<Long, SourceStats> sources = new HashMap<>();
+        final LongObjectMap<SourceStats> sources = new LongObjectMap<>(16);
+        final List<SourceStats> sourceList = new ArrayList<>();
 
         AgentStats copy() {
             AgentStats c = new AgentStats();
@@ -91,7 +93,30 @@ public final class LossTracker {
         }
     }
 
-    private record AgentKey(long hi, long lo, long subAgent) {}
+    /** (agent address, sub-agent); mutable so one probe instance serves every lookup without allocating. */
+    private static final class AgentKey {
+        long hi, lo, subAgent;
+
+        AgentKey set(long hi, long lo, long subAgent) {
+            this.hi = hi;
+            this.lo = lo;
+            this.subAgent = subAgent;
+            return this;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof AgentKey k && k.hi == hi && k.lo == lo && k.subAgent == subAgent;
+        }
+
+        @Override
+        public int hashCode() {
+            long h = hi * 0x9E3779B97F4A7C15L ^ lo * 0xC2B2AE3D27D4EB4FL ^ subAgent;
+            return (int) (h ^ (h >>> 32));
+        }
+    }
+
+    private final AgentKey probe = new AgentKey();
 
     private final Map<AgentKey, AgentStats> agents = new HashMap<>();
     private final byte[] scratch = new byte[16];
@@ -111,8 +136,7 @@ public final class LossTracker {
         if (lastAgent != null && hi == lastHi && lo == lastLo && h.subAgentId == lastSub) {
             a = lastAgent; // the common case: consecutive datagrams from one agent, no lookup, no key object
         } else {
-            AgentKey k = new AgentKey(hi, lo, h.subAgentId);
-            a = agents.get(k);
+            a = agents.get(probe.set(hi, lo, h.subAgentId));
             if (a == null) {
                 if (agents.size() >= MAX_AGENTS) {
                     overflow++;
@@ -121,7 +145,7 @@ public final class LossTracker {
                 a = new AgentStats();
                 System.arraycopy(scratch, 0, a.agent, 0, 16);
                 a.subAgentId = h.subAgentId;
-                agents.put(k, a);
+                agents.put(new AgentKey().set(hi, lo, h.subAgentId), a);
             }
             lastAgent = a;
             lastHi = hi;
@@ -153,7 +177,7 @@ public final class LossTracker {
     private static void restart(AgentStats a, long seq) {
         a.resets++;
         a.lastSeq = seq;
-        for (SourceStats s : a.sources.values()) {
+        for (SourceStats s : a.sourceList) {
             s.lastSeq = -1;
             s.lastDrops = -1;
         }
@@ -185,6 +209,7 @@ public final class LossTracker {
             s.sourceIdIndex = sourceIdIndex;
             s.family = family;
             a.sources.put(key, s);
+            a.sourceList.add(s);
         }
         s.samples++;
         if (s.lastSeq < 0) {
@@ -229,7 +254,7 @@ public final class LossTracker {
     public synchronized List<SourceStats> sources() {
         List<SourceStats> out = new ArrayList<>();
         for (AgentStats a : agents.values()) {
-            for (SourceStats s : a.sources.values()) {
+            for (SourceStats s : a.sourceList) {
                 out.add(s.copy());
             }
         }
@@ -244,7 +269,7 @@ public final class LossTracker {
             t[1] += a.datagramsLost;
             t[2] += a.datagramsReordered;
             t[3] += a.resets;
-            for (SourceStats s : a.sources.values()) {
+            for (SourceStats s : a.sourceList) {
                 t[4] += s.samples;
                 t[5] += s.samplesLost;
                 t[6] += s.reportedDrops;

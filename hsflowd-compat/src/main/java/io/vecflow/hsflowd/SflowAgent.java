@@ -1,6 +1,7 @@
 package io.vecflow.hsflowd;
 
 import io.vecflow.sflow.DatagramBuilder;
+import io.vecflow.sflow.LongObjectMap;
 import io.vecflow.sflow.SflowFormats;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -251,12 +251,12 @@ public final class SflowDecoder {
             }
             case SflowFormats.SAMPLED_IPV4 -> {
                 s.duplicateRecords += s.hasSampledIpv4 ? 1 : 0;
-                sampledIp(s.sampledIpv4, p, end, 4, "sampled_ipv4");
+                sampledIp(s.sampledIpv4, p, end, 4);
                 s.hasSampledIpv4 = true;
             }
             case SflowFormats.SAMPLED_IPV6 -> {
                 s.duplicateRecords += s.hasSampledIpv6 ? 1 : 0;
-                sampledIp(s.sampledIpv6, p, end, 16, "sampled_ipv6");
+                sampledIp(s.sampledIpv6, p, end, 16);
                 s.hasSampledIpv6 = true;
             }
             case SflowFormats.EXTENDED_SWITCH -> {
@@ -380,10 +380,19 @@ public final class SflowDecoder {
         return m;
     }
 
-    private void sampledIp(SampledIp ip, int p, int end, int addrLen, String name) throws SflowDecodeException {
-        ip.length = r.u32(p, end, name + ".length");
-        ip.protocol = r.u32(p + 4, end, name + ".protocol");
-        r.need(p + 8, 2 * addrLen, end, name + ".addresses");
+    /** Field names per record, as constants: building them per call would allocate on the hot path. */
+    private static final String[] IPV4_FIELDS = {"sampled_ipv4.length", "sampled_ipv4.protocol",
+        "sampled_ipv4.addresses", "sampled_ipv4.src_port", "sampled_ipv4.dst_port", "sampled_ipv4.tcp_flags",
+        "sampled_ipv4.tos"};
+    private static final String[] IPV6_FIELDS = {"sampled_ipv6.length", "sampled_ipv6.protocol",
+        "sampled_ipv6.addresses", "sampled_ipv6.src_port", "sampled_ipv6.dst_port", "sampled_ipv6.tcp_flags",
+        "sampled_ipv6.priority"};
+
+    private void sampledIp(SampledIp ip, int p, int end, int addrLen) throws SflowDecodeException {
+        String[] f = addrLen == 4 ? IPV4_FIELDS : IPV6_FIELDS;
+        ip.length = r.u32(p, end, f[0]);
+        ip.protocol = r.u32(p + 4, end, f[1]);
+        r.need(p + 8, 2 * addrLen, end, f[2]);
         int type = addrLen == 4 ? SflowFormats.ADDRESS_IPV4 : SflowFormats.ADDRESS_IPV6;
         ip.src.type = type;
         ip.dst.type = type;
@@ -392,10 +401,10 @@ public final class SflowDecoder {
         System.arraycopy(r.buf, p + 8, ip.src.bytes, 0, addrLen);
         System.arraycopy(r.buf, p + 8 + addrLen, ip.dst.bytes, 0, addrLen);
         int q = p + 8 + 2 * addrLen;
-        ip.srcPort = r.u32(q, end, name + ".src_port");
-        ip.dstPort = r.u32(q + 4, end, name + ".dst_port");
-        ip.tcpFlags = r.u32(q + 8, end, name + ".tcp_flags");
-        ip.tos = r.u32(q + 12, end, addrLen == 4 ? name + ".tos" : name + ".priority");
+        ip.srcPort = r.u32(q, end, f[3]);
+        ip.dstPort = r.u32(q + 4, end, f[4]);
+        ip.tcpFlags = r.u32(q + 8, end, f[5]);
+        ip.tos = r.u32(q + 12, end, f[6]);
     }
 
     private void gateway(ExtendedGateway g, int p, int end) throws SflowDecodeException {

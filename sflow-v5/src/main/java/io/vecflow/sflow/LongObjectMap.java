@@ -1,33 +1,35 @@
-package io.vecflow.hsflowd;
+package io.vecflow.sflow;
 
 import java.util.function.LongFunction;
 
 /**
- * Open-addressing map from a {@code long} key to an object, for per-source state on the sample path: lookups of
+ * Open-addressing map from a {@code long} key to an object, for per-source state on the sample paths of the agent and
+ * the collector (keyed by ifIndex or source_id): lookups of
  * existing keys allocate nothing (a {@code HashMap<Long, V>} boxes every key above 127). Linear probing, power-of-two
  * capacity, load factor ≤ 1/2; no removal. Not thread-safe.
  *
  * @param <V> value type
  */
-final class LongObjectMap<V> {
+public final class LongObjectMap<V> {
     private long[] keys;
     private Object[] values;
     private int size;
 
-    LongObjectMap(int initialCapacity) {
+    /** @param initialCapacity expected number of keys */
+    public LongObjectMap(int initialCapacity) {
         int cap = Integer.highestOneBit(Math.max(4, initialCapacity - 1)) << 1;
         keys = new long[cap];
         values = new Object[cap];
     }
 
     /** @return the number of keys. */
-    int size() {
+    public int size() {
         return size;
     }
 
     /** @return the value for {@code key}, or null. */
     @SuppressWarnings("unchecked")
-    V get(long key) {
+    public V get(long key) {
         int mask = keys.length - 1;
         for (int i = slot(key, mask); ; i = (i + 1) & mask) {
             Object v = values[i];
@@ -41,7 +43,7 @@ final class LongObjectMap<V> {
     }
 
     /** @return the value for {@code key}, created with {@code create} (which must not return null) if absent. */
-    V computeIfAbsent(long key, LongFunction<V> create) {
+    public V computeIfAbsent(long key, LongFunction<V> create) {
         V v = get(key);
         if (v != null) {
             return v;
@@ -53,6 +55,37 @@ final class LongObjectMap<V> {
         insert(key, v);
         size++;
         return v;
+    }
+
+    /**
+     * Adds or replaces a value.
+     *
+     * @param value non-null value
+     */
+    public void put(long key, V value) {
+        java.util.Objects.requireNonNull(value, "value");
+        int mask = keys.length - 1;
+        for (int i = slot(key, mask); values[i] != null; i = (i + 1) & mask) {
+            if (keys[i] == key) {
+                values[i] = value;
+                return;
+            }
+        }
+        if ((size + 1) * 2 > keys.length) {
+            grow();
+        }
+        insert(key, value);
+        size++;
+    }
+
+    /** Calls {@code action} for every value, in no particular order. */
+    @SuppressWarnings("unchecked")
+    public void forEachValue(java.util.function.Consumer<? super V> action) {
+        for (Object v : values) {
+            if (v != null) {
+                action.accept((V) v);
+            }
+        }
     }
 
     private void insert(long key, Object v) {
