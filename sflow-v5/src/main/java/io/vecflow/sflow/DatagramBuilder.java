@@ -114,9 +114,20 @@ public final class DatagramBuilder {
         return true;
     }
 
-    // addCounterSample(CounterSample s) belongs here, backed by CounterSampleEncoder.encode(CounterSample, XdrWriter):
-    // same contract as addFlowSample — the encoder writes at w's position and returns false (rolled back to its
-    // mark, nothing written) when the sample does not fit or is refused; count the sample (samples++) on success.
+    /**
+     * Appends a counters sample (0:2 or 0:4, as {@code s.kind} says) with every record it lists
+     * ({@link CounterSampleEncoder}).
+     *
+     * @return false, with nothing written, if the sample does not fit the remaining budget or cannot be encoded
+     *         faithfully
+     */
+    public boolean addCounterSample(CounterSample s) {
+        if (!CounterSampleEncoder.encode(s, w)) {
+            return false;
+        }
+        samples++;
+        return true;
+    }
 
     /**
      * Appends an expanded flow sample (0:3) carrying one sampled_header record (0:1).
