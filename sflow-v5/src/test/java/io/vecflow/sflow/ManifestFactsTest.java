@@ -39,11 +39,13 @@ class ManifestFactsTest {
 
     @Test
     void discardWithEgressQueue() throws Exception {
-        // agent 192.168.119.184 sub 100000 seq 2; source 0:1; drops 256, in 1, out 2, reason 1; queue 42.
+        // agent 192.168.119.184 sub 100000 seq 2 (the sample's; the datagram's is 3); source 0:1; drops 256, in 1,
+        // out 2, reason 1; queue 42.
         List<String> kinds = run("goflow2-TestSFlowDecodeDropEgressQueue.pcap", (h, s) -> {
             assertThat(h.agentAddressString()).isEqualTo("192.168.119.184");
             assertThat(h.subAgentId).isEqualTo(100000);
-            assertThat(h.sequenceNumber).isEqualTo(2);
+            assertThat(h.sequenceNumber).isEqualTo(3);
+            assertThat(s.sequenceNumber).isEqualTo(2);
             assertThat(s.isDiscard()).isTrue();
             assertThat(s.sourceIdType).isZero();
             assertThat(s.sourceIdIndex).isEqualTo(1);
