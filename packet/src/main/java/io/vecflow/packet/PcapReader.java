@@ -247,8 +247,17 @@ public final class PcapReader implements AutoCloseable {
                     + " (at offset " + (recordOffset + 12) + ") is absurd", recordOffset);
         }
         int len = (int) inclLen;
-        rec.ensureCapacity(len, maxRecordLength);
-        int got = readFully(rec.data, len);
+        // Grow beyond libpcap's usual maximum only as bytes actually arrive: a header claiming a huge record in a
+        // short file must not make the reader allocate what the claim says.
+        int step = Math.min(len, LIBPCAP_MAX_SNAPLEN);
+        rec.ensureCapacity(step, maxRecordLength);
+        int got = readFully(rec.data, 0, step);
+        while (got == step && step < len) {
+            int next = (int) Math.min(len, (long) step * 2);
+            rec.growKeeping(next, got);
+            got += readFully(rec.data, got, next - got);
+            step = next;
+        }
         long dataOffset = position;
         position += got;
         if (got < len) {
@@ -275,9 +284,14 @@ public final class PcapReader implements AutoCloseable {
 
     /** Reads up to {@code len} bytes into {@code buf[0..len)}; returns the count (less only at EOF). */
     private int readFully(byte[] buf, int len) throws IOException {
+        return readFully(buf, 0, len);
+    }
+
+    /** Reads up to {@code len} bytes into {@code buf[off..]}; returns the bytes read (fewer only at EOF). */
+    private int readFully(byte[] buf, int off, int len) throws IOException {
         int total = 0;
         while (total < len) {
-            int r = in.read(buf, total, len - total);
+            int r = in.read(buf, off + total, len - total);
             if (r < 0) {
                 break;
             }

@@ -93,6 +93,13 @@ public final class PcapRecord {
     }
 
     /** Grows the buffer (amortised doubling, capped at {@code max}) to hold {@code needed} bytes. */
+    /** Grows the buffer to at least {@code needed} bytes keeping its first {@code keep} bytes. */
+    void growKeeping(int needed, int keep) {
+        if (data.length < needed) {
+            data = java.util.Arrays.copyOf(data, needed);
+        }
+    }
+
     void ensureCapacity(int needed, int max) {
         if (data.length < needed) {
             int grown = (int) Math.min((long) data.length * 2, max);

@@ -34,7 +34,7 @@ public final class FlowSample {
     public int kind;
     /** True for the expanded encodings (0:3, 0:5). */
     public boolean expanded;
-    /** Byte offset of the sample's data_format word in the datagram. */
+    /** Index of the sample's data_format word in {@link #buffer} (the datagram's offset in the buffer included). */
     public int offset;
     /** Declared body length in bytes. */
     public int length;
@@ -73,7 +73,8 @@ public final class FlowSample {
     public final int[] unknownFormats = new int[MAX_UNKNOWN_KEPT];
     /** Raw bodies of the first {@link #MAX_UNKNOWN_KEPT} unknown records. */
     public final ByteView[] unknownBodies = new ByteView[MAX_UNKNOWN_KEPT];
-    /** Records that failed to decode within their own length (counted, skipped; the sample is kept). */
+    /** Records that failed to decode within their own length (counted, skipped and reported absent — a failed
+     * duplicate also clears an earlier good copy; the sample is kept). */
     public int recordErrors;
     /** Known records that appeared more than once (the last one is kept). */
     public int duplicateRecords;

@@ -10,6 +10,7 @@ public final class SflowDecodeException extends Exception {
     private static final long serialVersionUID = 1L;
     private DecodeError kind;
     private String field;
+    private String suffix;
     private int offset;
     private long value;
 
@@ -18,11 +19,22 @@ public final class SflowDecodeException extends Exception {
     }
 
     SflowDecodeException set(DecodeError kind, String field, int offset, long value) {
+        return set(kind, field, null, offset, value);
+    }
+
+    /** Sets the failure; {@code suffix} (may be null) is appended to the field name only when it is read. */
+    SflowDecodeException set(DecodeError kind, String field, String suffix, int offset, long value) {
         this.kind = kind;
         this.field = field;
+        this.suffix = suffix;
         this.offset = offset;
         this.value = value;
         return this;
+    }
+
+    /** Makes the offset relative to a datagram that starts {@code start} bytes into the buffer. */
+    void rebase(int start) {
+        offset -= start;
     }
 
     /** @return the error kind. */
@@ -32,7 +44,7 @@ public final class SflowDecodeException extends Exception {
 
     /** @return the field being read, e.g. {@code "flow_record.length"}. */
     public String field() {
-        return field;
+        return suffix == null ? field : field + suffix;
     }
 
     /** @return byte offset of the field within the datagram. */
@@ -47,6 +59,6 @@ public final class SflowDecodeException extends Exception {
 
     @Override
     public String getMessage() {
-        return kind + ": " + field + " at offset " + offset + (value >= 0 ? " (value " + value + ")" : "");
+        return kind + ": " + field() + " at offset " + offset + (value >= 0 ? " (value " + value + ")" : "");
     }
 }

@@ -57,7 +57,7 @@ public final class SflowDecoder {
             return null;
         } catch (SflowDecodeException e) {
             stats.error(e.kind());
-            e.set(e.kind(), e.field(), e.offset() - off, e.value());
+            e.rebase(off);
             return e;
         } finally {
             r.buf = null;
@@ -213,9 +213,12 @@ public final class SflowDecoder {
                     s.unknownRecords++;
                 }
             } catch (SflowDecodeException e) {
-                // The record is malformed inside its own bounds: count it, skip it, keep the sample.
+                // The record is malformed inside its own bounds: count it, skip it, keep the sample. Its holder may
+                // be half overwritten (also when an earlier good copy of the same record filled it), so the record
+                // is reported absent rather than mixed.
                 s.recordErrors++;
                 stats.recordError(e.kind());
+                clearRecord(s, format);
             }
             p = Math.min(end, body + pad4((int) length));
         }
@@ -368,6 +371,33 @@ public final class SflowDecoder {
             }
         }
         return true;
+    }
+
+    /** Marks a known flow record absent (after it failed to decode). */
+    private static void clearRecord(FlowSample s, int format) {
+        switch (format) {
+            case SflowFormats.SAMPLED_HEADER -> s.hasSampledHeader = false;
+            case SflowFormats.SAMPLED_ETHERNET -> s.hasSampledEthernet = false;
+            case SflowFormats.SAMPLED_IPV4 -> s.hasSampledIpv4 = false;
+            case SflowFormats.SAMPLED_IPV6 -> s.hasSampledIpv6 = false;
+            case SflowFormats.EXTENDED_SWITCH -> s.hasExtendedSwitch = false;
+            case SflowFormats.EXTENDED_ROUTER -> s.hasExtendedRouter = false;
+            case SflowFormats.EXTENDED_GATEWAY -> s.hasExtendedGateway = false;
+            case SflowFormats.EXTENDED_USER -> s.hasExtendedUser = false;
+            case SflowFormats.EXTENDED_URL -> s.hasExtendedUrl = false;
+            case SflowFormats.EXTENDED_MPLS -> s.hasExtendedMpls = false;
+            case SflowFormats.EXTENDED_NAT -> s.hasExtendedNat = false;
+            case SflowFormats.EXTENDED_VLAN_TUNNEL -> s.hasExtendedVlanTunnel = false;
+            case SflowFormats.EXTENDED_EGRESS_QUEUE -> s.hasEgressQueue = false;
+            case SflowFormats.EXTENDED_ACL -> s.hasExtendedAcl = false;
+            case SflowFormats.EXTENDED_FUNCTION -> s.hasFunction = false;
+            case SflowFormats.EXTENDED_TRANSIT -> s.hasTransitDelay = false;
+            case SflowFormats.EXTENDED_QUEUE -> s.hasQueueDepth = false;
+            case SflowFormats.EXTENDED_HW_TRAP -> s.hasHwTrap = false;
+            case SflowFormats.EXTENDED_LINUX_DROP_REASON -> s.hasLinuxDropReason = false;
+            case SflowFormats.EXTENDED_TIMESTAMP -> s.hasTimestamp = false;
+            default -> { }
+        }
     }
 
     private long mac(int p, int end, String field) throws SflowDecodeException {

@@ -22,7 +22,7 @@ public interface SflowVisitor {
      * after it was skipped by its declared length.
      *
      * @param dataFormat the sample's full data_format ({@code enterprise << 12 | format})
-     * @param offset byte offset of the sample in the datagram
+     * @param offset index of the sample in the decoded buffer (the datagram's offset in it included)
      * @param length declared body length in bytes
      */
     default void onSkippedSample(DatagramHeader header, int dataFormat, int offset, int length) {}

@@ -64,7 +64,7 @@ public final class XdrReader {
         out.set(buf, p + 4, len);
         int next = p + 4 + SflowFormats.pad4(len);
         if (next > end) {
-            throw fail(DecodeError.TRUNCATED, field + " padding", p + 4 + len, -1);
+            throw failure.set(DecodeError.TRUNCATED, field, " padding", p + 4 + len, -1);
         }
         return next;
     }
@@ -84,7 +84,7 @@ public final class XdrReader {
         } else if (type == SflowFormats.ADDRESS_UNKNOWN) {
             n = 0;
         } else {
-            throw fail(DecodeError.BAD_AGENT_ADDRESS_TYPE, field + ".type", p, type);
+            throw failure.set(DecodeError.BAD_AGENT_ADDRESS_TYPE, field, ".type", p, type);
         }
         need(p + 4, n, end, field);
         out.type = (int) type;
