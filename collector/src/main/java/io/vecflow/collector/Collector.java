@@ -24,6 +24,10 @@ public final class Collector implements AutoCloseable {
         public int threads = 2;
         /** SO_RCVBUF per socket in bytes (default 8 MiB). */
         public int receiveBufferBytes = 8 << 20;
+        /** Largest datagram received whole with batched (recvmmsg) reads, bytes (default 9216; 65507 = no batching). */
+        public int maxDatagramBytes = UdpInlet.DEFAULT_MAX_DATAGRAM_BYTES;
+        /** Datagrams per read with recvmmsg (default 64). */
+        public int readBatch = UdpInlet.DEFAULT_BATCH;
         /** ClickHouse HTTP URL, e.g. http://127.0.0.1:8123, or null. */
         public String clickhouseUrl;
         /** ClickHouse user (default "default"). */
@@ -77,6 +81,7 @@ public final class Collector implements AutoCloseable {
             }
             flowSinks.addAll(s.extraFlowSinks);
             inlet = new UdpInlet(new InetSocketAddress(s.bindAddress, s.port), s.threads, s.receiveBufferBytes,
+                    s.maxDatagramBytes, s.readBatch,
                     () -> new DatagramProcessor(stats.decode, stats, rawSinks, flowSinks));
         } catch (Exception e) {
             closeSinks();

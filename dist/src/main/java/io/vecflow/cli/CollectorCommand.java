@@ -32,6 +32,9 @@ final class CollectorCommand implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "2", description = "Receive threads (SO_REUSEPORT sockets), 1..64 (default ${DEFAULT-VALUE}).")
     int threads;
 
+    @Option(names = "--max-datagram-bytes", defaultValue = "9216", description = "Largest datagram received whole; up to 64 datagrams are read per system call (recvmmsg), a longer one is cut and counted as a decode error. 65507 = any size, one per call (default ${DEFAULT-VALUE}).")
+    int maxDatagramBytes;
+
     @Option(names = "--clickhouse", paramLabel = "URL", description = "ClickHouse HTTP URL, e.g. http://127.0.0.1:8123.")
     String clickhouse;
 
@@ -58,6 +61,8 @@ final class CollectorCommand implements Callable<Integer> {
         require(port >= 1 && port <= 65535, "--port", port, "need 1..65535");
         require(threads >= 1 && threads <= 64, "--threads", threads, "need 1..64");
         require(metricsPort >= 0 && metricsPort <= 65535, "--metrics-port", metricsPort, "need 0..65535");
+        require(maxDatagramBytes >= 1500 && maxDatagramBytes <= 65507, "--max-datagram-bytes", maxDatagramBytes,
+                "need 1500..65507");
         if (clickhouse == null && kafka == null && json == null) {
             throw new VecflowCommand.UsageException("no sink: give --clickhouse URL, --kafka HOST:PORT and/or --json FILE");
         }
@@ -70,6 +75,7 @@ final class CollectorCommand implements Callable<Integer> {
         s.bindAddress = listen;
         s.port = port;
         s.threads = threads;
+        s.maxDatagramBytes = maxDatagramBytes;
         s.clickhouseUrl = clickhouse;
         s.clickhouseDatabase = database;
         s.kafkaBootstrap = kafka;
