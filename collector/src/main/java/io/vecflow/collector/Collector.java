@@ -8,14 +8,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The collector process: a {@link UdpInlet} feeding per-thread {@link DatagramProcessor}s, with raw sinks (Kafka) and
- * row sinks (ClickHouse, JSON lines) chosen by the {@link Settings}.
+ * The collector process in one of three roles ({@link Role}): {@code inlet} (UDP → raw sinks: the Kafka raw topic
+ * and forward targets, no decoding), {@code outlet} (Kafka raw topic → decode → row sinks, in a consumer group, see
+ * {@link KafkaOutlet}), or {@code all} (both in one process; without Kafka the inlet threads decode in-process and
+ * hand rows to the sinks directly). Sinks are chosen by the {@link Settings}.
  */
 public final class Collector implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Collector.class);
 
+    /** What the process does (storage notes §1: Akvorado's inlet/outlet split). */
+    public enum Role {
+        /** UDP → Kafka raw topic (and forward targets); nothing decoded. */
+        INLET,
+        /** Kafka raw topic → decode → row sinks; no UDP socket. */
+        OUTLET,
+        /** Both in one process; without Kafka, datagrams go from the inlet to the decoder in-process. */
+        ALL
+    }
+
     /** Collector settings; null sink settings mean "off". */
     public static final class Settings {
+        /** Role (default {@link Role#ALL}). */
+        public Role role = Role.ALL;
         /** Address to bind (default 0.0.0.0). */
         public String bindAddress = "0.0.0.0";
         /** UDP port (default 6343; 0 = any free port). */
@@ -46,6 +60,28 @@ public final class Collector implements AutoCloseable {
         public String kafkaRawTopic = KafkaRawSink.DEFAULT_TOPIC;
         /** Partitions when the raw topic is created (default 1). */
         public int kafkaPartitions = 1;
+        /** Decoded topic (protobuf FlowMessage per flow sample / discard), or null. */
+        public String kafkaDecodedTopic;
+        /** Forward targets, host:port, raw datagrams re-sent unchanged (default none). */
+        public List<String> forwardTargets = List.of();
+        /** Agent prefixes admitted (default empty = all). */
+        public List<String> allowPrefixes = List.of();
+        /** Datagrams per second per agent, 0 = no limit. */
+        public long rateLimit;
+        /** Burst in datagrams, 0 = the rate. */
+        public long burst;
+        /**
+         * Role all with Kafka: true (default) = the outlet decodes what it consumes back from the raw topic; false =
+         * decode in-process and use Kafka as a raw archive only (the demo does this, so it never replays a shared
+         * topic's older records).
+         */
+        public boolean allConsumesKafka = true;
+        /** Consumer group of outlets (default vecflow-outlet). */
+        public String kafkaConsumerGroup = "vecflow-outlet";
+        /** Bytes of encoded rows that may wait per ClickHouse table before rows are dropped (default 64 MiB). */
+        public long clickhouseMaxPendingBytes = 64L << 20;
+        /** ClickHouse retention in days per table; tables not listed keep their default. */
+        public java.util.Map<String, Integer> clickhouseTtlDays = new java.util.HashMap<>();
         /** JSON-lines output file, or null. */
         public Path jsonLines;
         /** Interval of agent_loss rows in ClickHouse, ms (default 10,000). */
@@ -57,41 +93,109 @@ public final class Collector implements AutoCloseable {
     private final CollectorStats stats = new CollectorStats();
     private final List<RawSink> rawSinks = new ArrayList<>();
     private final List<FlowSink> flowSinks = new ArrayList<>();
-    private final UdpInlet inlet;
+    private final Settings settings;
+    private UdpInlet inlet;
+    private KafkaOutlet outlet;
+    private ForwardSink forward;
+    private Admission admission;
+    private ClickHouseSink clickhouse;
     private LossRecorder lossRecorder;
 
     /**
-     * Opens the sinks, then binds the UDP port.
+     * Opens the sinks, then binds the UDP port (inlet, all) and starts consuming (outlet, all with Kafka).
      *
+     * @throws IllegalArgumentException if the role needs Kafka and none is configured
      * @throws Exception if a sink cannot be reached or the port cannot be bound
      */
     public Collector(Settings s) throws Exception {
+        this.settings = s;
+        boolean kafka = s.kafkaBootstrap != null && !s.kafkaBootstrap.isBlank();
+        if (s.role != Role.ALL && !kafka) {
+            throw new IllegalArgumentException("role " + s.role.name().toLowerCase() + " needs kafka.bootstrap");
+        }
+        boolean consume = s.role == Role.OUTLET || (s.role == Role.ALL && kafka && s.allConsumesKafka);
+        boolean decodeHere = s.role == Role.ALL && !consume;
         try {
-            if (s.kafkaBootstrap != null) {
-                rawSinks.add(new KafkaRawSink(s.kafkaBootstrap, s.kafkaRawTopic, s.kafkaPartitions));
+            if (s.role != Role.OUTLET) {
+                if (kafka) {
+                    rawSinks.add(new KafkaRawSink(s.kafkaBootstrap, s.kafkaRawTopic, s.kafkaPartitions));
+                }
+                if (!s.forwardTargets.isEmpty()) {
+                    forward = new ForwardSink(s.forwardTargets);
+                    rawSinks.add(forward);
+                }
             }
-            if (s.clickhouseUrl != null) {
-                ClickHouseSink ch = new ClickHouseSink(s.clickhouseUrl, s.clickhouseUser, s.clickhousePassword,
-                        s.clickhouseDatabase, s.clickhouseBatchRows, s.clickhouseFlushMs);
-                flowSinks.add(ch);
-                lossRecorder = new LossRecorder(stats.loss, ch, s.lossIntervalMs);
+            if (s.role != Role.INLET) {
+                if (s.clickhouseUrl != null) {
+                    ClickHouseSink.Settings cs = ClickHouseSink.Settings.of(s.clickhouseUrl);
+                    cs.user = s.clickhouseUser;
+                    cs.password = s.clickhousePassword;
+                    cs.database = s.clickhouseDatabase;
+                    cs.batchRows = s.clickhouseBatchRows;
+                    cs.flushMs = s.clickhouseFlushMs;
+                    cs.maxPendingBytes = s.clickhouseMaxPendingBytes;
+                    cs.ttlDays = s.clickhouseTtlDays;
+                    cs.autoFlush = !consume;
+                    clickhouse = new ClickHouseSink(cs);
+                    flowSinks.add(clickhouse);
+                    lossRecorder = new LossRecorder(stats.loss, clickhouse, s.lossIntervalMs);
+                }
+                if (s.jsonLines != null) {
+                    flowSinks.add(new JsonLinesSink(s.jsonLines));
+                }
+                flowSinks.addAll(s.extraFlowSinks);
             }
-            if (s.jsonLines != null) {
-                flowSinks.add(new JsonLinesSink(s.jsonLines));
+            if (consume) {
+                outlet = new KafkaOutlet(s.kafkaBootstrap, s.kafkaRawTopic, s.kafkaConsumerGroup,
+                        new DatagramProcessor(stats.decode, stats, List.of(), flowSinks), flowSinks, clickhouse,
+                        s.clickhouseBatchRows, s.clickhouseFlushMs);
             }
-            flowSinks.addAll(s.extraFlowSinks);
-            inlet = new UdpInlet(new InetSocketAddress(s.bindAddress, s.port), s.threads, s.receiveBufferBytes,
-                    s.maxDatagramBytes, s.readBatch,
-                    () -> new DatagramProcessor(stats.decode, stats, rawSinks, flowSinks));
+            if (s.role != Role.OUTLET) {
+                admission = new Admission(s.allowPrefixes, s.rateLimit, s.burst == 0 ? s.rateLimit : s.burst,
+                        Admission.DEFAULT_MAX_AGENTS);
+                inlet = new UdpInlet(new InetSocketAddress(s.bindAddress, s.port), s.threads, s.receiveBufferBytes,
+                        s.maxDatagramBytes, s.readBatch,
+                        () -> new DatagramProcessor(stats.decode, stats, rawSinks,
+                                decodeHere ? flowSinks : List.of(), decodeHere, admission));
+            }
         } catch (Exception e) {
-            closeSinks();
+            closeAll();
             throw e;
         }
-        log.debug("collector listening on udp {} ({} sinks)", inlet.localAddress(), rawSinks.size() + flowSinks.size());
+        log.debug("collector {} on udp {} ({} raw sinks, {} row sinks)", s.role, inlet == null ? "-" :
+                inlet.localAddress(), rawSinks.size(), flowSinks.size());
     }
 
-    /** @return the bound UDP address. */
+    /** @return the settings the collector runs with. */
+    public Settings settings() {
+        return settings;
+    }
+
+    /** @return the Kafka outlet, or null when this process does not consume. */
+    public KafkaOutlet outlet() {
+        return outlet;
+    }
+
+    /** @return admission control of the UDP inlet, or null for the outlet role. */
+    public Admission admission() {
+        return admission;
+    }
+
+    /** @return the forward sink, or null. */
+    public ForwardSink forward() {
+        return forward;
+    }
+
+    /** @return the ClickHouse sink, or null. */
+    public ClickHouseSink clickhouse() {
+        return clickhouse;
+    }
+
+    /** @return the bound UDP address. @throws IllegalStateException for the outlet role (no UDP socket) */
     public InetSocketAddress localAddress() {
+        if (inlet == null) {
+            throw new IllegalStateException("the outlet role has no UDP socket");
+        }
         return inlet.localAddress();
     }
 
@@ -148,6 +252,16 @@ public final class Collector implements AutoCloseable {
         return lossRecorder;
     }
 
+    private void closeAll() throws InterruptedException {
+        if (inlet != null) {
+            inlet.close();
+        }
+        if (outlet != null) {
+            outlet.close(); // flushes the row sinks and commits
+        }
+        closeSinks();
+    }
+
     private void closeSinks() {
         if (lossRecorder != null) {
             closeQuietly(lossRecorder); // before the ClickHouse sink it writes through
@@ -170,7 +284,6 @@ public final class Collector implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        inlet.close();
-        closeSinks();
+        closeAll();
     }
 }

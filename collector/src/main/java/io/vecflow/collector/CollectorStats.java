@@ -7,12 +7,18 @@ import java.util.concurrent.atomic.LongAdder;
 public final class CollectorStats {
     /** UDP datagrams received and handed to every sink (counted after processing, see DatagramProcessor). */
     public final LongAdder datagramsReceived = new LongAdder();
+    /** Raw records consumed from Kafka and processed by the outlet (counted like {@link #datagramsReceived}). */
+    public final LongAdder datagramsConsumed = new LongAdder();
+    /** Datagrams refused by admission (agent not allowed, or over its rate); by reason in {@link Admission}. */
+    public final LongAdder datagramsRefused = new LongAdder();
     /** UDP payload bytes received. */
     public final LongAdder bytesReceived = new LongAdder();
     /** Rows produced from discarded_packet samples (included in {@link #flowRows}). */
     public final LongAdder discardRows = new LongAdder();
     /** Flow rows produced (before sinks), discards included. */
     public final LongAdder flowRows = new LongAdder();
+    /** Interface counter rows produced (counters samples with generic interface counters). */
+    public final LongAdder counterRows = new LongAdder();
     /** Samples whose header_protocol the packet parser does not know (kept, header not parsed). */
     public final LongAdder unknownHeaderProtocol = new LongAdder();
     /** Samples with sampling_rate 0 (flagged; never multiplied by). */

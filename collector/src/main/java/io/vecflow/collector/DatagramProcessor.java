@@ -21,10 +21,19 @@ import org.slf4j.LoggerFactory;
  */
 public final class DatagramProcessor implements SflowVisitor {
     private final SflowDecoder decoder;
+    private final boolean decode;
+    private final Admission admission;
+    private final byte[] agent16 = new byte[16];
     private final RawSink[] rawSinks; // arrays, iterated by index: no iterator object per datagram
     private final FlowSink[] flowSinks;
     private final CollectorStats stats;
     private final FlowRow row = new FlowRow();
+    private final CounterRow counterRow = new CounterRow();
+    /** This processor's in-process ingest stream: bit 31 set, 31 random bits (see {@link FlowRow#ingestStream}). */
+    private final long localStream = 0x8000_0000L | (java.util.concurrent.ThreadLocalRandom.current().nextInt()
+            & 0x7FFF_FFFFL);
+    private long localOffset;
+    private long ingestStream, ingestOffset;
     private final ParsedPacket parsed = new ParsedPacket();
     private static final Logger log = LoggerFactory.getLogger(DatagramProcessor.class);
     private long lastSinkErrorLog;
@@ -39,6 +48,33 @@ public final class DatagramProcessor implements SflowVisitor {
      */
     public DatagramProcessor(DecodeStats decodeStats, CollectorStats stats, List<RawSink> rawSinks,
             List<FlowSink> flowSinks) {
+        this(decodeStats, stats, rawSinks, flowSinks, true);
+    }
+
+    /**
+     * @param decodeStats shared decoder counters
+     * @param stats shared collector counters
+     * @param rawSinks sinks for raw datagrams
+     * @param flowSinks sinks for decoded rows
+     * @param decode false for the inlet role: datagrams only reach the raw sinks
+     */
+    public DatagramProcessor(DecodeStats decodeStats, CollectorStats stats, List<RawSink> rawSinks,
+            List<FlowSink> flowSinks, boolean decode) {
+        this(decodeStats, stats, rawSinks, flowSinks, decode, null);
+    }
+
+    /**
+     * @param decodeStats shared decoder counters
+     * @param stats shared collector counters
+     * @param rawSinks sinks for raw datagrams
+     * @param flowSinks sinks for decoded rows
+     * @param decode false for the inlet role: datagrams only reach the raw sinks
+     * @param admission agent allowlist and rate limit applied before any sink (null = admit all)
+     */
+    public DatagramProcessor(DecodeStats decodeStats, CollectorStats stats, List<RawSink> rawSinks,
+            List<FlowSink> flowSinks, boolean decode, Admission admission) {
+        this.decode = decode;
+        this.admission = admission;
         this.decoder = new SflowDecoder(decodeStats);
         this.stats = stats;
         this.rawSinks = rawSinks.toArray(RawSink[]::new);
@@ -62,7 +98,29 @@ public final class DatagramProcessor implements SflowVisitor {
      */
     public SflowDecodeException process(byte[] data, int off, int len, long receivedNanos, byte[] peer16,
             int peerPort) {
+        return process(data, off, len, receivedNanos, peer16, peerPort, localStream, ++localOffset);
+    }
+
+    /**
+     * Processes one datagram read from an ingest stream (the Kafka outlet): as {@link #process(byte[], int, int,
+     * long, byte[], int)}, with the rows tagged by the stream and offset the datagram came from.
+     *
+     * @param stream ingest stream id (the Kafka partition, 0 ≤ stream &lt; 2^31)
+     * @param offset the record's offset in that stream (rising)
+     * @return null, or the decode failure (already counted)
+     */
+    public SflowDecodeException process(byte[] data, int off, int len, long receivedNanos, byte[] peer16,
+            int peerPort, long stream, long offset) {
+        ingestStream = stream;
+        ingestOffset = offset;
+        // Admission before any sink: a refused datagram reaches neither Kafka nor storage (counted by reason). A
+        // datagram whose header cannot be read goes on to the decoder, which counts it as a decode error.
         try {
+            if (admission != null && Admission.readAgentAddress(data, off, len, agent16)
+                    && admission.admit(agent16, receivedNanos) != Admission.ADMIT) {
+                stats.datagramsRefused.increment();
+                return null;
+            }
             for (int i = 0; i < rawSinks.length; i++) {
                 RawSink s = rawSinks[i];
                 try {
@@ -71,12 +129,19 @@ public final class DatagramProcessor implements SflowVisitor {
                     sinkError(s.name(), e);
                 }
             }
+            if (!decode) {
+                return null;
+            }
             this.receivedNanos = receivedNanos;
             this.peer16 = peer16;
             return decoder.decode(data, off, len, this);
         } finally {
-            stats.bytesReceived.add(len);
-            stats.datagramsReceived.increment();
+            if (stream >= 0x8000_0000L) { // from the UDP inlet
+                stats.bytesReceived.add(len);
+                stats.datagramsReceived.increment();
+            } else { // from the Kafka raw topic
+                stats.datagramsConsumed.increment();
+            }
         }
     }
 
@@ -99,6 +164,19 @@ public final class DatagramProcessor implements SflowVisitor {
     @Override
     public void onCounterSample(DatagramHeader h, io.vecflow.sflow.CounterSample s) {
         stats.loss.onSample(agent, LossTracker.COUNTERS, s.sourceIdType, s.sourceIdIndex, s.sequenceNumber, -1);
+        if (counterRow.set(receivedNanos, h, s)) {
+            counterRow.ingestStream = ingestStream;
+            counterRow.ingestOffset = ingestOffset;
+            stats.counterRows.increment();
+            for (int i = 0; i < flowSinks.length; i++) {
+                FlowSink sink = flowSinks[i];
+                try {
+                    sink.acceptCounters(counterRow);
+                } catch (RuntimeException e) {
+                    sinkError(sink.name(), e);
+                }
+            }
+        }
     }
 
     @Override
@@ -131,6 +209,8 @@ public final class DatagramProcessor implements SflowVisitor {
             stats.zeroSamplingRate.increment();
         }
         row.set(receivedNanos, peer16, h, s, p);
+        row.ingestStream = ingestStream;
+        row.ingestOffset = ingestOffset;
         stats.flowRows.increment();
         for (int i = 0; i < flowSinks.length; i++) {
             FlowSink sink = flowSinks[i];

@@ -95,6 +95,20 @@ public final class FlowRow {
     public int innerProtocol, innerSrcPort, innerDstPort;
     /** Bytes (L3 length, see the class rule) and packets (1) this sample stands for, unscaled. */
     public long bytes, packets;
+    /** Capacity of {@link #srv6Segments} in segments. */
+    public static final int MAX_SRV6_SEGMENTS = 16;
+    /** SRH Segments Left of the sampled packet's first SRH (RFC 8754 §2); 0 without one. */
+    public int srv6SegmentsLeft;
+    /** SRH Segment List[0..n) in wire order, 16 bytes each (Segment List[0] is the last segment of the path). */
+    public final byte[] srv6Segments = new byte[16 * MAX_SRV6_SEGMENTS];
+    /** Segments used in {@link #srv6Segments} (at most {@link #MAX_SRV6_SEGMENTS}). */
+    public int srv6SegmentCount;
+    /**
+     * Where the datagram came from in its ingest stream: the Kafka partition (outlet role) or a per-process stream id
+     * with bit 31 set (in-process role), as an unsigned 32-bit value; and the Kafka offset or the per-stream datagram
+     * counter. Set by {@link DatagramProcessor}; see {@link FlowSchema}.
+     */
+    public long ingestStream, ingestOffset;
 
     /** Fills the row from a decoded sample and its parsed header ({@code p} null when there was none). */
     public void set(long timeReceivedNanos, byte[] peer16, DatagramHeader h, FlowSample s, ParsedPacket p) {
@@ -234,6 +248,14 @@ public final class FlowRow {
         if (nh != null) {
             nh.writeMapped16(nextHop, 0);
         }
+        srv6SegmentsLeft = srv6SegmentCount = 0;
+        if (p != null && p.srhPresent()) {
+            srv6SegmentsLeft = p.srhSegmentsLeft();
+            srv6SegmentCount = Math.min(p.srhSegmentCount(), MAX_SRV6_SEGMENTS);
+            for (int i = 0; i < srv6SegmentCount; i++) {
+                p.writeSrhSegment(i, srv6Segments, 16 * i);
+            }
+        }
     }
 
     /** Copies every field of another row into this one (for sinks that keep rows); returns this. */
@@ -292,6 +314,11 @@ public final class FlowRow {
         innerDstPort = r.innerDstPort;
         bytes = r.bytes;
         packets = r.packets;
+        srv6SegmentsLeft = r.srv6SegmentsLeft;
+        srv6SegmentCount = r.srv6SegmentCount;
+        System.arraycopy(r.srv6Segments, 0, srv6Segments, 0, 16 * r.srv6SegmentCount);
+        ingestStream = r.ingestStream;
+        ingestOffset = r.ingestOffset;
         return this;
     }
 }

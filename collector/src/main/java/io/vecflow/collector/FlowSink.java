@@ -6,6 +6,12 @@ public interface FlowSink extends AutoCloseable {
     void accept(FlowRow row);
 
     /**
+     * Takes one interface counter sample (a counters sample with generic interface counters); the row is reused by
+     * the caller after return. Default: ignored (sinks that store flows only).
+     */
+    default void acceptCounters(CounterRow row) {}
+
+    /**
      * Writes everything accepted so far to its destination and waits for it.
      *
      * @throws Exception if the destination failed (rows are counted as failed, not silently lost)

@@ -26,7 +26,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * Writes every raw datagram to a Kafka topic (default {@code vecflow-raw-v1}), one record per UDP datagram:
  * the record value is the UDP payload unchanged (replayable, re-exportable byte for byte); headers
  * {@value #HEADER_RECEIVED_NS} (receive time, ns since the epoch, 8 bytes big-endian) and {@value #HEADER_SOURCE}
- * (UDP source, 16-byte IPv4-mapped address then 2-byte big-endian port); record timestamp = receive time in ms; no key.
+ * (UDP source, 16-byte IPv4-mapped address then 2-byte big-endian port); record timestamp = receive time in ms; key = the sFlow agent address ({@link #agentKey}).
  *
  * <p>Producer settings follow the project's storage notes: idempotent, acks=all, lz4, linger 20 ms, 256 KiB batches,
  * 64 MiB buffer. The topic is created at start if missing.
@@ -125,11 +125,26 @@ public final class KafkaRawSink implements RawSink {
         headers.add(new RecordHeader(HEADER_RECEIVED_NS, ByteBuffer.allocate(8).putLong(receivedNanos).array()));
         headers.add(new RecordHeader(HEADER_SOURCE, src));
         try {
-            producer.send(new ProducerRecord<>(topic, null, receivedNanos / 1_000_000, null, value, headers), callback);
+            producer.send(new ProducerRecord<>(topic, null, receivedNanos / 1_000_000, agentKey(value), value, headers),
+                    callback);
         } catch (RuntimeException e) {
             lastError = e;
             failed.incrementAndGet();
         }
+    }
+
+    /**
+     * The record key: the sFlow agent address of the datagram header (version u32, address type u32 — 1 IPv4, 2
+     * IPv6 — then the address), so one agent's datagrams stay in order on one partition and the outlet's loss
+     * accounting sees them in sequence. Null (Kafka spreads them) when the header is too short or the type unknown.
+     */
+    static byte[] agentKey(byte[] datagram) {
+        if (datagram.length < 12) {
+            return null;
+        }
+        int type = datagram[7] & 0xFF | (datagram[4] | datagram[5] | datagram[6]) << 8;
+        int n = type == 1 ? 4 : type == 2 ? 16 : 0;
+        return n == 0 || datagram.length < 8 + n ? null : Arrays.copyOfRange(datagram, 8, 8 + n);
     }
 
     /**

@@ -10,14 +10,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stores {@link LossTracker}'s counters in ClickHouse's {@code agent_loss} table: every interval (and at close) one
+ * Stores {@link LossTracker}'s counters in ClickHouse's {@code agents} table: every interval (and at close) one
  * row per agent (SampleFamily 255: datagrams, lost, reordered, restarts) and one per data source and sample family
  * (samples, lost, reordered, agent-reported drops), each holding the increase since the previous row. Rows with no
  * change are not written.
  */
 public final class LossRecorder implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LossRecorder.class);
-    private static final List<String> COLUMNS = FlowSchema.AGENT_LOSS.stream().map(FlowSchema.Column::name).toList();
+    private static final List<String> COLUMNS = FlowSchema.table("agents").columnNames();
 
     private final LossTracker tracker;
     private final ClickHouseSink sink;
@@ -27,7 +27,7 @@ public final class LossRecorder implements AutoCloseable {
 
     /**
      * @param tracker the counters
-     * @param sink the ClickHouse sink (its database holds agent_loss)
+     * @param sink the ClickHouse sink (its database holds agents)
      * @param intervalMs reporting interval in ms
      */
     public LossRecorder(LossTracker tracker, ClickHouseSink sink, long intervalMs) {
@@ -45,7 +45,7 @@ public final class LossRecorder implements AutoCloseable {
         try {
             record();
         } catch (Exception e) {
-            log.warn("agent_loss insert failed: {}", e.getMessage());
+            log.warn("agents insert failed: {}", e.getMessage());
         }
     }
 
@@ -74,7 +74,7 @@ public final class LossRecorder implements AutoCloseable {
                 w.writeLoss(now, s.agent, s.subAgentId, s.sourceIdType, s.sourceIdIndex, s.family, v);
             }
         }
-        sink.insertRows("agent_loss", COLUMNS, w);
+        sink.insertRows("agents", COLUMNS, w);
         rowsWritten += w.rows();
     }
 
@@ -93,7 +93,7 @@ public final class LossRecorder implements AutoCloseable {
         return java.util.HexFormat.of().formatHex(agent) + "/" + sub + "/" + type + ":" + index + "/" + family;
     }
 
-    /** @return agent_loss rows written. */
+    /** @return agents rows written. */
     public synchronized long rowsWritten() {
         return rowsWritten;
     }

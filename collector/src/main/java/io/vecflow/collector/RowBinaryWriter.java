@@ -1,5 +1,7 @@
 package io.vecflow.collector;
 
+import io.vecflow.sflow.ByteView;
+import io.vecflow.sflow.CounterRecords;
 import java.util.Arrays;
 
 /**
@@ -77,6 +79,80 @@ public final class RowBinaryWriter {
         u16(r.innerDstPort);
         u64(r.bytes);
         u64(r.packets);
+        ensure(32 + 16 * r.srv6SegmentCount);
+        u8(r.srv6SegmentsLeft);
+        varint(r.srv6SegmentCount);
+        System.arraycopy(r.srv6Segments, 0, buf, pos, 16 * r.srv6SegmentCount);
+        pos += 16 * r.srv6SegmentCount;
+        u32(r.ingestStream);
+        u64(r.ingestOffset);
+        rows++;
+    }
+
+    /** Appends one drops row, columns in {@link FlowSchema#DROPS} order: the flows columns, then the reason name. */
+    public void writeDrop(FlowRow r) {
+        writeFlow(r);
+        byte[] name = DiscardReasonNames.utf8(r.discardReason);
+        ensure(10 + name.length);
+        varint(name.length);
+        System.arraycopy(name, 0, buf, pos, name.length);
+        pos += name.length;
+    }
+
+    /** Appends one if_counters row, columns in {@link FlowSchema#IF_COUNTERS} order. */
+    public void writeCounters(CounterRow r) {
+        CounterRecords c = r.records;
+        CounterRecords.IfCounters g = c.ifCounters;
+        ByteView name = c.hasPortName ? c.portName.name : null;
+        int nameLength = name == null ? 0 : name.length;
+        ensure(400 + nameLength);
+        u32(r.timeReceivedNanos / 1_000_000_000L);
+        bytes16(r.agentAddress);
+        u32(r.subAgentId);
+        u32(r.sampleSequence);
+        u8(r.sourceIdType);
+        u32(r.sourceIdIndex);
+        u32(g.ifIndex);
+        varint(nameLength);
+        if (nameLength > 0) {
+            System.arraycopy(name.array, name.offset, buf, pos, nameLength);
+            pos += nameLength;
+        }
+        u32(g.ifType);
+        u64(g.ifSpeed);
+        u8(g.ifDirection);
+        u8(g.ifStatus & 1);
+        u8((g.ifStatus >>> 1) & 1);
+        u64(g.inOctets);
+        u64(g.inUcastPkts);
+        u64(g.inMulticastPkts);
+        u64(g.inBroadcastPkts);
+        u64(g.inDiscards);
+        u64(g.inErrors);
+        u64(g.inUnknownProtos);
+        u64(g.outOctets);
+        u64(g.outUcastPkts);
+        u64(g.outMulticastPkts);
+        u64(g.outBroadcastPkts);
+        u64(g.outDiscards);
+        u64(g.outErrors);
+        u8(g.promiscuousMode);
+        CounterRecords.EthernetCounters e = c.ethernet;
+        boolean eth = c.hasEthernet;
+        u8(eth ? 1 : 0);
+        u64(eth ? e.alignmentErrors : 0);
+        u64(eth ? e.fcsErrors : 0);
+        u64(eth ? e.singleCollisionFrames : 0);
+        u64(eth ? e.multipleCollisionFrames : 0);
+        u64(eth ? e.lateCollisions : 0);
+        u64(eth ? e.excessiveCollisions : 0);
+        u64(eth ? e.internalMacTransmitErrors : 0);
+        u64(eth ? e.carrierSenseErrors : 0);
+        u64(eth ? e.frameTooLongs : 0);
+        u64(eth ? e.internalMacReceiveErrors : 0);
+        u64(eth ? e.symbolErrors : 0);
+        u32(r.ingestStream);
+        u64(r.ingestOffset);
         rows++;
     }
 
@@ -87,7 +163,7 @@ public final class RowBinaryWriter {
     }
 
     /**
-     * Appends one agent_loss row, columns in {@link FlowSchema#AGENT_LOSS} order.
+     * Appends one agents (loss accounting) row, columns in {@link FlowSchema#AGENTS} order.
      *
      * @param timeSeconds row time, seconds since the epoch
      * @param agent16 agent address, 16 bytes

@@ -7,7 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Loss accounting stored in ClickHouse's agent_loss table (real ClickHouse 18.16). */
+/** Loss accounting stored in ClickHouse's agents table (real ClickHouse 18.16). */
 class AgentLossClickHouseTest {
     @Test
     void gapsAndDropsLandInAgentLoss() throws Exception {
@@ -38,11 +38,11 @@ class AgentLossClickHouseTest {
             TestSupport.await("datagrams", Duration.ofSeconds(10), () -> c.stats().datagramsReceived.sum() == n);
             c.flush();
             String agent = ClickHouseSinkTestSupport.query("SELECT sum(Datagrams), sum(DatagramsLost), sum(Resets) "
-                    + "FROM " + db + ".agent_loss WHERE SampleFamily = 255 AND SubAgentId = 7 "
+                    + "FROM " + db + ".agents WHERE SampleFamily = 255 AND SubAgentId = 7 "
                     + "AND AgentAddress = IPv6StringToNum('::ffff:10.1.2.3') FORMAT TabSeparated");
             assertThat(agent.trim()).isEqualTo("8\t2\t0");
             String source = ClickHouseSinkTestSupport.query("SELECT SourceIdIndex, sum(Samples), sum(SamplesLost), "
-                    + "sum(ReportedDrops) FROM " + db + ".agent_loss WHERE SampleFamily = 0 GROUP BY SourceIdIndex "
+                    + "sum(ReportedDrops) FROM " + db + ".agents WHERE SampleFamily = 0 GROUP BY SourceIdIndex "
                     + "FORMAT TabSeparated");
             assertThat(source.trim()).isEqualTo("5\t8\t2\t4");
             // A second flush with nothing new writes no rows.

@@ -49,6 +49,10 @@ class ClickHouseSinkTest {
         };
         for (int i = 0; i < addrs.length; i++) {
             FlowRow r = RowBinaryWriterTest.sampleRow();
+            r.sampleType = FlowRow.FLOW; // discards go to the drops table
+            r.discardReason = 0;
+            r.forwardingStatus = 64;
+            r.ingestOffset = i + 1;
             r.timeReceivedNanos = RowBinaryWriterTest.T_NS + i * 1_500_000_123L;
             System.arraycopy(TestSupport.addr16(addrs[i][0]), 0, r.agentAddress, 0, 16);
             System.arraycopy(TestSupport.addr16(addrs[i][1]), 0, r.peerAddress, 0, 16);

@@ -68,6 +68,7 @@ class CollectorServicesTest {
         s.clickhouseDatabase = db;
         s.kafkaBootstrap = kafka;
         s.kafkaRawTopic = topic;
+        s.kafkaConsumerGroup = "outlet-" + topic;
         s.jsonLines = json;
         int senderPort;
         long t0 = System.nanoTime();
@@ -77,7 +78,11 @@ class CollectorServicesTest {
             senderPort = tx.localPort();
             tx.sendPaced(sent, 8, () -> c.stats().datagramsReceived.sum());
             TestSupport.await("26 datagrams", Duration.ofSeconds(15), () -> c.stats().datagramsReceived.sum() >= 26);
+            // With Kafka, role all decodes what the outlet consumes back from the raw topic.
+            TestSupport.await("26 records consumed", Duration.ofSeconds(15),
+                    () -> c.stats().datagramsConsumed.sum() >= 26);
             c.flush();
+            assertThat(c.stats().datagramsConsumed.sum()).isEqualTo(26);
             assertThat(c.stats().datagramsReceived.sum()).isEqualTo(26);
             assertThat(c.stats().flowRows.sum()).isEqualTo(14);
             assertThat(c.stats().decode.errorsByKind()).isEmpty();

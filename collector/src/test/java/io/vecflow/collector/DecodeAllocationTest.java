@@ -71,12 +71,16 @@ class DecodeAllocationTest {
         }
         long rowsBefore = sink.rows;
         long best = Long.MAX_VALUE;
-        for (int i = 0; i < 5 && best > 0; i++) {
+        // Best of up to 40 rounds (bounded to ~20 s): on a loaded machine C2 may compile the path late, and until
+        // it does, interpreter/C1 code allocates what escape analysis later removes.
+        int rounds = 0;
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        for (int i = 0; i < 40 && best > 0 && System.nanoTime() < deadline; i++, rounds++) {
             long before = allocated();
             round.run();
             best = Math.min(best, allocated() - before);
         }
-        long rowsPerRound = (sink.rows - rowsBefore) / 5 + 1;
+        long rowsPerRound = (sink.rows - rowsBefore) / rounds + 1;
         System.out.printf("collector decode path: %d B allocated for %d datagrams (%d rows)%n", best,
                 500L * mix.size(), rowsPerRound);
         assertThat(best).as("bytes allocated for %d datagrams", 500L * mix.size()).isLessThan(1024);

@@ -25,48 +25,102 @@ class FlowSchemaTest {
         }
     }
 
+    private static String schema(ServerFeatures f) {
+        return String.join(";\n\n", FlowSchema.ddl("vecflow", f, java.util.Map.of())) + ";";
+    }
+
     @Test
     void modernServerDdlMatchesGoldenFile() throws IOException {
         ServerFeatures f = ServerFeatures.fromVersion("25.8.2.29");
-        assertThat(f).isEqualTo(new ServerFeatures(25, 8, true, true, true));
-        assertThat(FlowSchema.createFlows("vecflow", f, 15)).isEqualTo(golden("flows-ddl-25.8.sql"));
+        assertThat(f).isEqualTo(new ServerFeatures(25, 8, true, true, true, true, true));
+        assertThat(schema(f)).isEqualTo(golden("schema-ddl-25.8.sql"));
+    }
+
+    @Test
+    void clickHouse1816DdlMatchesGoldenFile() throws IOException {
+        ServerFeatures f = ServerFeatures.fromVersion("18.16.1");
+        assertThat(f).isEqualTo(new ServerFeatures(18, 16, false, false, false, false, false));
+        assertThat(schema(f)).isEqualTo(golden("schema-ddl-18.16.sql"));
     }
 
     @Test
     void clickHouse1816DdlHasFixedStringAddressesNoCodecNoTtl() {
         ServerFeatures f = ServerFeatures.fromVersion("18.16.1");
-        assertThat(f).isEqualTo(new ServerFeatures(18, 16, false, false, false));
+        String all = schema(f);
+        assertThat(all).doesNotContain("IPv6").doesNotContain("CODEC").doesNotContain("\nTTL ")
+                .doesNotContain("LowCardinality").doesNotContain("INDEX ");
         String ddl = FlowSchema.createFlows("vf_old", f, 15);
         assertThat(ddl).startsWith("CREATE TABLE IF NOT EXISTS vf_old.flows\n(\n");
-        assertThat(ddl).doesNotContain("IPv6").doesNotContain("CODEC").doesNotContain("\nTTL ")
-                .doesNotContain("LowCardinality");
         for (String c : List.of("AgentAddress", "PeerAddress", "SrcAddr", "DstAddr")) {
             assertThat(ddl).contains("\n    " + c + " FixedString(16),\n");
         }
-        assertThat(ddl).contains("\n    TimeReceived DateTime,\n").contains("\n    Packets UInt64\n)\n")
+        assertThat(ddl).contains("\n    TimeReceived DateTime,\n").contains("\n    SRv6Segments Array(FixedString(16)),\n")
                 .endsWith("ENGINE = MergeTree\nPARTITION BY toYYYYMMDD(TimeReceived)\n"
                         + "ORDER BY (TimeReceived, AgentAddress, InIf, OutIf)");
     }
 
     @Test
+    void modernDdlHasNativeTypesCodecsTtlAndIndexes() {
+        ServerFeatures f = ServerFeatures.fromVersion("24.3.1");
+        String flows = FlowSchema.createFlows("db", f, 15);
+        assertThat(flows).contains("\n    SrcAddr IPv6 CODEC(ZSTD(1)),\n")
+                .contains("\n    INDEX SrcAddr_idx SrcAddr TYPE bloom_filter(0.001) GRANULARITY 4")
+                .endsWith("TTL TimeReceived + INTERVAL 15 DAY");
+        String drops = FlowSchema.createTable("db", FlowSchema.table("drops"), f, 30);
+        assertThat(drops).contains("\n    DiscardReasonName LowCardinality(String)");
+    }
+
+    @Test
     void ddlListsEveryColumnOnceInRowBinaryOrder() {
-        String ddl = FlowSchema.createFlows("db", ServerFeatures.fromVersion("25.8.2.29"), 7);
-        List<String> lines = ddl.lines().filter(l -> l.startsWith("    ")).map(l -> l.trim().split(" ")[0]).toList();
-        assertThat(lines).isEqualTo(FlowSchema.FLOWS.stream().map(FlowSchema.Column::name).toList());
-        Set<String> names = new HashSet<>(lines);
-        assertThat(names).hasSize(FlowSchema.FLOWS.size());
-        assertThat(ddl).endsWith("TTL TimeReceived + INTERVAL 7 DAY");
+        for (FlowSchema.Table t : FlowSchema.TABLES) {
+            String ddl = FlowSchema.createTable("db", t, ServerFeatures.fromVersion("25.8.2.29"), 7);
+            List<String> lines = ddl.lines().filter(l -> l.startsWith("    ") && !l.startsWith("    INDEX "))
+                    .map(l -> l.trim().split(" ")[0]).toList();
+            assertThat(lines).as(t.name()).isEqualTo(t.columnNames());
+            assertThat(new HashSet<>(lines)).as(t.name()).hasSize(t.columns().size());
+            assertThat(ddl).endsWith("TTL TimeReceived + INTERVAL 7 DAY");
+        }
+    }
+
+    @Test
+    void viewsReadExistingColumnsAndWriteExistingTables() {
+        Set<String> tables = new HashSet<>(FlowSchema.TABLES.stream().map(FlowSchema.Table::name).toList());
+        for (FlowSchema.View v : FlowSchema.VIEWS) {
+            assertThat(tables).as(v.name()).contains(v.target());
+            // Every output column of the view is a column of its target.
+            String select = v.select().substring("SELECT ".length(), v.select().indexOf(" FROM "));
+            for (String expr : select.split(", (?![^(]*\\))")) {
+                String[] parts = expr.trim().split(" AS ");
+                String out = parts[parts.length - 1].trim();
+                assertThat(FlowSchema.table(v.target()).columnNames()).as(v.name() + " writes " + out).contains(out);
+            }
+        }
+    }
+
+    @Test
+    void migrationAddsMissingColumnsInPlace() {
+        ServerFeatures f = ServerFeatures.fromVersion("18.16.1");
+        Set<String> existing = new HashSet<>(FlowSchema.columnNames());
+        existing.remove("SRv6Segments");
+        existing.remove("IngestStream");
+        assertThat(FlowSchema.addMissingColumns("db", FlowSchema.table("flows"), existing, f)).containsExactly(
+                "ALTER TABLE db.flows ADD COLUMN SRv6Segments Array(FixedString(16)) AFTER SRv6SegmentsLeft",
+                "ALTER TABLE db.flows ADD COLUMN IngestStream UInt32 AFTER SRv6Segments");
     }
 
     @Test
     void featureThresholds() {
-        assertThat(ServerFeatures.fromVersion("19.1.6")).isEqualTo(new ServerFeatures(19, 1, false, false, false));
-        assertThat(ServerFeatures.fromVersion("19.3.4")).isEqualTo(new ServerFeatures(19, 3, true, true, false));
-        assertThat(ServerFeatures.fromVersion("19.6.2.11")).isEqualTo(new ServerFeatures(19, 6, true, true, true));
-        assertThat(ServerFeatures.fromVersion(" 26.3.1.896\n")).isEqualTo(new ServerFeatures(26, 3, true, true, true));
+        assertThat(ServerFeatures.fromVersion("19.1.6"))
+                .isEqualTo(new ServerFeatures(19, 1, false, false, false, false, false));
+        assertThat(ServerFeatures.fromVersion("19.3.4"))
+                .isEqualTo(new ServerFeatures(19, 3, true, true, false, false, false));
+        assertThat(ServerFeatures.fromVersion("19.6.2.11"))
+                .isEqualTo(new ServerFeatures(19, 6, true, true, true, false, false));
+        assertThat(ServerFeatures.fromVersion(" 26.3.1.896\n"))
+                .isEqualTo(new ServerFeatures(26, 3, true, true, true, true, true));
         // Vendor builds append a tag after the numbers.
         assertThat(ServerFeatures.fromVersion("24.3.12.76.altinitystable"))
-                .isEqualTo(new ServerFeatures(24, 3, true, true, true));
+                .isEqualTo(new ServerFeatures(24, 3, true, true, true, true, true));
     }
 
     @ParameterizedTest

@@ -58,6 +58,12 @@ class RowBinaryWriterTest {
         r.dstMask = 16;
         r.srcAs = 203476;
         r.dstAs = 203361;
+        r.srv6SegmentsLeft = 1;
+        r.srv6SegmentCount = 2;
+        System.arraycopy(TestSupport.addr16("fc00:2::a"), 0, r.srv6Segments, 0, 16);
+        System.arraycopy(TestSupport.addr16("fc00:1::b"), 0, r.srv6Segments, 16, 16);
+        r.ingestStream = 0x8000_0007L;
+        r.ingestOffset = 0x1_0000_0002L;
         r.srcPeerAs = 8218;
         r.dstAsPath[0] = 8218;
         r.dstAsPath[1] = 29605;
@@ -129,6 +135,10 @@ class RowBinaryWriterTest {
         m.put("InnerDstPort", 0L);
         m.put("Bytes", 1518L);
         m.put("Packets", 1L);
+        m.put("SRv6SegmentsLeft", 1L);
+        m.put("SRv6Segments", new byte[][] {TestSupport.addr16("fc00:2::a"), TestSupport.addr16("fc00:1::b")});
+        m.put("IngestStream", 0x8000_0007L);
+        m.put("IngestOffset", 0x1_0000_0002L);
         return m;
     }
 
@@ -139,7 +149,8 @@ class RowBinaryWriterTest {
             case UINT16 -> 2;
             case UINT64 -> 8;
             case IP -> 16;
-            case ARRAY_UINT32 -> throw new IllegalArgumentException("variable width");
+            case FLOAT64 -> 8;
+            case ARRAY_UINT32, ARRAY_IP, STRING, LC_STRING -> throw new IllegalArgumentException("variable width");
         };
     }
 
@@ -208,8 +219,13 @@ class RowBinaryWriterTest {
         assertThat(hex.formatHex(b, 230, 246)).isEqualTo("20010db8000400000000000000000003");
         assertThat(hex.formatHex(b, 246, 251)).isEqualTo("3a" + "0000" + "0000");
         // Bytes, Packets.
-        assertThat(hex.formatHex(b, 251, b.length)).isEqualTo("ee05000000000000" + "0100000000000000");
-        assertThat(b).hasSize(267);
+        assertThat(hex.formatHex(b, 251, 267)).isEqualTo("ee05000000000000" + "0100000000000000");
+        // SRv6SegmentsLeft 1, SRv6Segments: LEB128 size 2 then two 16-byte addresses; IngestStream, IngestOffset.
+        assertThat(hex.formatHex(b, 267, 269)).isEqualTo("01" + "02");
+        assertThat(hex.formatHex(b, 269, 301)).isEqualTo("fc00000200000000000000000000000a"
+                + "fc00000100000000000000000000000b");
+        assertThat(hex.formatHex(b, 301, 313)).isEqualTo("07000080" + "0200000001000000");
+        assertThat(b).hasSize(313);
     }
 
     @Test
@@ -221,6 +237,16 @@ class RowBinaryWriterTest {
         int off = 0;
         for (FlowSchema.Column c : FlowSchema.FLOWS) {
             Object want = expected.get(c.name());
+            if (c.type() == FlowSchema.Type.ARRAY_IP) {
+                byte[][] arr = (byte[][]) want;
+                assertThat(b[off]).as(c.name() + " size (LEB128) at offset " + off).isEqualTo((byte) arr.length);
+                off++;
+                for (byte[] a : arr) {
+                    assertThat(Arrays.copyOfRange(b, off, off + 16)).as(c.name() + " element at " + off).isEqualTo(a);
+                    off += 16;
+                }
+                continue;
+            }
             if (c.type() == FlowSchema.Type.ARRAY_UINT32) {
                 long[] arr = (long[]) want;
                 assertThat(b[off]).as(c.name() + " size (LEB128) at offset " + off).isEqualTo((byte) arr.length);

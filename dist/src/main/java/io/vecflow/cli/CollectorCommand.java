@@ -1,14 +1,12 @@
 package io.vecflow.cli;
 
-import static io.vecflow.cli.VecflowCommand.require;
-
 import io.vecflow.collector.Collector;
+import io.vecflow.collector.CollectorConfig;
 import io.vecflow.collector.CollectorStats;
 import io.vecflow.collector.FlowSink;
 import io.vecflow.collector.RawSink;
 import java.io.PrintWriter;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -17,89 +15,151 @@ import picocli.CommandLine.Option;
 
 /** {@code vecflow collector}: the sFlow collector. */
 @Command(name = "collector", mixinStandardHelpOptions = true, versionProvider = VecflowCommand.Version.class,
-        description = "sFlow v5 collector: UDP inlet -> decode -> ClickHouse / JSON lines, raw datagrams -> Kafka. "
-            + "Runs until Ctrl-C or SIGTERM, then flushes every sink and prints its counters.")
+        description = {"sFlow v5 collector in one of three roles: inlet (UDP -> Kafka raw topic, forward targets), "
+            + "outlet (Kafka raw topic -> decode -> ClickHouse / decoded topic / JSON lines, in a consumer group), "
+            + "all (both; without Kafka the datagrams go to the decoder in-process).",
+            "Settings come from --config FILE (YAML; --example-config prints every key with its default); options "
+            + "given on the command line override the file. Runs until Ctrl-C or SIGTERM, then flushes every sink "
+            + "and prints its counters."})
 final class CollectorCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--listen", defaultValue = "0.0.0.0", description = "Address to bind (default ${DEFAULT-VALUE}).")
+    @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "YAML configuration file.")
+    Path config;
+
+    @Option(names = "--example-config", description = "Print the documented configuration (every key at its default) and exit.")
+    boolean exampleConfig;
+
+    @Option(names = "--print-config", description = "Print the effective configuration (file + options) and exit.")
+    boolean printConfig;
+
+    @Option(names = "--role", paramLabel = "ROLE", description = "inlet, outlet or all (default all).")
+    String role;
+
+    @Option(names = "--listen", paramLabel = "ADDR", description = "Address to bind (default 0.0.0.0).")
     String listen;
 
-    @Option(names = "--port", defaultValue = "6343", description = "UDP port, 1..65535 (default ${DEFAULT-VALUE}).")
-    int port;
+    @Option(names = "--port", paramLabel = "PORT", description = "UDP port, 1..65535 (default 6343).")
+    Integer port;
 
-    @Option(names = "--threads", defaultValue = "2", description = "Receive threads (SO_REUSEPORT sockets), 1..64 (default ${DEFAULT-VALUE}).")
-    int threads;
+    @Option(names = "--threads", paramLabel = "N", description = "Receive threads (SO_REUSEPORT sockets), 1..64 (default 2).")
+    Integer threads;
 
-    @Option(names = "--max-datagram-bytes", defaultValue = "9216", description = "Largest datagram received whole; up to 64 datagrams are read per system call (recvmmsg), a longer one is cut and counted as a decode error. 65507 = any size, one per call (default ${DEFAULT-VALUE}).")
-    int maxDatagramBytes;
+    @Option(names = "--max-datagram-bytes", paramLabel = "BYTES", description = "Largest datagram received whole; up to 64 datagrams are read per system call (recvmmsg), a longer one is cut and counted as a decode error. 65507 = any size, one per call (default 9216).")
+    Integer maxDatagramBytes;
 
     @Option(names = "--clickhouse", paramLabel = "URL", description = "ClickHouse HTTP URL, e.g. http://127.0.0.1:8123.")
     String clickhouse;
 
-    @Option(names = "--clickhouse-database", defaultValue = "vecflow", description = "Database (default ${DEFAULT-VALUE}).")
+    @Option(names = "--clickhouse-database", paramLabel = "DB", description = "Database (default vecflow).")
     String database;
 
     @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Kafka bootstrap servers for the raw topic.")
     String kafka;
 
-    @Option(names = "--kafka-topic", defaultValue = "vecflow-raw-v1", description = "Raw topic (default ${DEFAULT-VALUE}).")
+    @Option(names = "--kafka-topic", paramLabel = "TOPIC", description = "Raw topic (default vecflow-raw-v1).")
     String topic;
+
+    @Option(names = "--forward", paramLabel = "HOST:PORT", split = ",", description = "Re-send every raw datagram unchanged to these targets (ntopng/nProbe, Akvorado, any sFlow collector).")
+    java.util.List<String> forward;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Write flows as JSON lines to FILE (flushed every second).")
     Path json;
 
-    @Option(names = "--metrics-port", defaultValue = "9477", description = "Prometheus metrics at http://LISTEN:PORT/metrics, 0 = off (default ${DEFAULT-VALUE}).")
-    int metricsPort;
+    @Option(names = "--metrics-port", paramLabel = "PORT", description = "Prometheus metrics at http://LISTEN:PORT/metrics, 0 = off (default 9477).")
+    Integer metricsPort;
 
-    @Option(names = "--metrics-listen", defaultValue = "127.0.0.1", description = "Address of the metrics endpoint (default ${DEFAULT-VALUE}).")
+    @Option(names = "--metrics-listen", paramLabel = "ADDR", description = "Address of the metrics endpoint (default 127.0.0.1).")
     String metricsListen;
+
+    /** @return the configuration: the file (or defaults) with the options given on the command line applied. */
+    CollectorConfig effectiveConfig() {
+        String source = config == null ? "(defaults)" : config.toString();
+        CollectorConfig c;
+        try {
+            c = config == null ? new CollectorConfig() : CollectorConfig.load(config);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new VecflowCommand.UsageException("--config " + config + ": no such file");
+        } catch (java.io.IOException e) {
+            throw new VecflowCommand.UsageException("--config " + config + ": " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new VecflowCommand.UsageException(e.getMessage());
+        }
+        if (role != null) c.role = role;
+        if (listen != null) c.listen.address = listen;
+        if (port != null) c.listen.port = port;
+        if (threads != null) c.listen.threads = threads;
+        if (maxDatagramBytes != null) c.listen.maxDatagramBytes = maxDatagramBytes;
+        if (clickhouse != null) c.clickhouse.url = clickhouse;
+        if (database != null) c.clickhouse.database = database;
+        if (kafka != null) c.kafka.bootstrap = kafka;
+        if (topic != null) c.kafka.rawTopic = topic;
+        if (forward != null) c.forward = forward;
+        if (json != null) c.jsonLines = json.toString();
+        if (metricsPort != null) c.metrics.port = metricsPort;
+        if (metricsListen != null) c.metrics.listen = metricsListen;
+        try {
+            c.validate(config == null ? "options" : source + " with options");
+            if (c.clickhouse.url.isEmpty() && c.kafka.bootstrap.isEmpty() && c.jsonLines.isEmpty()
+                    && c.forward.isEmpty() && c.kafka.decodedTopic.isEmpty()) {
+                throw new IllegalArgumentException("no sink: give --clickhouse URL, --kafka HOST:PORT, --json FILE, "
+                        + "--forward HOST:PORT, or --config FILE with one of clickhouse.url, kafka.bootstrap, "
+                        + "json-lines, forward, kafka.decoded-topic");
+            }
+            c.requireSinks(config == null ? "options" : source + " with options");
+            for (String t : c.forward) {
+                io.vecflow.collector.ForwardSink.parseTarget(t);
+            }
+            if (!c.admission.allow.isEmpty()) {
+                new io.vecflow.collector.Admission(c.admission.allow, 0);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new VecflowCommand.UsageException(e.getMessage());
+        }
+        return c;
+    }
 
     @Override
     public Integer call() throws Exception {
-        require(port >= 1 && port <= 65535, "--port", port, "need 1..65535");
-        require(threads >= 1 && threads <= 64, "--threads", threads, "need 1..64");
-        require(metricsPort >= 0 && metricsPort <= 65535, "--metrics-port", metricsPort, "need 0..65535");
-        require(maxDatagramBytes >= 1500 && maxDatagramBytes <= 65507, "--max-datagram-bytes", maxDatagramBytes,
-                "need 1500..65507");
-        if (clickhouse == null && kafka == null && json == null) {
-            throw new VecflowCommand.UsageException("no sink: give --clickhouse URL, --kafka HOST:PORT and/or --json FILE");
-        }
-        try {
-            InetAddress.getByName(listen);
-        } catch (UnknownHostException e) {
-            throw new VecflowCommand.UsageException("--listen " + listen + ": not an address of this host");
-        }
-        Collector.Settings s = new Collector.Settings();
-        s.bindAddress = listen;
-        s.port = port;
-        s.threads = threads;
-        s.maxDatagramBytes = maxDatagramBytes;
-        s.clickhouseUrl = clickhouse;
-        s.clickhouseDatabase = database;
-        s.kafkaBootstrap = kafka;
-        s.kafkaRawTopic = topic;
-        s.jsonLines = json;
         PrintWriter out = spec.commandLine().getOut();
+        if (exampleConfig) {
+            out.print(CollectorConfig.example());
+            out.flush();
+            return 0;
+        }
+        CollectorConfig cfg = effectiveConfig();
+        if (printConfig) {
+            out.print(cfg.toYaml());
+            out.flush();
+            return 0;
+        }
+        Collector.Settings s = cfg.toSettings();
         try (Shutdown sd = Shutdown.install()) {
             Collector c = new Collector(s);
             io.vecflow.collector.CollectorMetrics metrics = null;
             try {
-                if (metricsPort != 0) {
+                if (cfg.metrics.port != 0) {
                     try {
-                        metrics = new io.vecflow.collector.CollectorMetrics(c, InetAddress.getByName(metricsListen),
-                                metricsPort);
+                        metrics = new io.vecflow.collector.CollectorMetrics(c,
+                                InetAddress.getByName(cfg.metrics.listen), cfg.metrics.port);
                     } catch (java.io.IOException e) {
-                        throw new java.io.IOException("cannot serve metrics on " + metricsListen + ":" + metricsPort
-                                + " (" + e.getMessage() + "); use --metrics-port to pick another, or 0 for none", e);
+                        throw new java.io.IOException("cannot serve metrics on " + cfg.metrics.listen + ":"
+                                + cfg.metrics.port + " (" + e.getMessage()
+                                + "); use --metrics-port to pick another, or 0 for none", e);
                     }
                 }
-                out.printf("vecflow collector: listening on udp %s:%d (%d thread%s); sinks:%s%s%s; metrics %s%n",
-                        listen, port, threads, threads == 1 ? "" : "s", json != null ? " json " + json : "",
-                        clickhouse != null ? " clickhouse " + clickhouse + "/" + database : "",
-                        kafka != null ? " kafka " + kafka + "/" + topic : "",
-                        metrics != null ? "http://" + metricsListen + ":" + metrics.port() + "/metrics" : "off");
+                out.printf("vecflow collector (%s): %s; sinks:%s%s%s%s%s; metrics %s%n", cfg.role,
+                        s.role == Collector.Role.OUTLET ? "consuming " + s.kafkaRawTopic
+                                : "listening on udp " + s.bindAddress + ":" + c.localAddress().getPort() + " ("
+                                        + s.threads + " thread" + (s.threads == 1 ? "" : "s") + ")",
+                        s.jsonLines != null ? " json " + s.jsonLines : "",
+                        s.clickhouseUrl != null && s.role != Collector.Role.INLET
+                                ? " clickhouse " + s.clickhouseUrl + "/" + s.clickhouseDatabase : "",
+                        s.kafkaBootstrap != null ? " kafka " + s.kafkaBootstrap + "/" + s.kafkaRawTopic : "",
+                        s.forwardTargets.isEmpty() ? "" : " forward " + String.join(",", s.forwardTargets),
+                        s.kafkaDecodedTopic != null ? " decoded " + s.kafkaDecodedTopic : "",
+                        metrics != null ? "http://" + cfg.metrics.listen + ":" + metrics.port() + "/metrics" : "off");
                 out.flush();
                 sd.await();
             } finally {
@@ -125,11 +185,23 @@ final class CollectorCommand implements Callable<Integer> {
         long[] t = st.loss.totals();
         out.printf("agents: datagrams %,d, lost %,d, reordered %,d, restarts %,d; samples %,d, lost %,d, "
                 + "agent-reported drops %,d%n", t[0], t[1], t[2], t[3], t[4], t[5], t[6]);
+        if (st.datagramsConsumed.sum() > 0 || c.outlet() != null) {
+            out.printf("outlet: %,d raw records consumed, %,d commits%n", st.datagramsConsumed.sum(),
+                    c.outlet() == null ? 0 : c.outlet().commits());
+        }
+        if (st.datagramsRefused.sum() > 0) {
+            out.printf("admission refused %,d datagrams (%,d agent not allowed, %,d over rate)%n",
+                    st.datagramsRefused.sum(), c.admission().refusedPrefix.sum(), c.admission().refusedRate.sum());
+        }
         for (RawSink r : c.rawSinks()) {
             out.printf("  %s: %,d datagrams written, %,d failed%n", r.name(), r.written(), r.failed());
         }
         for (FlowSink f : c.flowSinks()) {
             out.printf("  %s: %,d rows written, %,d failed%n", f.name(), f.rowsWritten(), f.rowsFailed());
+            if (f instanceof io.vecflow.collector.ClickHouseSink ch) {
+                out.printf("  clickhouse: %,d if_counters rows, %,d rows dropped by back-pressure, %,d replays skipped%n",
+                        ch.counterRowsWritten(), ch.rowsDropped(), ch.rowsReplaySkipped());
+            }
         }
         out.flush();
     }

@@ -101,6 +101,7 @@ public final class Demo {
         cs.clickhouseFlushMs = 500;
         cs.kafkaBootstrap = o.kafka;
         cs.kafkaRawTopic = o.kafkaTopic;
+        cs.allConsumesKafka = false; // Kafka is the raw archive here; rows are decoded in-process
         TopFlows top = new TopFlows();
         cs.extraFlowSinks.add(top);
 

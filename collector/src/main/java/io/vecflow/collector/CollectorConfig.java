@@ -1,0 +1,323 @@
+package io.vecflow.collector;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The collector's YAML configuration ({@code ./vecflow collector --config FILE}). Keys are kebab-case; every key is
+ * optional and documented with its default in {@link #example()} (the resource {@code collector-example.yaml}).
+ * Unknown keys and values out of range are errors that name the key and the line.
+ */
+public final class CollectorConfig {
+    /** Role: inlet, outlet or all. */
+    public String role = "all";
+    /** UDP listener. */
+    public Listen listen = new Listen();
+    /** Kafka. */
+    public Kafka kafka = new Kafka();
+    /** ClickHouse. */
+    public ClickHouse clickhouse = new ClickHouse();
+    /** JSON-lines file, empty = off. */
+    @JsonProperty("json-lines")
+    public String jsonLines = "";
+    /** Forward targets host:port. */
+    public List<String> forward = new ArrayList<>();
+    /** Admission control. */
+    public Admission admission = new Admission();
+    /** Prometheus endpoint. */
+    public Metrics metrics = new Metrics();
+    /** agents rows interval, ms. */
+    @JsonProperty("loss-interval-ms")
+    public long lossIntervalMs = 10_000;
+
+    /** The {@code listen} section. */
+    public static final class Listen {
+        /** Address to bind. */
+        public String address = "0.0.0.0";
+        /** UDP port. */
+        public int port = 6343;
+        /** Receive threads. */
+        public int threads = 2;
+        /** SO_RCVBUF, bytes. */
+        public int receiveBufferBytes = 8 << 20;
+        /** Largest datagram received whole, bytes. */
+        public int maxDatagramBytes = UdpInlet.DEFAULT_MAX_DATAGRAM_BYTES;
+        /** Datagrams per recvmmsg. */
+        public int readBatch = UdpInlet.DEFAULT_BATCH;
+    }
+
+    /** The {@code kafka} section. */
+    public static final class Kafka {
+        /** Bootstrap servers, empty = off. */
+        public String bootstrap = "";
+        /** Raw topic. */
+        public String rawTopic = KafkaRawSink.DEFAULT_TOPIC;
+        /** Partitions when created. */
+        public int partitions = 8;
+        /** Outlet consumer group. */
+        public String consumerGroup = "vecflow-outlet";
+        /** Decoded topic, empty = off. */
+        public String decodedTopic = "";
+    }
+
+    /** The {@code clickhouse} section. */
+    public static final class ClickHouse {
+        /** HTTP URL, empty = off. */
+        public String url = "";
+        /** User. */
+        public String user = "default";
+        /** Password. */
+        public String password = "";
+        /** Database. */
+        public String database = "vecflow";
+        /** Rows per insert. */
+        public int batchRows = 50_000;
+        /** Flush interval, ms. */
+        public long flushMs = 1000;
+        /** Pending bytes per table. */
+        public long maxPendingBytes = 64L << 20;
+        /** Retention days per table. */
+        public Map<String, Integer> retentionDays = new LinkedHashMap<>();
+    }
+
+    /** The {@code admission} section. */
+    public static final class Admission {
+        /** Agent prefixes; empty = all. */
+        public List<String> allow = new ArrayList<>();
+        /** Datagrams/s per agent, 0 = none. */
+        public long rateLimit;
+        /** Burst in datagrams, 0 = rate. */
+        public long burst;
+    }
+
+    /** The {@code metrics} section. */
+    public static final class Metrics {
+        /** Address of the endpoint. */
+        public String listen = "127.0.0.1";
+        /** TCP port, 0 = off. */
+        public int port = 9477;
+    }
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .setPropertyNamingStrategy(PropertyNamingStrategies.KEBAB_CASE)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS);
+
+    /**
+     * Reads and validates a configuration file.
+     *
+     * @param file the YAML file
+     * @return the configuration
+     * @throws IllegalArgumentException for an unknown key, a wrong type or a value out of range; the message names the
+     *     file, the key and the line
+     * @throws IOException if the file cannot be read
+     */
+    public static CollectorConfig load(Path file) throws IOException {
+        return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+    }
+
+    /**
+     * Parses and validates YAML text.
+     *
+     * @param yaml the text (empty = every default)
+     * @param source name for messages (file name)
+     * @return the configuration
+     * @throws IllegalArgumentException as {@link #load}
+     */
+    public static CollectorConfig parse(String yaml, String source) {
+        CollectorConfig c;
+        try {
+            c = yaml.isBlank() ? new CollectorConfig() : YAML.readValue(yaml, CollectorConfig.class);
+            if (c == null) {
+                c = new CollectorConfig();
+            }
+        } catch (UnrecognizedPropertyException e) {
+            throw new IllegalArgumentException(source + " line " + line(e.getLocation()) + ": unknown key '"
+                    + path(e) + "' (known here: " + e.getKnownPropertyIds() + ")");
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException(source + " line " + line(e.getLocation()) + ": "
+                    + (e instanceof com.fasterxml.jackson.databind.JsonMappingException m && !m.getPath().isEmpty()
+                            ? "key '" + path(m) + "': " : "")
+                    + e.getOriginalMessage().lines().findFirst().orElse(""));
+        }
+        c.validate(source);
+        return c;
+    }
+
+    private static int line(JsonLocation l) {
+        return l == null ? 0 : l.getLineNr();
+    }
+
+    private static String path(com.fasterxml.jackson.databind.JsonMappingException e) {
+        StringBuilder b = new StringBuilder();
+        for (com.fasterxml.jackson.databind.JsonMappingException.Reference r : e.getPath()) {
+            if (r.getFieldName() != null) {
+                b.append(b.isEmpty() ? "" : ".").append(r.getFieldName());
+            } else {
+                b.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return b.toString();
+    }
+
+    /** @return the documented example configuration (every key at its default). */
+    public static String example() {
+        try (InputStream in = CollectorConfig.class.getResourceAsStream("collector-example.yaml")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** @return the role as an enum. */
+    public Collector.Role roleEnum() {
+        return Collector.Role.valueOf(role.toUpperCase(Locale.ROOT));
+    }
+
+    /**
+     * Checks every value.
+     *
+     * @throws IllegalArgumentException naming the source, the key, the value and the allowed range
+     */
+    public void validate(String source) {
+        check(source, List.of("inlet", "outlet", "all").contains(role), "role", role, "inlet, outlet or all");
+        check(source, listen.port >= 1 && listen.port <= 65535, "listen.port", listen.port, "1..65535");
+        check(source, listen.threads >= 1 && listen.threads <= 64, "listen.threads", listen.threads, "1..64");
+        check(source, listen.receiveBufferBytes >= 65536, "listen.receive-buffer-bytes", listen.receiveBufferBytes,
+                ">= 65536");
+        check(source, listen.maxDatagramBytes >= 1500 && listen.maxDatagramBytes <= 65507,
+                "listen.max-datagram-bytes", listen.maxDatagramBytes, "1500..65507");
+        check(source, listen.readBatch >= 1 && listen.readBatch <= 1024, "listen.read-batch", listen.readBatch,
+                "1..1024");
+        try {
+            InetAddress.getByName(listen.address);
+        } catch (UnknownHostException e) {
+            check(source, false, "listen.address", listen.address, "an address of this host");
+        }
+        check(source, kafka.partitions >= 1 && kafka.partitions <= 10_000, "kafka.partitions", kafka.partitions,
+                "1..10000");
+        check(source, kafka.rawTopic.matches("[A-Za-z0-9._-]{1,249}"), "kafka.raw-topic", kafka.rawTopic,
+                "a Kafka topic name");
+        check(source, kafka.decodedTopic.isEmpty() || kafka.decodedTopic.matches("[A-Za-z0-9._-]{1,249}"),
+                "kafka.decoded-topic", kafka.decodedTopic, "a Kafka topic name or empty");
+        check(source, !kafka.consumerGroup.isBlank(), "kafka.consumer-group", kafka.consumerGroup, "non-empty");
+        check(source, clickhouse.url.isEmpty() || clickhouse.url.matches("https?://[^/\\s]+(/.*)?"), "clickhouse.url",
+                clickhouse.url, "http://host:port or empty");
+        check(source, clickhouse.database.matches("[A-Za-z_][A-Za-z0-9_]*"), "clickhouse.database",
+                clickhouse.database, "letters, digits and _");
+        check(source, clickhouse.batchRows >= 1 && clickhouse.batchRows <= 1_000_000, "clickhouse.batch-rows",
+                clickhouse.batchRows, "1..1000000");
+        check(source, clickhouse.flushMs >= 10 && clickhouse.flushMs <= 600_000, "clickhouse.flush-ms",
+                clickhouse.flushMs, "10..600000");
+        check(source, clickhouse.maxPendingBytes >= 1 << 20, "clickhouse.max-pending-bytes",
+                clickhouse.maxPendingBytes, ">= 1048576");
+        for (Map.Entry<String, Integer> e : clickhouse.retentionDays.entrySet()) {
+            boolean known = FlowSchema.TABLES.stream().anyMatch(t -> t.name().equals(e.getKey()));
+            check(source, known, "clickhouse.retention-days." + e.getKey(), e.getKey(), "a vecflow table ("
+                    + FlowSchema.TABLES.stream().map(FlowSchema.Table::name).toList() + ")");
+            check(source, e.getValue() != null && e.getValue() >= 1 && e.getValue() <= 36_500,
+                    "clickhouse.retention-days." + e.getKey(), e.getValue(), "1..36500");
+        }
+        check(source, admission.rateLimit >= 0, "admission.rate-limit", admission.rateLimit, ">= 0");
+        check(source, admission.burst >= 0, "admission.burst", admission.burst, ">= 0");
+        check(source, metrics.port >= 0 && metrics.port <= 65535, "metrics.port", metrics.port, "0..65535");
+        check(source, lossIntervalMs >= 100, "loss-interval-ms", lossIntervalMs, ">= 100");
+        Collector.Role r = roleEnum();
+        check(source, r == Collector.Role.ALL || !kafka.bootstrap.isBlank(), "kafka.bootstrap", kafka.bootstrap,
+                "set for role " + role);
+    }
+
+    /**
+     * Checks that the role has somewhere to put what it receives (a separate step from {@link #validate}, so the
+     * documented defaults parse).
+     *
+     * @throws IllegalArgumentException naming the role and the keys that would give it a sink
+     */
+    public void requireSinks(String source) {
+        Collector.Role r = roleEnum();
+        boolean rowSink = !clickhouse.url.isEmpty() || !jsonLines.isEmpty() || !kafka.decodedTopic.isEmpty();
+        if (r == Collector.Role.OUTLET) {
+            check(source, rowSink, "clickhouse.url", clickhouse.url,
+                    "a row sink for role outlet (clickhouse.url, json-lines or kafka.decoded-topic)");
+        } else if (r == Collector.Role.ALL) {
+            check(source, rowSink || !kafka.bootstrap.isBlank() || !forward.isEmpty(), "clickhouse.url",
+                    clickhouse.url, "a sink (clickhouse.url, json-lines, kafka.bootstrap, kafka.decoded-topic or forward)");
+        }
+    }
+
+    private static void check(String source, boolean ok, String key, Object value, String allowed) {
+        if (!ok) {
+            throw new IllegalArgumentException(source + ": " + key + " = '" + value + "' is invalid (need " + allowed
+                    + ")");
+        }
+    }
+
+    /**
+     * The settings this configuration gives.
+     *
+     * @return collector settings
+     */
+    public Collector.Settings toSettings() {
+        Collector.Settings s = new Collector.Settings();
+        s.role = roleEnum();
+        s.bindAddress = listen.address;
+        s.port = listen.port;
+        s.threads = listen.threads;
+        s.receiveBufferBytes = listen.receiveBufferBytes;
+        s.maxDatagramBytes = listen.maxDatagramBytes;
+        s.readBatch = listen.readBatch;
+        s.kafkaBootstrap = kafka.bootstrap.isBlank() ? null : kafka.bootstrap;
+        s.kafkaRawTopic = kafka.rawTopic;
+        s.kafkaPartitions = kafka.partitions;
+        s.kafkaConsumerGroup = kafka.consumerGroup;
+        s.kafkaDecodedTopic = kafka.decodedTopic.isEmpty() ? null : kafka.decodedTopic;
+        s.clickhouseUrl = clickhouse.url.isEmpty() ? null : clickhouse.url;
+        s.clickhouseUser = clickhouse.user;
+        String envPassword = System.getenv("VECFLOW_CLICKHOUSE_PASSWORD");
+        s.clickhousePassword = clickhouse.password.isEmpty() && envPassword != null ? envPassword : clickhouse.password;
+        s.clickhouseDatabase = clickhouse.database;
+        s.clickhouseBatchRows = clickhouse.batchRows;
+        s.clickhouseFlushMs = clickhouse.flushMs;
+        s.clickhouseMaxPendingBytes = clickhouse.maxPendingBytes;
+        s.clickhouseTtlDays = new LinkedHashMap<>(clickhouse.retentionDays);
+        s.jsonLines = jsonLines.isEmpty() ? null : Path.of(jsonLines);
+        s.forwardTargets = List.copyOf(forward);
+        s.allowPrefixes = List.copyOf(admission.allow);
+        s.rateLimit = admission.rateLimit;
+        s.burst = admission.burst;
+        s.lossIntervalMs = lossIntervalMs;
+        return s;
+    }
+
+    /** @return this configuration as YAML (passwords masked), for {@code --print-config}. */
+    public String toYaml() {
+        try {
+            CollectorConfig copy = YAML.readValue(YAML.writeValueAsString(this), CollectorConfig.class);
+            if (!copy.clickhouse.password.isEmpty()) {
+                copy.clickhouse.password = "********";
+            }
+            return YAML.writeValueAsString(copy);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
