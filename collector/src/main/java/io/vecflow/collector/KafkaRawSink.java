@@ -64,25 +64,7 @@ public final class KafkaRawSink implements RawSink {
     public KafkaRawSink(String bootstrap, String topic, int partitions) throws Exception {
         this.topic = topic;
         this.bootstrap = bootstrap;
-        Properties admin = new Properties();
-        admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15000);
-        admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10000);
-        try (Admin a = Admin.create(admin)) {
-            NewTopic t = new NewTopic(topic, partitions, (short) 1)
-                    .configs(Map.of("retention.ms", "86400000", "compression.type", "producer"));
-            try {
-                a.createTopics(List.of(t)).all().get(20, TimeUnit.SECONDS);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw new IllegalStateException("cannot create Kafka topic " + topic + " at " + bootstrap + ": "
-                            + e.getCause().getMessage(), e.getCause());
-                }
-            } catch (java.util.concurrent.TimeoutException e) {
-                throw new IllegalStateException("cannot create Kafka topic " + topic + " at " + bootstrap
-                        + ": no answer in 20 s", e);
-            }
-        }
+        KafkaTopics.create(bootstrap, topic, partitions);
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -94,25 +76,7 @@ public final class KafkaRawSink implements RawSink {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1000);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "vecflow-inlet");
         this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-        // Fetch metadata now, not on the first datagram. Each call waits at most max.block.ms (1 s, so that a send
-        // never blocks the UDP thread longer); a topic created a moment ago may need a few calls.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (true) {
-            try {
-                producer.partitionsFor(topic);
-                break;
-            } catch (org.apache.kafka.common.errors.TimeoutException e) {
-                if (System.nanoTime() > deadline) {
-                    producer.close(java.time.Duration.ZERO);
-                    throw new IllegalStateException("no metadata for Kafka topic " + topic + " from " + bootstrap
-                            + " in 15 s: " + e.getMessage(), e);
-                }
-            } catch (RuntimeException e) {
-                producer.close(java.time.Duration.ZERO);
-                throw new IllegalStateException("Kafka producer for " + topic + " at " + bootstrap + ": "
-                        + e.getMessage(), e);
-            }
-        }
+        KafkaTopics.awaitMetadata(producer, topic, bootstrap);
     }
 
     @Override
