@@ -29,6 +29,13 @@ import java.util.HexFormat;
  * and every record in wire order with the field names of the sFlow specs (sflow_version_5.txt, sflow_drops.txt,
  * sflow_host.txt), unknown samples and records with their ids and raw bytes, the decoded sampled headers, and the
  * error that stopped decoding, if any. For operators ({@code vecflow decode}) and judge tests; not a hot path.
+ *
+ * <p>Every {@code offset} (samples, record errors, the datagram error) counts bytes from the start of the sFlow
+ * datagram (the UDP payload). The decoder keeps one holder per known record type, so each listed record is written
+ * from what the sample says about it: a record that failed to decode within its own length is written as
+ * {@code {"data_format","record_type","error":{"kind","field","offset"}}} with no fields (its holder holds nothing of
+ * it); an earlier copy of a record type whose holder a later copy took over is written as
+ * {@code {"data_format","record_type","superseded":true}}; the last copy is written with its fields.
  */
 public final class DatagramJsonWriter implements SflowVisitor {
     private static final HexFormat HEX = HexFormat.of();
@@ -36,6 +43,8 @@ public final class DatagramJsonWriter implements SflowVisitor {
     private final ParsedPacket parsed = new ParsedPacket();
     private JsonGenerator g;
     private boolean samplesOpen;
+    /** Index of the datagram in the buffer: offsets are written relative to it. */
+    private int base;
 
     /**
      * Decodes one datagram and writes it as a JSON object.
@@ -52,6 +61,7 @@ public final class DatagramJsonWriter implements SflowVisitor {
             throws IOException {
         this.g = g;
         this.samplesOpen = false;
+        this.base = off;
         g.writeStartObject();
         if (context != null) {
             context.write(g);
@@ -130,7 +140,7 @@ public final class DatagramJsonWriter implements SflowVisitor {
             g.writeStartObject();
             g.writeStringField("sample_type", "unknown");
             g.writeStringField("data_format", format(dataFormat));
-            g.writeNumberField("offset", offset);
+            g.writeNumberField("offset", offset - base);
             g.writeNumberField("length", length);
             g.writeEndObject();
         });
@@ -156,7 +166,7 @@ public final class DatagramJsonWriter implements SflowVisitor {
             default -> "discarded_packet";
         });
         g.writeStringField("data_format", format(s.kind));
-        g.writeNumberField("offset", s.offset);
+        g.writeNumberField("offset", s.offset - base);
         g.writeNumberField("length", s.length);
         g.writeNumberField("sequence_number", s.sequenceNumber);
         g.writeNumberField("source_id_type", s.sourceIdType);
@@ -181,7 +191,12 @@ public final class DatagramJsonWriter implements SflowVisitor {
             int f = s.recordFormats[i];
             g.writeStartObject();
             g.writeStringField("data_format", format(f));
-            if (!flowRecord(s, f)) {
+            String known = FlowRecords.name(f);
+            if (s.recordFailed(i)) {
+                recordError(known, s.recordErrorKinds[i].name(), s.recordErrorField(i), s.recordErrorOffsets[i]);
+            } else if (known != null && (s.recordSuperseded(i) || !s.has(f))) {
+                superseded(known);
+            } else if (!flowRecord(s, f)) {
                 g.writeStringField("record_type", "unknown");
                 if (unknown < s.unknownKept()) {
                     ByteView v = s.unknownBodies[unknown];
@@ -197,6 +212,22 @@ public final class DatagramJsonWriter implements SflowVisitor {
             g.writeNumberField("record_errors", s.recordErrors);
         }
         g.writeEndObject();
+    }
+
+    /** A listed record that failed to decode: its name and the error, no fields (its holder holds none of it). */
+    private void recordError(String recordType, String kind, String field, int offset) throws IOException {
+        g.writeStringField("record_type", recordType != null ? recordType : "unknown");
+        g.writeObjectFieldStart("error");
+        g.writeStringField("kind", kind);
+        g.writeStringField("field", field);
+        g.writeNumberField("offset", offset);
+        g.writeEndObject();
+    }
+
+    /** An earlier copy of a known record whose holder a later copy of the same format took over. */
+    private void superseded(String recordType) throws IOException {
+        g.writeStringField("record_type", recordType);
+        g.writeBooleanField("superseded", true);
     }
 
     private void iface(String name, int fmt, long value) throws IOException {
@@ -421,7 +452,7 @@ public final class DatagramJsonWriter implements SflowVisitor {
         g.writeStartObject();
         g.writeStringField("sample_type", s.expanded ? "counters_sample_expanded" : "counters_sample");
         g.writeStringField("data_format", format(s.kind));
-        g.writeNumberField("offset", s.offset);
+        g.writeNumberField("offset", s.offset - base);
         g.writeNumberField("length", s.length);
         g.writeNumberField("sequence_number", s.sequenceNumber);
         g.writeNumberField("source_id_type", s.sourceIdType);
@@ -434,7 +465,12 @@ public final class DatagramJsonWriter implements SflowVisitor {
             g.writeStartObject();
             g.writeStringField("data_format", format(f));
             Object holder = s.records.holder(f);
-            if (holder != null) {
+            if (s.recordFailed(i)) {
+                recordError(CounterRecords.name(f), s.recordErrorKinds[i].name(), s.recordErrorField(i),
+                        s.recordErrorOffsets[i]);
+            } else if (CounterRecords.isKnown(f) && (s.recordSuperseded(i) || holder == null)) {
+                superseded(CounterRecords.name(f));
+            } else if (holder != null) {
                 g.writeStringField("record_type", CounterRecords.name(f));
                 reflect(holder);
             } else {

@@ -140,6 +140,16 @@ public final class CounterRecords {
      * @return the structure's name in the sFlow texts (e.g. "if_counters", "host_cpu"), or "enterprise:format"
      */
     public static String name(int format) {
+        String n = knownName(format);
+        return n != null ? n : SflowFormats.enterprise(format) + ":" + SflowFormats.format(format);
+    }
+
+    /** @return true for a counter record format vecflow decodes into a holder. */
+    public static boolean isKnown(int format) {
+        return knownName(format) != null;
+    }
+
+    private static String knownName(int format) {
         return switch (format) {
             case IF_COUNTERS -> "if_counters";
             case ETHERNET -> "ethernet_counters";
@@ -168,7 +178,7 @@ public final class CounterRecords {
             case VIRT_NET_IO -> "virt_net_io";
             case JVM_RUNTIME -> "jvm_runtime";
             case JVM_STATISTICS -> "jvm_statistics";
-            default -> SflowFormats.enterprise(format) + ":" + SflowFormats.format(format);
+            default -> null;
         };
     }
 

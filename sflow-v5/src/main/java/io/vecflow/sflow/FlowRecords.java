@@ -18,6 +18,37 @@ public final class FlowRecords {
     /** Longest string accepted in a record, bytes. */
     public static final int MAX_STRING = 4096;
 
+    /**
+     * @param format a flow record data_format
+     * @return the structure's name in the sFlow texts (e.g. "sampled_header", "extended_switch"), or null for a
+     *         format vecflow does not decode
+     */
+    public static String name(int format) {
+        return switch (format) {
+            case SflowFormats.SAMPLED_HEADER -> "sampled_header";
+            case SflowFormats.SAMPLED_ETHERNET -> "sampled_ethernet";
+            case SflowFormats.SAMPLED_IPV4 -> "sampled_ipv4";
+            case SflowFormats.SAMPLED_IPV6 -> "sampled_ipv6";
+            case SflowFormats.EXTENDED_SWITCH -> "extended_switch";
+            case SflowFormats.EXTENDED_ROUTER -> "extended_router";
+            case SflowFormats.EXTENDED_GATEWAY -> "extended_gateway";
+            case SflowFormats.EXTENDED_USER -> "extended_user";
+            case SflowFormats.EXTENDED_URL -> "extended_url";
+            case SflowFormats.EXTENDED_MPLS -> "extended_mpls";
+            case SflowFormats.EXTENDED_NAT -> "extended_nat";
+            case SflowFormats.EXTENDED_VLAN_TUNNEL -> "extended_vlantunnel";
+            case SflowFormats.EXTENDED_EGRESS_QUEUE -> "extended_egress_queue";
+            case SflowFormats.EXTENDED_ACL -> "extended_acl";
+            case SflowFormats.EXTENDED_FUNCTION -> "extended_function";
+            case SflowFormats.EXTENDED_TRANSIT -> "extended_transit";
+            case SflowFormats.EXTENDED_QUEUE -> "extended_queue";
+            case SflowFormats.EXTENDED_HW_TRAP -> "extended_hw_trap";
+            case SflowFormats.EXTENDED_LINUX_DROP_REASON -> "extended_linux_drop_reason";
+            case SflowFormats.EXTENDED_TIMESTAMP -> "extended_timestamp";
+            default -> null;
+        };
+    }
+
     /** sampled_header (0:1). */
     public static final class SampledHeader {
         /** header_protocol (1 Ethernet, 11 IPv4, 12 IPv6, ...). */

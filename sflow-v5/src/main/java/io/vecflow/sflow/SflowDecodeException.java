@@ -47,6 +47,16 @@ public final class SflowDecodeException extends Exception {
         return suffix == null ? field : field + suffix;
     }
 
+    /** @return the field name without its suffix (a constant: reading it never allocates). */
+    String fieldBase() {
+        return field;
+    }
+
+    /** @return the constant appended to {@link #fieldBase()}, or null. */
+    String fieldSuffix() {
+        return suffix;
+    }
+
     /** @return byte offset of the field within the datagram. */
     public int offset() {
         return offset;

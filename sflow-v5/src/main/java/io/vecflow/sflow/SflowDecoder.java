@@ -14,7 +14,13 @@ import io.vecflow.sflow.FlowRecords.SampledIp;
  * length (records are kept raw); dispatch is on the full (enterprise, format) pair within its context; compact
  * interface words are split, expanded ones never masked; every count and length is checked against the bytes left
  * and a cap before use. A datagram whose sample structure fails part-way keeps the samples delivered before the
- * failure; a record that fails inside its own length is counted and skipped, and its sample is kept.
+ * failure; a record that fails inside its own length is counted and skipped, and its sample is kept. Every record read
+ * is bounded by the record's own declared end (not the sample's).
+ *
+ * <p>One holder per known record type: when a type repeats in a sample the last copy fills the holder and the earlier
+ * listed copies are marked in {@code recordSupersededMask}; a failed record clears its type's flag and is marked in
+ * {@code recordErrorMask} with its error kind, field and offset (from the start of the datagram), plus the first
+ * record error of the sample whether listed or not ({@link FlowSample}, {@link CounterSample}). No allocation.
  *
  * <p>Not thread-safe: use one decoder per thread. The holders passed to the visitor are reused.
  */
@@ -29,6 +35,8 @@ public final class SflowDecoder {
     private final CounterSample counters = new CounterSample();
     private final XdrReader r = new XdrReader();
     private final DecodeStats stats;
+    /** Index in the buffer of the datagram being decoded (record error offsets are made relative to it). */
+    private int datagramStart;
 
     /** @param stats where counters go (shared between decoders is fine) */
     public SflowDecoder(DecodeStats stats) {
@@ -52,6 +60,7 @@ public final class SflowDecoder {
      */
     public SflowDecodeException decode(byte[] data, int off, int len, SflowVisitor visitor) {
         r.buf = data;
+        datagramStart = off;
         try {
             decodeDatagram(off, off + len, visitor);
             return null;
@@ -211,14 +220,31 @@ public final class SflowDecoder {
                         s.unknownBodies[s.unknownRecords].set(r.buf, body, (int) length);
                     }
                     s.unknownRecords++;
+                } else {
+                    s.recordSupersededMask |= earlier(s.recordFormats, Math.min(i, s.recordsListed), format);
                 }
             } catch (SflowDecodeException e) {
                 // The record is malformed inside its own bounds: count it, skip it, keep the sample. Its holder may
                 // be half overwritten (also when an earlier good copy of the same record filled it), so the record
-                // is reported absent rather than mixed.
+                // is reported absent rather than mixed, and the earlier copies are marked superseded.
                 s.recordErrors++;
                 stats.recordError(e.kind());
                 clearRecord(s, format);
+                s.recordSupersededMask |= earlier(s.recordFormats, Math.min(i, s.recordsListed), format);
+                if (i < FlowSample.MAX_RECORDS_LISTED) {
+                    s.recordErrorMask |= 1L << i;
+                    s.recordErrorKinds[i] = e.kind();
+                    s.recordErrorFields[i] = e.fieldBase();
+                    s.recordErrorFieldSuffixes[i] = e.fieldSuffix();
+                    s.recordErrorOffsets[i] = e.offset() - datagramStart;
+                }
+                if (s.firstRecordErrorIndex < 0) {
+                    s.firstRecordErrorIndex = i;
+                    s.firstRecordErrorKind = e.kind();
+                    s.firstRecordErrorField = e.fieldBase();
+                    s.firstRecordErrorFieldSuffix = e.fieldSuffix();
+                    s.firstRecordErrorOffset = e.offset() - datagramStart;
+                }
             }
             p = Math.min(end, body + pad4((int) length));
         }
@@ -373,6 +399,20 @@ public final class SflowDecoder {
         return true;
     }
 
+    /**
+     * @return a mask of the entries of {@code formats[0..n)} equal to {@code format}: the earlier listed copies of a
+     *         known record, whose holder the record at hand has just taken over (at most 64 compares, no allocation)
+     */
+    private static long earlier(int[] formats, int n, int format) {
+        long m = 0;
+        for (int j = 0; j < n; j++) {
+            if (formats[j] == format) {
+                m |= 1L << j;
+            }
+        }
+        return m;
+    }
+
     /** Marks a known flow record absent (after it failed to decode). */
     private static void clearRecord(FlowSample s, int format) {
         switch (format) {
@@ -510,10 +550,29 @@ public final class SflowDecoder {
                         s.unknownBodies[s.unknownRecords].set(r.buf, body, (int) length);
                     }
                     s.unknownRecords++;
+                } else {
+                    s.recordSupersededMask |= earlier(s.recordFormats, Math.min(i, s.recordsListed), format);
                 }
             } catch (SflowDecodeException e) {
+                // As for flow records; CounterRecords.decode clears the record's flag before decoding it, so a
+                // failed record (and any earlier copy it overwrote) is reported absent.
                 s.recordErrors++;
                 stats.recordError(e.kind());
+                s.recordSupersededMask |= earlier(s.recordFormats, Math.min(i, s.recordsListed), format);
+                if (i < CounterSample.MAX_RECORDS_LISTED) {
+                    s.recordErrorMask |= 1L << i;
+                    s.recordErrorKinds[i] = e.kind();
+                    s.recordErrorFields[i] = e.fieldBase();
+                    s.recordErrorFieldSuffixes[i] = e.fieldSuffix();
+                    s.recordErrorOffsets[i] = e.offset() - datagramStart;
+                }
+                if (s.firstRecordErrorIndex < 0) {
+                    s.firstRecordErrorIndex = i;
+                    s.firstRecordErrorKind = e.kind();
+                    s.firstRecordErrorField = e.fieldBase();
+                    s.firstRecordErrorFieldSuffix = e.fieldSuffix();
+                    s.firstRecordErrorOffset = e.offset() - datagramStart;
+                }
             }
             p = Math.min(end, body + pad4((int) length));
         }
