@@ -16,15 +16,36 @@ import java.util.Map;
  *   <li>sample sequence gaps per (agent, sub-agent, source_id), separately for flow samples, counter samples and
  *       discards (each has its own sequence per source, sflow_version_5.txt, sflow_drops.txt) — samples
  *       lost (in lost datagrams, or dropped by the agent before sending);</li>
- *   <li>agent restarts: uptime going backwards, or the sequence number restarting low — counted, and every sequence
- *       of that agent re-baselined (a restart is not a loss);</li>
- *   <li>datagrams arriving out of order or duplicated (sequence at or below the last one, within a window): counted,
- *       not treated as loss;</li>
+ *   <li>agent restarts — counted, and every sequence of that agent re-baselined (a restart is not a loss);</li>
+ *   <li>datagrams arriving out of order or duplicated: counted, not treated as loss;</li>
  *   <li>the agent-reported {@code drops} (samples the agent could not send), as the increase of the cumulative
  *       counter per source.</li>
  * </ul>
  * Sequence arithmetic is modulo 2^32 (u32 wrap is not a gap). Thread-safe (one lock; a few field updates per
  * datagram and per sample); the snapshots for metrics and storage are taken under the same lock.
+ *
+ * <p><b>Datagram rule</b>, per (agent, sub-agent), comparing a datagram's sequence number {@code s} and uptime
+ * {@code u} (ms) with the last in-order datagram's:
+ * <ol>
+ *   <li><b>Sequence continuing</b> ({@code s} = last + 1, or a forward gap of at most {@link #MAX_GAP}): in order,
+ *       the gap counted as lost — <em>whatever the uptime does</em>. The u32 uptime wraps every 49.7 days, and agents
+ *       may derive it from the wall clock (hsflowd computes it from a boot time in seconds, sflow/host-sflow#3), so it
+ *       can step back while the agent keeps running; the sequence is the authority.</li>
+ *   <li><b>Sequence at or behind the last one</b>, by at most {@link #REORDER_WINDOW}: a late or duplicated datagram
+ *       only when its uptime is consistent with one — a duplicate carries the same uptime as the copy already seen;
+ *       a late datagram was sent before the closest newer datagram seen, by at most {@link #MAX_LATENESS_MS}, and
+ *       after the closest older one seen (the tracker remembers the last {@link #RECENT} datagrams' sequence and
+ *       uptime). Otherwise — typically the uptime went back to a restarted agent's few seconds, by any amount — the
+ *       agent <b>restarted</b>. A late datagram stays counted as lost (it is counted as reordered too).</li>
+ *   <li><b>Anything else</b> (a forward jump beyond {@link #MAX_GAP}, a step back beyond the window): restart.</li>
+ * </ol>
+ * Peers: Elastic Beats' NetFlow/IPFIX input ({@code detect_sequence_reset}) resets a session when the sequence moves
+ * by 1000 or more either way and looks at nothing else; this rule also catches a restart whose sequence lands near
+ * the old one (an agent restarted after a few datagrams) by the uptime, and never counts an uptime wrap or clock step
+ * with a continuing sequence as a restart.
+ *
+ * <p>Sample sequences (per source and family) use the same arithmetic without uptime: a step back within the window
+ * is reordering, a jump beyond {@link #MAX_GAP} a reset of the source's counter; an agent restart re-baselines them.
  */
 public final class LossTracker {
     /** Sample families, each with its own sequence per source. */
@@ -33,6 +54,15 @@ public final class LossTracker {
     static final long REORDER_WINDOW = 1 << 16;
     /** Gaps larger than this are treated as a restart (the agent's counter was reset), not as loss. */
     static final long MAX_GAP = 1L << 24;
+    /** Datagrams per agent whose sequence and uptime are remembered to judge late ones (a power of 2). */
+    static final int RECENT = 32;
+    /**
+     * A late datagram was sent at most this long (uptime, ms) before the closest newer datagram already received;
+     * more is not network reordering but an agent whose uptime went back: a restart. Covers agents whose uptime
+     * moves in whole seconds (hsflowd) with margin.
+     */
+    static final long MAX_LATENESS_MS = 5_000;
+    private static final long U32 = 0xFFFFFFFFL;
     /** Sources tracked per agent at most (a cap against hostile input); more are counted in {@link #overflow}. */
     static final int MAX_SOURCES_PER_AGENT = 65_536;
     /** Agents tracked at most. */
@@ -47,6 +77,9 @@ public final class LossTracker {
         /** Datagrams seen, lost (sequence gaps), reordered or duplicated, and agent restarts. */
         public long datagrams, datagramsLost, datagramsReordered, resets;
         long lastSeq = -1, lastUptime = -1;
+        /** Recent datagrams as {@code seq << 32 | uptime} in slot {@code seq % RECENT}; valid where recentMask is set. */
+        final long[] recent = new long[RECENT];
+        int recentMask;
         final LongObjectMap<SourceStats> sources = new LongObjectMap<>(16);
         final List<SourceStats> sourceList = new ArrayList<>();
 
@@ -153,30 +186,76 @@ public final class LossTracker {
             lastSub = h.subAgentId;
         }
         a.datagrams++;
-        long seq = h.sequenceNumber;
-        boolean restart = a.lastUptime >= 0 && h.uptimeMs < a.lastUptime && (a.lastUptime - h.uptimeMs) > 60_000;
+        long seq = h.sequenceNumber & U32;
+        long uptime = h.uptimeMs & U32;
         if (a.lastSeq < 0) {
-            a.lastSeq = seq;
-        } else if (restart) {
-            restart(a, seq);
-        } else {
-            long ahead = (seq - a.lastSeq) & 0xFFFFFFFFL;
-            if (ahead == 0 || ahead > 0xFFFFFFFFL - REORDER_WINDOW) {
-                a.datagramsReordered++; // duplicate or late: not a loss, sequence unchanged
-            } else if (ahead > MAX_GAP) {
-                restart(a, seq);
-            } else {
-                a.datagramsLost += ahead - 1;
-                a.lastSeq = seq;
-            }
+            inOrder(a, seq, uptime);
+            return a;
         }
-        a.lastUptime = h.uptimeMs;
+        long ahead = (seq - a.lastSeq) & U32;
+        long back = (a.lastSeq - seq) & U32;
+        if (ahead != 0 && ahead <= MAX_GAP) {
+            a.datagramsLost += ahead - 1; // the sequence continues: in order, whatever the uptime does
+            inOrder(a, seq, uptime);
+        } else if (back <= REORDER_WINDOW && lateOrDuplicate(a, back, uptime)) {
+            a.datagramsReordered++; // not a loss; the last in-order datagram stays the reference
+            if (back < RECENT) {
+                remember(a, seq, uptime);
+            }
+        } else {
+            restart(a, seq, uptime);
+        }
         return a;
     }
 
-    private static void restart(AgentStats a, long seq) {
-        a.resets++;
+    private static void inOrder(AgentStats a, long seq, long uptime) {
         a.lastSeq = seq;
+        a.lastUptime = uptime;
+        remember(a, seq, uptime);
+    }
+
+    private static void remember(AgentStats a, long seq, long uptime) {
+        int slot = (int) (seq & (RECENT - 1));
+        a.recent[slot] = seq << 32 | uptime;
+        a.recentMask |= 1 << slot;
+    }
+
+    /**
+     * @param back how far behind the last in-order sequence the datagram is (0 = the same sequence)
+     * @return true if the datagram's uptime fits a late or duplicated copy (see the class rule), false for a restart
+     */
+    private static boolean lateOrDuplicate(AgentStats a, long back, long uptime) {
+        long newerBack = -1, newerUptime = a.lastUptime, olderBack = -1, olderUptime = 0;
+        for (int slot = 0; slot < RECENT; slot++) {
+            if ((a.recentMask & 1 << slot) == 0) {
+                continue;
+            }
+            long e = a.recent[slot];
+            long eb = (a.lastSeq - (e >>> 32)) & U32;
+            long eu = e & U32;
+            if (eb == back) {
+                return eu == uptime; // seen before: a copy carries the same uptime, a restarted agent another one
+            } else if (eb < back) {
+                if (eb > newerBack) { // the closest newer datagram seen
+                    newerBack = eb;
+                    newerUptime = eu;
+                }
+            } else if (eb <= REORDER_WINDOW && (olderBack < 0 || eb < olderBack)) { // the closest older one
+                olderBack = eb;
+                olderUptime = eu;
+            }
+        }
+        long sentBefore = (newerUptime - uptime) & U32; // how long before the closest newer datagram it was sent
+        if (sentBefore > MAX_LATENESS_MS) {
+            return false; // too early, or after the newer datagram (the difference wraps to nearly 2^32)
+        }
+        return olderBack < 0 || sentBefore <= ((newerUptime - olderUptime) & U32); // not before the older one
+    }
+
+    private static void restart(AgentStats a, long seq, long uptime) {
+        a.resets++;
+        a.recentMask = 0;
+        inOrder(a, seq, uptime);
         for (SourceStats s : a.sourceList) {
             s.lastSeq = -1;
             s.lastDrops = -1;

@@ -36,15 +36,15 @@ class LossTrackerTest {
         datagram(2, 0, 1, 30);
         datagram(1, 1, 100, 5); // sub-agent 1 of agent 1: separate
         datagram(1, 0, 6, 1300);
-        datagram(1, 0, 1, 10); // restart: uptime went back by more than a minute? no: by 1.29 s -> sequence far back
+        datagram(1, 0, 1, 10); // sequence 1 again with another uptime (1000 before): the agent restarted
         var byAgent = t.agents();
         assertThat(byAgent).hasSize(3);
         LossTracker.AgentStats a = byAgent.stream().filter(x -> x.agent[15] == 1 && x.subAgentId == 0).findFirst()
                 .orElseThrow();
         assertThat(a.datagrams).isEqualTo(7);
         assertThat(a.datagramsLost).isEqualTo(2);
-        assertThat(a.datagramsReordered).as("late 4, duplicate 5, and the jump back to 1 (within the window)")
-                .isEqualTo(3);
+        assertThat(a.datagramsReordered).as("late 4 and duplicate 5").isEqualTo(2);
+        assertThat(a.resets).isEqualTo(1);
         LossTracker.AgentStats b = byAgent.stream().filter(x -> x.agent[15] == 2).findFirst().orElseThrow();
         assertThat(b.datagrams).isEqualTo(3);
         assertThat(b.datagramsLost).isZero();
@@ -57,6 +57,103 @@ class LossTrackerTest {
         assertThat(c.resets).isEqualTo(1);
         assertThat(c.datagramsLost).isEqualTo(1);
         assertThat(t.totals()[0]).isEqualTo(15);
+    }
+
+    private LossTracker.AgentStats agent(int lastOctet) {
+        return t.agents().stream().filter(x -> x.agent[15] == lastOctet && x.subAgentId == 0).findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void aRestartIsDetectedWhenTheUptimeGoesBackByLessThanAMinute() {
+        for (int q = 1; q <= 10; q++) {
+            datagram(1, 0, q, q * 1000L);
+        }
+        for (int q = 1; q <= 3; q++) {
+            datagram(1, 0, q, q * 100L); // restarted: sequence and uptime begin again
+        }
+        datagram(1, 0, 5, 500); // re-baselined on the new sequence: 4 is missing
+        LossTracker.AgentStats a = agent(1);
+        assertThat(a.resets).isEqualTo(1);
+        assertThat(a.datagramsReordered).isZero();
+        assertThat(a.datagramsLost).isEqualTo(1);
+        assertThat(a.datagrams).isEqualTo(14);
+    }
+
+    @Test
+    void aContinuingSequenceIsNeverARestartWhateverTheUptimeDoes() {
+        datagram(1, 0, 100, 0xFFFFE000L);
+        datagram(1, 0, 101, 0xFFFFF000L);
+        datagram(1, 0, 102, 0x100); // u32 uptime wrap (49.7 days)
+        datagram(1, 0, 103, 0x1100);
+        datagram(1, 0, 104, 0x100); // the agent's clock stepped back 4 s (hsflowd derives uptime from it)
+        datagram(1, 0, 106, 5); // a gap of one, the uptime back by ~4 s again
+        LossTracker.AgentStats a = agent(1);
+        assertThat(a.resets).isZero();
+        assertThat(a.datagramsReordered).isZero();
+        assertThat(a.datagramsLost).isEqualTo(1);
+    }
+
+    @Test
+    void lateAndDuplicatedDatagramsWithConsistentUptimeAreReorderingNotRestarts() {
+        datagram(1, 0, 1, 1000);
+        datagram(1, 0, 2, 1010);
+        datagram(1, 0, 4, 1030);
+        datagram(1, 0, 3, 1020); // late: sent between 2 and 4
+        datagram(1, 0, 4, 1030); // duplicate
+        datagram(1, 0, 3, 1020); // duplicate of the late one
+        datagram(1, 0, 5, 1040);
+        LossTracker.AgentStats a = agent(1);
+        assertThat(a.resets).isZero();
+        assertThat(a.datagramsReordered).isEqualTo(3);
+        assertThat(a.datagramsLost).as("3 was counted lost when 4 came; late, it stays counted").isEqualTo(1);
+
+        // After a long in-order run the remembered window has moved on: a step back beyond it with an uptime just
+        // before the oldest remembered datagram is still late.
+        for (int q = 6; q <= 100; q++) {
+            datagram(2, 0, q, q * 10L);
+        }
+        datagram(2, 0, 50, 500);
+        assertThat(agent(2).resets).isZero();
+        assertThat(agent(2).datagramsReordered).isEqualTo(1);
+    }
+
+    @Test
+    void aStepBackWithAnInconsistentUptimeIsARestart() {
+        datagram(1, 0, 1, 1000);
+        datagram(1, 0, 2, 1010);
+        datagram(1, 0, 5, 1040);
+        datagram(1, 0, 3, 1045); // "late" but stamped after 5: the sequence restarted under a running clock
+        assertThat(agent(1).resets).isEqualTo(1);
+
+        datagram(2, 0, 1, 1000);
+        datagram(2, 0, 2, 1010);
+        datagram(2, 0, 5, 1040);
+        datagram(2, 0, 3, 1005); // stamped before 2: not a late 3
+        assertThat(agent(2).resets).isEqualTo(1);
+
+        datagram(3, 0, 1, 0);
+        datagram(3, 0, 2, 10_000);
+        datagram(3, 0, 4, 20_000);
+        datagram(3, 0, 3, 12_000); // sent 8 s before 4 yet arriving after it: beyond MAX_LATENESS_MS
+        assertThat(agent(3).resets).isEqualTo(1);
+
+        // An agent that ran 1.5 s restarts and sends sequence 1 again: its uptime differs from the first 1's.
+        datagram(4, 0, 1, 500);
+        datagram(4, 0, 2, 1000);
+        datagram(4, 0, 3, 1500);
+        datagram(4, 0, 1, 400);
+        datagram(4, 0, 2, 900);
+        assertThat(agent(4).resets).isEqualTo(1);
+        assertThat(agent(4).datagramsReordered).isZero();
+
+        // Beyond the remembered datagrams: 1000 in order, then sequence 1 with a 50 ms uptime.
+        for (int q = 1; q <= 1000; q++) {
+            datagram(5, 0, q, 1000L * q);
+        }
+        datagram(5, 0, 1, 50);
+        assertThat(agent(5).resets).isEqualTo(1);
+        assertThat(agent(5).datagramsReordered).isZero();
     }
 
     @Test
