@@ -33,6 +33,9 @@ public final class CollectorMetrics implements AutoCloseable {
         CollectorStats st = c.stats();
         counter(r, "vecflow_collector_datagrams", "UDP datagrams received", st.datagramsReceived::sum);
         counter(r, "vecflow_collector_bytes", "UDP payload bytes received", st.bytesReceived::sum);
+        counter(r, "vecflow_collector_datagrams_truncated",
+                "UDP datagrams dropped as longer than --max-datagram-bytes (they arrive cut)",
+                st.datagramsTruncated::sum);
         counter(r, "vecflow_collector_flow_rows", "rows produced from flow samples and discards", st.flowRows::sum);
         counter(r, "vecflow_collector_discard_rows", "rows produced from discarded_packet samples",
                 st.discardRows::sum);
@@ -68,7 +71,8 @@ public final class CollectorMetrics implements AutoCloseable {
         agentCounter(r, loss, "vecflow_agent_datagrams", "datagrams received from the agent", 0);
         agentCounter(r, loss, "vecflow_agent_datagrams_lost", "datagrams missing from the sequence", 1);
         agentCounter(r, loss, "vecflow_agent_datagrams_reordered", "datagrams late or duplicated", 2);
-        agentCounter(r, loss, "vecflow_agent_restarts", "agent restarts (uptime or sequence going back)", 3);
+        agentCounter(r, loss, "vecflow_agent_restarts",
+                "agent restarts (sequence back with an uptime no late copy has, or a jump)", 3);
         sourceCounter(r, loss, "vecflow_agent_samples", "samples received per data source", 0);
         sourceCounter(r, loss, "vecflow_agent_samples_lost", "samples missing from the source's sequence", 1);
         sourceCounter(r, loss, "vecflow_agent_reported_drops", "samples the agent says it dropped (drops)", 2);

@@ -11,6 +11,11 @@ public final class CollectorStats {
     public final LongAdder datagramsConsumed = new LongAdder();
     /** Datagrams refused by admission (agent not allowed, or over its rate); by reason in {@link Admission}. */
     public final LongAdder datagramsRefused = new LongAdder();
+    /**
+     * UDP datagrams dropped because they were longer than {@code --max-datagram-bytes} and so arrived cut (batched
+     * reads; see {@link UdpInlet}); not in {@link #datagramsReceived}, and a gap in the agent's sequence.
+     */
+    public final LongAdder datagramsTruncated = new LongAdder();
     /** UDP payload bytes received. */
     public final LongAdder bytesReceived = new LongAdder();
     /** Rows produced from discarded_packet samples (included in {@link #flowRows}). */

@@ -20,17 +20,21 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
  * The collector's UDP listener (Netty). On Linux with epoll it opens {@code threads} sockets on the same port with
  * SO_REUSEPORT, one per event loop, so the kernel spreads datagrams over threads; elsewhere one NIO socket. Each
- * thread has its own {@link DatagramProcessor}; datagrams up to 65535 bytes are received whole.
+ * thread has its own {@link DatagramProcessor}. With batched reads (below) a datagram longer than
+ * {@code maxDatagramBytes} cannot be received whole: it is detected, dropped before any sink sees it, and counted
+ * (see {@link #truncatedDatagrams()}); otherwise datagrams up to 65507 bytes are received whole.
  */
 public final class UdpInlet implements AutoCloseable {
     private final EventLoopGroup group;
     private final List<Channel> channels = new ArrayList<>();
     private final InetSocketAddress bound;
+    private final LongAdder truncated;
 
     /**
      * Binds and starts receiving.
@@ -45,7 +49,8 @@ public final class UdpInlet implements AutoCloseable {
      */
     public UdpInlet(InetSocketAddress bind, int threads, int receiveBufferBytes, Supplier<DatagramProcessor> processors)
             throws InterruptedException, java.net.BindException {
-        this(bind, threads, receiveBufferBytes, DEFAULT_MAX_DATAGRAM_BYTES, DEFAULT_BATCH, processors);
+        this(bind, threads, receiveBufferBytes, DEFAULT_MAX_DATAGRAM_BYTES, DEFAULT_BATCH, new LongAdder(),
+                processors);
     }
 
     /** Default largest datagram received whole with batched reads, bytes (jumbo frames; hsflowd allows 8192). */
@@ -54,17 +59,35 @@ public final class UdpInlet implements AutoCloseable {
     public static final int DEFAULT_BATCH = 64;
 
     /**
-     * Binds and starts receiving. With epoll and {@code maxDatagramBytes} below 65507, each read takes up to
-     * {@code batch} datagrams in one {@code recvmmsg(2)} (Netty's {@code MAX_DATAGRAM_PAYLOAD_SIZE}), which more than
-     * halves the per-datagram system-call and wake-up cost; a datagram longer than {@code maxDatagramBytes} is then
-     * cut to that length (and fails to decode, counted as TRUNCATED). {@code maxDatagramBytes} 65507 reads one
-     * datagram per call, any size.
-     *
-     * @param maxDatagramBytes largest datagram received whole, bytes (1500..65507)
-     * @param batch datagrams per read (1..1024)
+     * As {@link #UdpInlet(InetSocketAddress, int, int, int, int, LongAdder, Supplier)} with a counter of its own for
+     * datagrams dropped as too long ({@link #truncatedDatagrams()}).
      */
     public UdpInlet(InetSocketAddress bind, int threads, int receiveBufferBytes, int maxDatagramBytes, int batch,
             Supplier<DatagramProcessor> processors) throws InterruptedException, java.net.BindException {
+        this(bind, threads, receiveBufferBytes, maxDatagramBytes, batch, new LongAdder(), processors);
+    }
+
+    /**
+     * Binds and starts receiving. With epoll and {@code maxDatagramBytes} below 65507, each read takes up to
+     * {@code batch} datagrams in one {@code recvmmsg(2)} (Netty's {@code MAX_DATAGRAM_PAYLOAD_SIZE}), which more than
+     * halves the per-datagram system-call and wake-up cost. Each datagram then gets a slot of
+     * {@code maxDatagramBytes + 1} bytes, so one longer than {@code maxDatagramBytes} — which the kernel would cut to
+     * the slot without a word — arrives with more than {@code maxDatagramBytes} bytes and is known cut: it is
+     * <b>dropped</b> (no sink sees it, so the raw topic only ever holds whole datagrams and no row comes from a cut
+     * sample) and counted in {@code truncated}; the agent's datagram sequence shows it as lost. Raise
+     * {@code maxDatagramBytes} to receive it. {@code maxDatagramBytes} 65507 (or {@code batch} 1, or NIO) reads one
+     * datagram per call, any size, whole.
+     *
+     * @param maxDatagramBytes largest datagram received whole, bytes (1500..65507)
+     * @param batch datagrams per read (1..1024)
+     * @param truncated counts datagrams dropped because they were longer than {@code maxDatagramBytes} (e.g.
+     *     {@link CollectorStats#datagramsTruncated})
+     * @throws IllegalArgumentException if {@code maxDatagramBytes} or {@code batch} is out of range
+     */
+    public UdpInlet(InetSocketAddress bind, int threads, int receiveBufferBytes, int maxDatagramBytes, int batch,
+            LongAdder truncated, Supplier<DatagramProcessor> processors)
+            throws InterruptedException, java.net.BindException {
+        this.truncated = truncated;
         if (maxDatagramBytes < 1500 || maxDatagramBytes > 65507 || batch < 1 || batch > 1024) {
             throw new IllegalArgumentException("maxDatagramBytes must be 1500..65507 and batch 1..1024");
         }
@@ -75,6 +98,9 @@ public final class UdpInlet implements AutoCloseable {
         }
         boolean epoll = Epoll.isAvailable();
         boolean batched = epoll && maxDatagramBytes < 65507 && batch > 1;
+        // One byte more than the limit per datagram: a datagram that fills it was longer than the limit (cut).
+        int slot = maxDatagramBytes + 1;
+        int limit = batched ? maxDatagramBytes : Integer.MAX_VALUE;
         int n = epoll ? Math.max(1, threads) : 1;
         group = new MultiThreadIoEventLoopGroup(n, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         InetSocketAddress addr = bind;
@@ -99,13 +125,13 @@ public final class UdpInlet implements AutoCloseable {
                         .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
                         .option(ChannelOption.SO_RCVBUF, receiveBufferBytes)
                         .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(
-                                batched ? maxDatagramBytes * batch : 65536))
-                        .handler(new Handler(proc));
+                                batched ? slot * batch : 65536))
+                        .handler(new Handler(proc, limit, truncated));
                 if (epoll && n > 1) {
                     b.option(EpollChannelOption.SO_REUSEPORT, true);
                 }
                 if (batched) {
-                    b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, maxDatagramBytes);
+                    b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slot);
                 }
                 io.netty.channel.ChannelFuture f = b.bind(addr).await();
                 if (!f.isSuccess()) {
@@ -135,13 +161,22 @@ public final class UdpInlet implements AutoCloseable {
         return bound;
     }
 
+    /** @return datagrams dropped because they were longer than {@code maxDatagramBytes} (batched reads only). */
+    public long truncatedDatagrams() {
+        return truncated.sum();
+    }
+
     private static final class Handler extends SimpleChannelInboundHandler<DatagramPacket> {
         private final DatagramProcessor proc;
+        private final int limit;
+        private final LongAdder truncated;
         private final byte[] buf = new byte[65536];
         private final byte[] peer16 = new byte[16];
 
-        Handler(DatagramProcessor proc) {
+        Handler(DatagramProcessor proc, int limit, LongAdder truncated) {
             this.proc = proc;
+            this.limit = limit;
+            this.truncated = truncated;
         }
 
         @Override
@@ -149,6 +184,10 @@ public final class UdpInlet implements AutoCloseable {
             long now = EpochNanos.now();
             ByteBuf c = p.content();
             int len = c.readableBytes();
+            if (len > limit) {
+                truncated.increment(); // cut by the kernel to the slot: dropped, never half-decoded
+                return;
+            }
             c.getBytes(c.readerIndex(), buf, 0, len);
             InetSocketAddress s = p.sender();
             mapped(s.getAddress(), peer16);
