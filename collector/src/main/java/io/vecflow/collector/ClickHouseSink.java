@@ -86,6 +86,8 @@ public final class ClickHouseSink implements FlowSink {
     private final TableBatch[] batches;
     private final ScheduledExecutorService timer;
     private final Retention retention;
+    /** Test hook: this many successful inserts report a failure afterwards (to prove retries do not double rows). */
+    volatile int failAfterInsertForTest;
 
     /**
      * Connects, probes the server version, creates or migrates the schema.
@@ -550,6 +552,10 @@ public final class ClickHouseSink implements FlowSink {
                             }
                             long t0 = System.nanoTime();
                             insert(qualified, columns, batch);
+                            if (failAfterInsertForTest > 0) {
+                                failAfterInsertForTest--;
+                                throw new IOException("injected: the insert landed but its answer was lost");
+                            }
                             lastInsertNanos = System.nanoTime() - t0;
                             written.addAndGet(rows);
                             inserts.incrementAndGet();

@@ -154,7 +154,7 @@ public final class Collector implements AutoCloseable {
                 admission = new Admission(s.allowPrefixes, s.rateLimit, s.burst == 0 ? s.rateLimit : s.burst,
                         Admission.DEFAULT_MAX_AGENTS);
                 inlet = new UdpInlet(new InetSocketAddress(s.bindAddress, s.port), s.threads, s.receiveBufferBytes,
-                        s.maxDatagramBytes, s.readBatch,
+                        s.maxDatagramBytes, s.readBatch, stats.datagramsTruncated,
                         () -> new DatagramProcessor(stats.decode, stats, rawSinks,
                                 decodeHere ? flowSinks : List.of(), decodeHere, admission));
             }

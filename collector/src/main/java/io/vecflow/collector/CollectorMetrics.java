@@ -14,6 +14,9 @@ import java.net.InetAddress;
  * kind, sink results, and per agent / source the loss accounting of {@link LossTracker}. Every metric is read from
  * the collector's own counters at scrape time (callback metrics), so the receive path pays nothing for them.
  *
+ * Also: admission refusals by reason, ClickHouse rows per table and result, insert latency, pending bytes, the
+ * outlet's Kafka lag and commits, and forward counters per target.
+ *
  * <p>Names: {@code vecflow_collector_*} for the process, {@code vecflow_agent_*} with labels {@code agent},
  * {@code sub_agent} (and {@code source}, {@code family} for sample counters).
  */
@@ -79,6 +82,77 @@ public final class CollectorMetrics implements AutoCloseable {
         GaugeWithCallback.builder().name("vecflow_agent_untracked")
                 .help("agents or sources not tracked because a table was full").callback(cb ->
                         cb.call(loss.overflow())).register(r);
+        counter(r, "vecflow_collector_datagrams_consumed", "raw records consumed from Kafka by the outlet",
+                st.datagramsConsumed::sum);
+        counter(r, "vecflow_collector_counter_rows", "interface counter rows produced", st.counterRows::sum);
+        CounterWithCallback.builder().name("vecflow_collector_datagrams_refused")
+                .help("datagrams refused by admission, by reason (prefix = agent not in the allowlist, rate = over "
+                        + "its per-agent rate limit); they reach no sink")
+                .labelNames("reason").callback(cb -> {
+                    Admission a = c.admission();
+                    cb.call(a == null ? 0 : a.refusedPrefix.sum(), "prefix");
+                    cb.call(a == null ? 0 : a.refusedRate.sum(), "rate");
+                }).register(r);
+        CounterWithCallback.builder().name("vecflow_clickhouse_rows")
+                .help("rows per ClickHouse table by result: written, failed (insert failed after retries), dropped "
+                        + "(back-pressure: pending bytes at the cap), replay_skipped (already stored)")
+                .labelNames("table", "result").callback(cb -> {
+                    ClickHouseSink ch = c.clickhouse();
+                    if (ch != null) {
+                        for (ClickHouseSink.TableStats t : ch.tableStats()) {
+                            cb.call(t.written(), t.table(), "written");
+                            cb.call(t.failed(), t.table(), "failed");
+                            cb.call(t.dropped(), t.table(), "dropped");
+                            cb.call(t.replaySkipped(), t.table(), "replay_skipped");
+                        }
+                    }
+                }).register(r);
+        CounterWithCallback.builder().name("vecflow_clickhouse_inserts").help("successful inserts per table")
+                .labelNames("table").callback(cb -> {
+                    ClickHouseSink ch = c.clickhouse();
+                    if (ch != null) {
+                        for (ClickHouseSink.TableStats t : ch.tableStats()) {
+                            cb.call(t.inserts(), t.table());
+                        }
+                    }
+                }).register(r);
+        GaugeWithCallback.builder().name("vecflow_clickhouse_last_insert_seconds")
+                .help("duration of the last successful insert per table, seconds").labelNames("table").callback(cb -> {
+                    ClickHouseSink ch = c.clickhouse();
+                    if (ch != null) {
+                        for (ClickHouseSink.TableStats t : ch.tableStats()) {
+                            cb.call(t.lastInsertNanos() / 1e9, t.table());
+                        }
+                    }
+                }).register(r);
+        GaugeWithCallback.builder().name("vecflow_clickhouse_pending_bytes")
+                .help("encoded rows waiting for an insert, bytes (bounded by max-pending-bytes per table)")
+                .callback(cb -> cb.call(c.clickhouse() == null ? 0 : c.clickhouse().pendingBytes())).register(r);
+        GaugeWithCallback.builder().name("vecflow_kafka_outlet_lag")
+                .help("largest partition lag of the outlet's consumer, records (Kafka records-lag-max)")
+                .callback(cb -> cb.call(c.outlet() == null ? 0 : c.outlet().lag())).register(r);
+        counter(r, "vecflow_kafka_outlet_commits", "offset commits, each after every row sink flushed",
+                () -> c.outlet() == null ? 0 : c.outlet().commits());
+        CounterWithCallback.builder().name("vecflow_forward_datagrams")
+                .help("raw datagrams re-sent per forward target (result=sent|dropped)").labelNames("target", "result")
+                .callback(cb -> {
+                    ForwardSink f = c.forward();
+                    if (f != null) {
+                        for (ForwardSink.TargetStats t : f.targets()) {
+                            cb.call(t.datagramsSent(), t.target(), "sent");
+                            cb.call(t.datagramsDropped(), t.target(), "dropped");
+                        }
+                    }
+                }).register(r);
+        CounterWithCallback.builder().name("vecflow_forward_bytes").help("UDP payload bytes sent per forward target")
+                .labelNames("target").callback(cb -> {
+                    ForwardSink f = c.forward();
+                    if (f != null) {
+                        for (ForwardSink.TargetStats t : f.targets()) {
+                            cb.call(t.bytesSent(), t.target());
+                        }
+                    }
+                }).register(r);
         this.server = HTTPServer.builder().inetAddress(bind).port(port).registry(r).buildAndStart();
     }
 

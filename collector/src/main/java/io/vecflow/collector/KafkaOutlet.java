@@ -82,6 +82,9 @@ public final class KafkaOutlet implements AutoCloseable {
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
         p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 500);
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "vecflow-outlet");
+        // A crashed outlet's partitions move to the others after 10 s (the default 45 s stalls a restart as long).
+        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 3_000);
         this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.thread = new Thread(this::run, "kafka-outlet");
         thread.setDaemon(true);

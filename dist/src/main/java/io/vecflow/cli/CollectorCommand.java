@@ -46,7 +46,7 @@ final class CollectorCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N", description = "Receive threads (SO_REUSEPORT sockets), 1..64 (default 2).")
     Integer threads;
 
-    @Option(names = "--max-datagram-bytes", paramLabel = "BYTES", description = "Largest datagram received whole; up to 64 datagrams are read per system call (recvmmsg), a longer one is cut and counted as a decode error. 65507 = any size, one per call (default 9216).")
+    @Option(names = "--max-datagram-bytes", paramLabel = "BYTES", description = "Largest datagram received whole; up to 64 datagrams are read per system call (recvmmsg), a longer one arrives cut, so it is dropped and counted (vecflow_collector_datagrams_truncated). 65507 = any size, one per call (default 9216).")
     Integer maxDatagramBytes;
 
     @Option(names = "--clickhouse", paramLabel = "URL", description = "ClickHouse HTTP URL, e.g. http://127.0.0.1:8123.")
@@ -179,8 +179,9 @@ final class CollectorCommand implements Callable<Integer> {
 
     static void printStats(PrintWriter out, Collector c) {
         CollectorStats st = c.stats();
-        out.printf("datagrams received %,d (%,d bytes), flow rows %,d, decode errors %s%n",
-                st.datagramsReceived.sum(), st.bytesReceived.sum(), st.flowRows.sum(),
+        out.printf("datagrams received %,d (%,d bytes, %,d longer than max-datagram-bytes dropped), flow rows %,d, "
+                + "decode errors %s%n", st.datagramsReceived.sum(), st.bytesReceived.sum(), st.datagramsTruncated.sum(),
+                st.flowRows.sum(),
                 st.decode.errorsByKind().isEmpty() ? "0" : st.decode.errorsByKind().toString());
         long[] t = st.loss.totals();
         out.printf("agents: datagrams %,d, lost %,d, reordered %,d, restarts %,d; samples %,d, lost %,d, "
