@@ -143,6 +143,12 @@ public final class Collector implements AutoCloseable {
                 if (s.jsonLines != null) {
                     flowSinks.add(new JsonLinesSink(s.jsonLines));
                 }
+                if (s.kafkaDecodedTopic != null) {
+                    if (!kafka) {
+                        throw new IllegalArgumentException("kafka.decoded-topic needs kafka.bootstrap");
+                    }
+                    flowSinks.add(new KafkaDecodedSink(s.kafkaBootstrap, s.kafkaDecodedTopic, s.kafkaPartitions));
+                }
                 flowSinks.addAll(s.extraFlowSinks);
             }
             if (consume) {

@@ -244,6 +244,8 @@ public final class CollectorConfig {
         Collector.Role r = roleEnum();
         check(source, r == Collector.Role.ALL || !kafka.bootstrap.isBlank(), "kafka.bootstrap", kafka.bootstrap,
                 "set for role " + role);
+        check(source, kafka.decodedTopic.isEmpty() || !kafka.bootstrap.isBlank(), "kafka.bootstrap",
+                kafka.bootstrap, "set when kafka.decoded-topic is");
     }
 
     /**

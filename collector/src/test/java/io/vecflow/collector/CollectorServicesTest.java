@@ -49,7 +49,7 @@ class CollectorServicesTest {
         }
         if (topic != null) {
             try (Admin a = KafkaRawSinkTest.admin(kafka)) {
-                a.deleteTopics(List.of(topic)).all().get(15, TimeUnit.SECONDS);
+                a.deleteTopics(List.of(topic, topic + "-decoded")).all().get(15, TimeUnit.SECONDS);
             }
         }
     }
@@ -69,6 +69,7 @@ class CollectorServicesTest {
         s.kafkaBootstrap = kafka;
         s.kafkaRawTopic = topic;
         s.kafkaConsumerGroup = "outlet-" + topic;
+        s.kafkaDecodedTopic = topic + "-decoded";
         s.jsonLines = json;
         int senderPort;
         long t0 = System.nanoTime();
@@ -90,7 +91,8 @@ class CollectorServicesTest {
                 assertThat(r.written()).isEqualTo(26);
                 assertThat(r.failed()).isZero();
             });
-            assertThat(c.flowSinks()).extracting(FlowSink::name).containsExactly("clickhouse", "jsonl:" + json);
+            assertThat(c.flowSinks()).extracting(FlowSink::name).containsExactly("clickhouse", "jsonl:" + json,
+                    "kafka:" + topic + "-decoded");
             for (FlowSink f : c.flowSinks()) {
                 assertThat(f.rowsWritten()).as(f.name()).isEqualTo(14);
                 assertThat(f.rowsFailed()).as(f.name()).isZero();
