@@ -118,7 +118,7 @@ public final class ClickHouseSink implements FlowSink {
 
     /**
      * Connects, probes the server version ({@code SELECT version()}), creates or migrates the schema, and starts the
-     * flush timer (and, on servers without TTL, the hourly partition retention).
+     * flush timer (and, on servers without TTL, the hourly partition retention, first run 10 minutes after start).
      *
      * @throws IOException if the server cannot be reached, does not answer with a version, or refuses the DDL; the
      *     message names the URL
@@ -167,7 +167,9 @@ public final class ClickHouseSink implements FlowSink {
         }
         retention = features.ttl() ? null : new Retention(this, database, s.ttlDays);
         if (retention != null) {
-            timer.scheduleWithFixedDelay(retention::runQuietly, 0, 1, TimeUnit.HOURS);
+            // First run 10 minutes after start (not at once: a collector restarted in a loop would otherwise scan
+            // system.parts on every start), then hourly.
+            timer.scheduleWithFixedDelay(retention::runQuietly, 10, 60, TimeUnit.MINUTES);
         }
     }
 

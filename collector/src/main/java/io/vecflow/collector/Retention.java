@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * Retention for servers without TTL (ClickHouse before 19.6, e.g. Debian's 18.16): drops whole partitions older
  * than each table's retention. Partitions are days ({@code toYYYYMMDD}, id {@code yyyymmdd}) or months
  * ({@code toYYYYMM}, id {@code yyyymm}); a month is dropped only once its last day is older than the retention, so
- * data is kept at least as long as a TTL would keep it. The collector runs it at start and hourly.
+ * data is kept at least as long as a TTL would keep it. The collector runs it 10 minutes after start, then hourly.
  */
 public final class Retention {
     private static final Logger log = LoggerFactory.getLogger(Retention.class);

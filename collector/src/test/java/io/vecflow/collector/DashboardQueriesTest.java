@@ -1,0 +1,657 @@
+package io.vecflow.collector;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.vecflow.collector.GrafanaQueryExpander.Context;
+import io.vecflow.collector.GrafanaQueryExpander.Variable;
+import io.vecflow.packet.PacketParser;
+import io.vecflow.packet.ParsedPacket;
+import io.vecflow.packet.PcapFile;
+import io.vecflow.packet.PcapPacket;
+import io.vecflow.packet.PcapReader;
+import io.vecflow.sflow.DatagramBuilder;
+import io.vecflow.sflow.FlowSample;
+import io.vecflow.sflow.SflowFormats;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Grafana dashboards under {@code dashboards/json} against the real ClickHouse (18.16 in the test environment).
+ *
+ * <p>{@link #dashboardJsonIsValid}: every {@code *.json} there parses; uids are unique; every panel, target and query
+ * variable uses the provisioned datasource ({@code dashboards/provisioning/datasources/clickhouse.yaml}); every
+ * target is a SQL target with {@code rawSql}; grid positions fit the 24-column grid without overlapping; tables are
+ * named {@code ${database}.table}; every variable a query names exists.
+ *
+ * <p>{@link #everyPanelQueryReturnsRowsOnClickHouse}: a collector with a ClickHouse sink (fresh database, schema
+ * created by {@link ClickHouseSink}) ingests every capture in {@code testdata/sflow} plus datagrams from a synthetic
+ * agent (SRv6 flow samples from {@code testdata/traffic/ipv6-srh-*.pcap}, discard samples, one lost datagram, rising
+ * sFlow drops counters), records loss accounting, and the test inserts an {@code lb_decisions} fixture (no
+ * component writes that table yet). Then every dashboard's variables and panel queries are expanded as Grafana and
+ * grafana-clickhouse-datasource do ({@link GrafanaQueryExpander}) for a 1 h, a 2 d and a 30 d range ending now, with
+ * every multi-value variable on "All", and run: each must succeed, return at least one row, not be all zeros in
+ * its numeric columns (an aggregate over nothing still returns one row), and, for time-series targets, carry a
+ * DateTime column in ascending order. A second pass selects the first value of every multi-value variable and
+ * requires every query to run. A panel added to any dashboard file is covered without changing this test.
+ *
+ * <p>Database name: the dashboards name tables as {@code ${database}.table}, {@code database} being a hidden constant
+ * variable ({@code vecflow}, the provisioned {@code defaultDatabase}); the test sets that variable to its own
+ * database. Fully qualified names are needed because ClickHouse 18.16 ignores the client's default database.
+ * {@code -Dvecflow.test.keepDatabase=true} keeps the database for working on queries by hand;
+ * {@code -Dvecflow.test.printResults=true} prints each query's first rows.
+ */
+class DashboardQueriesTest {
+    static final String DATASOURCE_UID = "vecflow-clickhouse";
+    static final String DATASOURCE_TYPE = "grafana-clickhouse-datasource";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration WAIT = Duration.ofSeconds(15);
+    /** Lab agent of the synthetic datagrams. */
+    private static final byte[] LAB_AGENT = {10, 9, 9, 9};
+    private static final long LAB_SUB_AGENT = 100000;
+    /** Final segment (Segment List[0]) of the SRH in ipv6-srh-insert-cksum.pcap; the fixture's SRLB VIP. */
+    private static final String SRLB_VIP = "b2::2";
+
+    static Path dashboardDir() {
+        return Path.of("..", "dashboards", "json");
+    }
+
+    /** @return every {@code *.json} under dashboards/json (any depth up to 4), sorted. */
+    static List<Path> dashboardFiles() throws IOException {
+        try (Stream<Path> s = Files.walk(dashboardDir(), 4)) {
+            List<Path> files = s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+            assertThat(files).as("dashboards under " + dashboardDir().toAbsolutePath()).isNotEmpty();
+            return files;
+        }
+    }
+
+    // ================================================================== structure
+
+    @Test
+    void dashboardJsonIsValid() throws Exception {
+        JsonNode ds = new YAMLMapper().readTree(
+                Path.of("..", "dashboards", "provisioning", "datasources", "clickhouse.yaml").toFile());
+        assertThat(ds.at("/datasources/0/uid").asText()).isEqualTo(DATASOURCE_UID);
+        assertThat(ds.at("/datasources/0/type").asText()).isEqualTo(DATASOURCE_TYPE);
+
+        List<String> problems = new ArrayList<>();
+        Set<String> uids = new HashSet<>();
+        Set<String> titles = new HashSet<>();
+        Map<String, JsonNode> variablesByName = new HashMap<>();
+        Map<String, Boolean> conditionalAllUse = new HashMap<>();
+        for (Path file : dashboardFiles()) {
+            String f = dashboardDir().relativize(file).toString();
+            JsonNode d;
+            try {
+                d = JSON.readTree(file.toFile());
+            } catch (IOException e) {
+                problems.add(f + ": not valid JSON: " + e.getMessage());
+                continue;
+            }
+            String uid = d.path("uid").asText("");
+            if (!uid.matches("[A-Za-z0-9_-]{1,40}")) {
+                problems.add(f + ": uid '" + uid + "' must be 1-40 of [A-Za-z0-9_-]");
+            }
+            if (!uids.add(uid)) {
+                problems.add(f + ": uid " + uid + " used twice");
+            }
+            if (d.path("title").asText("").isBlank() || !titles.add(d.path("title").asText())) {
+                problems.add(f + ": title missing or used twice");
+            }
+            if (d.path("schemaVersion").asInt(0) < 36) {
+                problems.add(f + ": schemaVersion " + d.path("schemaVersion") + " (want >= 36)");
+            }
+            Map<String, JsonNode> vars = new LinkedHashMap<>();
+            for (JsonNode v : d.path("templating").path("list")) {
+                String name = v.path("name").asText();
+                vars.put(name, v);
+                variablesByName.putIfAbsent(name, v);
+                if (v.path("type").asText().equals("query")) {
+                    checkDatasource(f + " variable " + name, v.path("datasource"), problems);
+                    if (variableSql(v).isBlank()) {
+                        problems.add(f + " variable " + name + ": empty query");
+                    }
+                    int refresh = v.path("refresh").asInt(0);
+                    if (refresh != 1 && refresh != 2) {
+                        problems.add(f + " variable " + name + ": refresh " + refresh + " (1 on load, 2 on time change)");
+                    }
+                }
+            }
+            if (!vars.containsKey("database") || !vars.get("database").path("type").asText().equals("constant")) {
+                problems.add(f + ": needs the constant variable 'database'");
+            }
+            List<JsonNode> panels = panels(d);
+            if (panels.isEmpty()) {
+                problems.add(f + ": no panels");
+            }
+            Set<Integer> ids = new HashSet<>();
+            Set<Long> cells = new HashSet<>();
+            List<String> sqls = new ArrayList<>();
+            for (JsonNode v : vars.values()) {
+                if (v.path("type").asText().equals("query")) {
+                    sqls.add(variableSql(v));
+                }
+            }
+            for (JsonNode p : panels) {
+                String where = f + " panel '" + p.path("title").asText() + "'";
+                if (!ids.add(p.path("id").asInt(-1)) || p.path("id").asInt(-1) < 0) {
+                    problems.add(where + ": id missing or duplicate");
+                }
+                JsonNode g = p.path("gridPos");
+                int h = g.path("h").asInt(0), w = g.path("w").asInt(0), x = g.path("x").asInt(-1),
+                        y = g.path("y").asInt(-1);
+                if (h < 1 || w < 1 || x < 0 || y < 0 || x + w > 24) {
+                    problems.add(where + ": gridPos " + g + " outside the 24-column grid");
+                } else {
+                    for (int r = y; r < y + h; r++) {
+                        for (int c = x; c < x + w; c++) {
+                            if (!cells.add((long) r * 24 + c)) {
+                                problems.add(where + ": gridPos " + g + " overlaps another panel");
+                                r = y + h;
+                                break;
+                            }
+                        }
+                    }
+                }
+                if (p.path("type").asText().equals("row") || p.path("type").asText().equals("text")) {
+                    continue;
+                }
+                checkDatasource(where, p.path("datasource"), problems);
+                if (!p.path("targets").isArray() || p.path("targets").isEmpty()) {
+                    problems.add(where + ": no targets");
+                }
+                if (List.of("timeseries", "stat", "bargauge", "gauge").contains(p.path("type").asText())
+                        && p.at("/fieldConfig/defaults/unit").asText("").isBlank()) {
+                    problems.add(where + ": no unit");
+                }
+                Set<String> refIds = new HashSet<>();
+                for (JsonNode t : p.path("targets")) {
+                    if (!refIds.add(t.path("refId").asText(""))) {
+                        problems.add(where + ": refId missing or duplicate");
+                    }
+                    checkDatasource(where + " target", t.path("datasource"), problems);
+                    if (!t.path("editorType").asText().equals("sql")) {
+                        problems.add(where + ": editorType " + t.path("editorType") + " (want sql)");
+                    }
+                    int format = t.path("format").asInt(-1);
+                    if (format != 0 && format != 1) {
+                        problems.add(where + ": format " + t.path("format") + " (0 time series, 1 table)");
+                    }
+                    String sql = t.path("rawSql").asText("");
+                    if (sql.isBlank()) {
+                        problems.add(where + ": no rawSql");
+                    }
+                    if (sql.strip().endsWith(";") || Pattern.compile("(?i)\\bFORMAT\\s+\\w+\\s*$").matcher(sql).find()) {
+                        problems.add(where + ": rawSql ends with ; or FORMAT (the plugin chooses the format)");
+                    }
+                    sqls.add(sql);
+                }
+            }
+            Matcher cond = Pattern.compile("\\$__conditionalAll\\(").matcher("");
+            for (String sql : sqls) {
+                Matcher m = Pattern.compile("(?i)\\b(FROM|JOIN)\\s+(?!\\(|\\$\\{database}\\.)(\\S+)").matcher(sql);
+                while (m.find()) {
+                    problems.add(f + ": table " + m.group(2) + " not named as ${database}.table in: " + sql);
+                }
+                for (String name : referencedVariables(sql)) {
+                    if (!vars.containsKey(name)) {
+                        problems.add(f + ": query names variable " + name + " the dashboard lacks: " + sql);
+                    }
+                }
+                cond.reset(sql);
+                while (cond.find()) {
+                    List<String> args = GrafanaQueryExpander.macroArgs(sql, cond.end() - 1);
+                    String var = args.size() == 2 ? args.get(1).strip().replaceAll("^\\$\\{?(\\w+)}?$", "$1") : "";
+                    JsonNode v = vars.get(var);
+                    if (v == null || !v.path("includeAll").asBoolean() || !v.path("multi").asBoolean()) {
+                        problems.add(f + ": $__conditionalAll needs (condition, $var) with a multi-value variable "
+                                + "that includes All: " + args);
+                    } else {
+                        conditionalAllUse.put(var, true);
+                    }
+                }
+            }
+        }
+        for (String name : List.of("agent", "interface", "vip")) {
+            JsonNode v = variablesByName.get(name);
+            if (v == null || !v.path("multi").asBoolean() || !v.path("includeAll").asBoolean()
+                    || !conditionalAllUse.getOrDefault(name, false)) {
+                problems.add("variable " + name + " must exist with multi + includeAll and be used through "
+                        + "$__conditionalAll");
+            }
+        }
+        assertThat(problems).as("dashboard problems").isEmpty();
+        assertThat(uids).contains("vecflow-flows", "vecflow-drops", "vecflow-load-balancer",
+                "vecflow-pipeline-health");
+    }
+
+    private static void checkDatasource(String where, JsonNode ds, List<String> problems) {
+        if (!ds.path("uid").asText().equals(DATASOURCE_UID) || !ds.path("type").asText().equals(DATASOURCE_TYPE)) {
+            problems.add(where + ": datasource " + ds + " (want {type: " + DATASOURCE_TYPE + ", uid: " + DATASOURCE_UID
+                    + "})");
+        }
+    }
+
+    /** @return every panel, rows' nested panels included. */
+    static List<JsonNode> panels(JsonNode dashboard) {
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode p : dashboard.path("panels")) {
+            out.add(p);
+            for (JsonNode q : p.path("panels")) {
+                out.add(q);
+            }
+        }
+        return out;
+    }
+
+    /** @return a query variable's SQL (a plain string, or the plugin's object form with rawSql). */
+    static String variableSql(JsonNode v) {
+        JsonNode q = v.path("query");
+        return q.isTextual() ? q.asText() : q.path("rawSql").asText("");
+    }
+
+    private static final Pattern VAR_REF = Pattern.compile("\\$\\{(\\w+)[^}]*}|\\$(\\w+)|\\[\\[(\\w+)");
+
+    /** @return names of dashboard variables a query references (macros and Grafana globals {@code __*} excluded). */
+    static Set<String> referencedVariables(String sql) {
+        Set<String> out = new HashSet<>();
+        Matcher m = VAR_REF.matcher(sql);
+        while (m.find()) {
+            String n = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
+            if (!n.startsWith("__")) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
+    // ================================================================== queries on ClickHouse
+
+    @Test
+    void everyPanelQueryReturnsRowsOnClickHouse() throws Exception {
+        String url = TestSupport.clickhouseUrl();
+        String db = "dash_" + TestSupport.suffix();
+        Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        try {
+            ingest(url, db);
+            Instant to = Instant.now().plusSeconds(60);
+            assertThat(rows(url, "SELECT count() FROM " + db + ".flows WHERE length(SRv6Segments) > 0"))
+                    .as("SRv6 flow samples").isEqualTo(15);
+            List<String> failures = new ArrayList<>();
+            int queries = 0;
+            Map<Duration, String> rollupFor = Map.of(Duration.ofHours(1), "flows_1m", Duration.ofDays(2), "flows_5m",
+                    Duration.ofDays(30), "flows_1h");
+            for (Path file : dashboardFiles()) {
+                JsonNode d = JSON.readTree(file.toFile());
+                String name = dashboardDir().relativize(file).toString();
+                for (Duration range : List.of(Duration.ofHours(1), Duration.ofDays(2), Duration.ofDays(30))) {
+                    Context ctx = new Context(to.minus(range), to, GrafanaQueryExpander.grafanaInterval(range, 1000));
+                    assertThat(ctx.from()).isBefore(start);
+                    Map<String, Variable> vars = resolveVariables(url, db, d, ctx, false, name + " " + range, failures);
+                    if (vars == null) {
+                        continue;
+                    }
+                    if (vars.containsKey("rollup")) {
+                        assertThat(vars.get("rollup").selected()).as(name + " rollup for " + range)
+                                .containsExactly(rollupFor.get(range));
+                    }
+                    queries += runPanels(url, d, vars, ctx, true, name + " " + range, failures);
+                }
+                Duration hour = Duration.ofHours(1);
+                Context ctx = new Context(to.minus(hour), to, GrafanaQueryExpander.grafanaInterval(hour, 1000));
+                Map<String, Variable> first = resolveVariables(url, db, d, ctx, true, name + " first values", failures);
+                if (first != null) {
+                    queries += runPanels(url, d, first, ctx, false, name + " first values", failures);
+                }
+            }
+            assertThat(failures).as("dashboard query failures").isEmpty();
+            assertThat(queries).as("panel queries run").isGreaterThanOrEqualTo(4 * 4 * 4);
+        } finally {
+            if (!Boolean.getBoolean("vecflow.test.keepDatabase")) {
+                query(url, "DROP DATABASE IF EXISTS " + db);
+            }
+        }
+    }
+
+    /**
+     * Resolves the dashboard's variables in order: constants (database = the test database), query variables run
+     * expanded; a multi-value variable gets All (or its first option with {@code firstValues}), a single-value one its
+     * first option, as Grafana selects on load.
+     *
+     * @return the variables, or null after recording a failure
+     */
+    private static Map<String, Variable> resolveVariables(String url, String db, JsonNode d, Context ctx,
+            boolean firstValues, String where, List<String> failures) {
+        Map<String, Variable> vars = new LinkedHashMap<>();
+        for (JsonNode v : d.path("templating").path("list")) {
+            String name = v.path("name").asText();
+            switch (v.path("type").asText()) {
+                case "constant" -> vars.put(name, Variable.single(name, name.equals("database") ? db
+                        : v.path("query").asText()));
+                case "query" -> {
+                    String sql = variableSql(v);
+                    Result r;
+                    try {
+                        r = run(url, GrafanaQueryExpander.expand(sql, vars, ctx));
+                    } catch (Exception e) {
+                        failures.add(where + " variable " + name + ": " + e.getMessage());
+                        return null;
+                    }
+                    if (r.data().isEmpty()) {
+                        failures.add(where + " variable " + name + " returned no rows: " + r.sql());
+                        return null;
+                    }
+                    List<String> options = new ArrayList<>();
+                    for (List<Object> row : r.data()) {
+                        options.add(String.valueOf(row.getFirst()));
+                    }
+                    boolean multi = v.path("multi").asBoolean() || v.path("includeAll").asBoolean();
+                    if (!multi) {
+                        vars.put(name, Variable.single(name, options.getFirst()));
+                    } else if (firstValues) {
+                        vars.put(name, Variable.of(name, List.of(options.getFirst()), options));
+                    } else {
+                        vars.put(name, Variable.all(name, options));
+                    }
+                }
+                default -> {
+                    failures.add(where + " variable " + name + ": type " + v.path("type").asText()
+                            + " is not emulated by this test");
+                    return null;
+                }
+            }
+        }
+        return vars;
+    }
+
+    /** Runs every target of every panel; with {@code strict}, also checks rows, values and time order. */
+    private static int runPanels(String url, JsonNode d, Map<String, Variable> vars, Context ctx, boolean strict,
+            String where, List<String> failures) {
+        int n = 0;
+        for (JsonNode p : panels(d)) {
+            for (JsonNode t : p.path("targets")) {
+                String what = where + " panel '" + p.path("title").asText() + "' " + t.path("refId").asText();
+                n++;
+                Result r;
+                try {
+                    r = run(url, GrafanaQueryExpander.expand(t.path("rawSql").asText(), vars, ctx));
+                } catch (Exception e) {
+                    failures.add(what + ": " + e.getMessage());
+                    continue;
+                }
+                if (Boolean.getBoolean("vecflow.test.printResults")) {
+                    System.out.println(what + ": " + r.data().size() + " rows " + r.types() + " "
+                            + r.data().subList(0, Math.min(4, r.data().size())));
+                }
+                if (!strict) {
+                    continue;
+                }
+                if (r.data().isEmpty()) {
+                    failures.add(what + ": no rows from " + r.sql());
+                    continue;
+                }
+                if (!r.anyNonZeroNumber()) {
+                    failures.add(what + ": only zeros/nulls in " + r.data() + " from " + r.sql());
+                }
+                if (t.path("format").asInt() == 0) {
+                    String problem = r.timeColumnProblem();
+                    if (problem != null) {
+                        failures.add(what + ": " + problem + " in " + r.sql());
+                    }
+                }
+            }
+        }
+        return n;
+    }
+
+    // ------------------------------------------------------------------ ClickHouse access
+
+    /**
+     * A query result.
+     *
+     * @param sql the SQL as run
+     * @param types column types
+     * @param data rows
+     */
+    record Result(String sql, List<String> types, List<List<Object>> data) {
+        boolean anyNonZeroNumber() {
+            boolean numeric = false;
+            for (int c = 0; c < types.size(); c++) {
+                if (!types.get(c).matches("(Nullable\\()?(U?Int\\d+|Float\\d+|Decimal.*)\\)?")) {
+                    continue;
+                }
+                numeric = true;
+                for (List<Object> row : data) {
+                    if (row.get(c) instanceof Number num && num.doubleValue() != 0) {
+                        return true;
+                    }
+                }
+            }
+            return !numeric;
+        }
+
+        /** @return null when a DateTime column exists and ascends, else what is wrong. */
+        String timeColumnProblem() {
+            int c = types.indexOf("DateTime");
+            if (c < 0) {
+                return "time series without a DateTime column (types " + types + ")";
+            }
+            String prev = "";
+            for (List<Object> row : data) {
+                String s = String.valueOf(row.get(c));
+                if (s.compareTo(prev) < 0) {
+                    return "time column not ascending (" + prev + " then " + s + ")";
+                }
+                prev = s;
+            }
+            return null;
+        }
+    }
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /**
+     * Runs one SELECT (the plugin adds no FORMAT; this adds JSONCompact).
+     *
+     * @throws IOException with ClickHouse's message and the SQL when the query fails
+     */
+    static Result run(String url, String sql) throws IOException, InterruptedException {
+        if (sql.contains("$")) {
+            throw new IOException("unexpanded $ left in: " + sql);
+        }
+        String body = query(url + "/?output_format_json_quote_64bit_integers=0", sql + "\nFORMAT JSONCompact");
+        JsonNode j = JSON.readTree(body);
+        List<String> types = new ArrayList<>();
+        for (JsonNode m : j.path("meta")) {
+            types.add(m.path("type").asText());
+        }
+        List<List<Object>> data = new ArrayList<>();
+        for (JsonNode row : j.path("data")) {
+            List<Object> r = new ArrayList<>();
+            for (JsonNode cell : row) {
+                r.add(cell.isNull() ? null : cell.isNumber() ? cell.numberValue() : cell.asText());
+            }
+            data.add(r);
+        }
+        return new Result(sql, types, data);
+    }
+
+    private static String query(String url, String sql) throws IOException, InterruptedException {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url.contains("?") ? url : url + "/"))
+                .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(sql)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IOException("ClickHouse " + r.statusCode() + ": " + r.body().strip() + "\n  for: " + sql);
+        }
+        return r.body();
+    }
+
+    private static long rows(String url, String sql) throws IOException, InterruptedException {
+        return Long.parseLong(query(url, sql + " FORMAT TabSeparated").strip());
+    }
+
+    // ------------------------------------------------------------------ data
+
+    /**
+     * Fills {@code db}: every capture of testdata/sflow and the lab agent's datagrams through a real collector, loss
+     * accounting recorded, then the lb_decisions fixture.
+     */
+    private static void ingest(String url, String db) throws Exception {
+        Collector.Settings s = new Collector.Settings();
+        s.bindAddress = "127.0.0.1";
+        s.port = 0;
+        s.threads = 1;
+        s.clickhouseUrl = url;
+        s.clickhouseDatabase = db;
+        s.lossIntervalMs = 3_600_000; // only the explicit flush records loss
+        try (Collector c = new Collector(s); TestSupport.Sender tx = new TestSupport.Sender(c.localAddress())) {
+            long sent = 0;
+            for (String capture : Captures.all()) {
+                List<byte[]> payloads = Captures.udpPayloads(capture);
+                tx.sendPaced(payloads, 16, () -> c.stats().datagramsReceived.sum());
+                sent += payloads.size();
+            }
+            List<byte[]> lab = labDatagrams();
+            tx.sendPaced(lab, 16, () -> c.stats().datagramsReceived.sum());
+            sent += lab.size();
+            final long n = sent;
+            TestSupport.await("all datagrams processed", WAIT, () -> c.stats().datagramsReceived.sum() == n,
+                    () -> "(received " + c.stats().datagramsReceived.sum() + " of " + n + ")");
+            c.flush();
+            assertThat(c.stats().sinkErrors.sum()).isZero();
+            assertThat(c.clickhouse().rowsFailed()).isZero();
+        }
+        query(url, lbFixture(db));
+        assertThat(rows(url, "SELECT count() FROM " + db + ".flows")).isPositive();
+        assertThat(rows(url, "SELECT count() FROM " + db + ".drops")).isEqualTo(2 + 5);
+        assertThat(rows(url, "SELECT count() FROM " + db + ".if_counters")).isPositive();
+        // lab agent: datagram 4 of 6 lost, flow drops counter 2 -> 12, discard drops counter 1 -> 36
+        assertThat(query(url, "SELECT sum(Datagrams), sum(DatagramsLost) FROM " + db + ".agents WHERE SampleFamily = "
+                + "255 AND AgentAddress = IPv6StringToNum('::ffff:10.9.9.9') FORMAT TabSeparated").strip())
+                .isEqualTo("5\t1");
+        assertThat(query(url, "SELECT SampleFamily, sum(Samples), sum(SamplesLost), sum(ReportedDrops) FROM " + db
+                + ".agents WHERE SampleFamily IN (0, 2) AND AgentAddress = IPv6StringToNum('::ffff:10.9.9.9') "
+                + "GROUP BY SampleFamily ORDER BY SampleFamily FORMAT TabSeparated").strip())
+                .isEqualTo("0\t15\t3\t10\n2\t5\t1\t35");
+    }
+
+    /**
+     * The lab agent (10.9.9.9, sub-agent 100000): datagrams 1..6, datagram 4 never sent (a sequence gap). Each holds
+     * three expanded flow samples from source 0:7 (sampling 1-in-100, drops = 2 x datagram: the dataplane's FIFO
+     * drops as the agent reports them) whose headers are the three SRv6 frames of {@code testdata/traffic}, and one
+     * discarded_packet from source 0:7 (reason acl or no_buffer_space alternately, drops = datagram^2) whose header is
+     * the first TCP frame of tcpreplay-test.pcap.
+     */
+    static List<byte[]> labDatagrams() throws IOException {
+        List<byte[]> srh = new ArrayList<>();
+        for (String name : List.of("ipv6-srh-ext-header.pcap", "ipv6-srh-insert-cksum.pcap",
+                "ipv6-srh-tlv-pad1-padn-5.pcap")) {
+            srh.add(PcapReader.readAll(Path.of("..", "testdata", "traffic", name)).packets().getFirst().data());
+        }
+        byte[] tcp = firstFrame("tcpreplay-test.pcap", 6);
+        DatagramBuilder b = new DatagramBuilder(1400, LAB_AGENT, LAB_SUB_AGENT);
+        List<byte[]> out = new ArrayList<>();
+        long flowSeq = 0;
+        for (int d = 1; d <= 6; d++) {
+            b.reset();
+            for (byte[] frame : srh) {
+                flowSeq++;
+                int len = Math.min(frame.length, 256);
+                assertThat(b.addFlowSampleExpanded(flowSeq, 0, 7, 100, flowSeq * 100, 2L * d, 0, 7, 0, 8, 1,
+                        frame.length + 4, 4, frame, 0, len)).isTrue();
+            }
+            FlowSample discard = new FlowSample();
+            discard.kind = SflowFormats.DISCARDED_PACKET;
+            discard.sequenceNumber = d;
+            discard.sourceIdType = 0;
+            discard.sourceIdIndex = 7;
+            discard.drops = (long) d * d;
+            discard.input = 7;
+            discard.output = 0;
+            discard.reason = d % 2 == 0 ? 258 : 259;
+            discard.sampledHeader.headerProtocol = 1;
+            discard.sampledHeader.frameLength = tcp.length + 4;
+            discard.sampledHeader.stripped = 4;
+            discard.sampledHeader.header.set(tcp, 0, Math.min(tcp.length, 128));
+            discard.hasSampledHeader = true;
+            discard.recordFormats[discard.recordsListed++] = SflowFormats.SAMPLED_HEADER;
+            discard.recordCount = discard.recordsListed;
+            assertThat(b.addFlowSample(discard)).isTrue();
+            int len = b.finish(d, d * 1000L);
+            if (d != 4) {
+                out.add(Arrays.copyOf(b.buffer(), len));
+            }
+        }
+        return out;
+    }
+
+    private static byte[] firstFrame(String capture, int ipProtocol) throws IOException {
+        PcapFile file = PcapReader.readAll(Path.of("..", "testdata", "traffic", capture));
+        ParsedPacket pp = new ParsedPacket();
+        for (PcapPacket p : file.packets()) {
+            byte[] d = p.data();
+            PacketParser.parse(d, 0, d.length, file.linkType(), pp);
+            if (pp.protocol() == ipProtocol) {
+                return d;
+            }
+        }
+        throw new IllegalStateException("no IP protocol " + ipProtocol + " frame in " + capture);
+    }
+
+    /**
+     * Test fixture for lb_decisions, which no component fills yet (the load-balancer feature will): ten minutes of
+     * decisions by the lab agent for an SRLB VIP ({@value #SRLB_VIP} port 443, three backends; per minute one backend
+     * accepts flows as first choice, for others the first candidate passes and the second accepts, flows are torn down)
+     * and a Maglev VIP (192.0.2.10 port 80, four backends, 'new' placements).
+     */
+    static String lbFixture(String db) {
+        StringBuilder sb = new StringBuilder("INSERT INTO " + db + ".lb_decisions (TimeReceived, AgentAddress, "
+                + "Algorithm, VIP, VIPPort, Proto, Backend, ChoiceIndex, Decision, Policy, PolicyMetric, Flows) VALUES ");
+        long now = Instant.now().getEpochSecond();
+        String agent = "IPv6StringToNum('::ffff:10.9.9.9')";
+        List<String> rows = new ArrayList<>();
+        for (int k = 0; k < 10; k++) {
+            long t = now - 60L * k - 5;
+            String[] srlb = {"2001:db8:200::1", "2001:db8:200::2", "2001:db8:200::3"};
+            String accepts = srlb[k % 3], passes = srlb[(k + 1) % 3], second = srlb[(k + 2) % 3];
+            rows.add(lbRow(t, agent, "srlb", SRLB_VIP, 443, accepts, 1, "accept", "busy-workers", 2 + k % 3, 20 + k));
+            rows.add(lbRow(t, agent, "srlb", SRLB_VIP, 443, passes, 1, "pass", "busy-workers", 8, 5));
+            rows.add(lbRow(t, agent, "srlb", SRLB_VIP, 443, second, 2, "accept", "busy-workers", 3, 5));
+            rows.add(lbRow(t, agent, "srlb", SRLB_VIP, 443, accepts, 0, "teardown", "busy-workers", 2, 18));
+            for (int b = 1; b <= 4; b++) {
+                rows.add(lbRow(t, agent, "maglev", "::ffff:192.0.2.10", 80, "::ffff:10.0.0." + b, 0, "new",
+                        "consistent-hash", 0, 10 + 3L * b + k % 2));
+            }
+        }
+        return sb.append(String.join(", ", rows)).toString();
+    }
+
+    private static String lbRow(long t, String agent, String algorithm, String vip, int port, String backend,
+            int choice, String decision, String policy, double metric, long flows) {
+        return "(toDateTime(" + t + "), " + agent + ", '" + algorithm + "', IPv6StringToNum('" + vip + "'), " + port
+                + ", 6, IPv6StringToNum('" + backend + "'), " + choice + ", '" + decision + "', '" + policy + "', "
+                + metric + ", " + flows + ")";
+    }
+}
