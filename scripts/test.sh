@@ -120,4 +120,23 @@ MVN_RC=$?
 set -e
 MVN_PID=""
 vf_log "Maven finished with exit $MVN_RC ($(($(date +%s) - t0))s)"
+if [ "$MVN_RC" -eq 0 ] && [ -f "$ROOT/dist/target/vecflow.jar" ]; then
+  # The distribution as users run it (the jar and lib/, not the test classpath): every command must load.
+  vf_banner "Smoke: the built distribution"
+  smoke=$(mktemp -d)
+  printf 'json-lines: %s/rows.jsonl\nmetrics:\n  port: 0\n' "$smoke" > "$smoke/collector.yaml"
+  set +e
+  "$ROOT/vecflow" collector --config "$smoke/collector.yaml" --print-config > "$smoke/out" 2>&1 \
+    && "$ROOT/vecflow" hsflowd --help > /dev/null 2>&1 \
+    && "$ROOT/vecflow" decode --help > /dev/null 2>&1
+  SMOKE_RC=$?
+  set -e
+  if [ "$SMOKE_RC" -ne 0 ]; then
+    vf_log "the built distribution fails to run a command:"; cat "$smoke/out" >&2
+    rm -rf "$smoke"
+    exit 1
+  fi
+  rm -rf "$smoke"
+  vf_log "distribution smoke passed"
+fi
 exit "$MVN_RC"

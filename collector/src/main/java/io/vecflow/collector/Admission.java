@@ -589,6 +589,17 @@ public final class Admission {
         };
     }
 
+    /**
+     * Counts a datagram whose agent address cannot be read (too short, not sFlow v5, unknown address type) as refused
+     * by prefix: with an allowlist it has no allowed agent.
+     *
+     * @return true (for use in a condition)
+     */
+    public boolean refuseUnreadable() {
+        refusedPrefix.increment();
+        return true;
+    }
+
     /** @return true when the allowlist is empty (every address passes the prefix check). */
     public boolean acceptsAll() {
         return acceptAll;

@@ -138,7 +138,9 @@ public final class Collector implements AutoCloseable {
                     cs.autoFlush = !consume;
                     clickhouse = new ClickHouseSink(cs);
                     flowSinks.add(clickhouse);
-                    lossRecorder = new LossRecorder(stats.loss, clickhouse, s.lossIntervalMs);
+                    // The outlet records loss rows at each commit (so a replay after a crash counts a datagram's
+                    // sequence once: its agents rows were stored only if its offset was committed).
+                    lossRecorder = new LossRecorder(stats.loss, clickhouse, consume ? 0 : s.lossIntervalMs);
                 }
                 if (s.jsonLines != null) {
                     flowSinks.add(new JsonLinesSink(s.jsonLines));
@@ -154,7 +156,7 @@ public final class Collector implements AutoCloseable {
             if (consume) {
                 outlet = new KafkaOutlet(s.kafkaBootstrap, s.kafkaRawTopic, s.kafkaConsumerGroup,
                         new DatagramProcessor(stats.decode, stats, List.of(), flowSinks), flowSinks, clickhouse,
-                        s.clickhouseBatchRows, s.clickhouseFlushMs);
+                        lossRecorder, s.clickhouseBatchRows, s.clickhouseFlushMs);
             }
             if (s.role != Role.OUTLET) {
                 admission = new Admission(s.allowPrefixes, s.rateLimit, s.burst == 0 ? s.rateLimit : s.burst,

@@ -120,7 +120,13 @@ public final class CollectorConfig {
             .setPropertyNamingStrategy(PropertyNamingStrategies.KEBAB_CASE)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS);
+            .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+    /** The YAML text this configuration was parsed from (for line numbers in messages), or null. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    private String text;
 
     /**
      * Reads and validates a configuration file.
@@ -150,6 +156,15 @@ public final class CollectorConfig {
             if (c == null) {
                 c = new CollectorConfig();
             }
+            // A section written with no value (e.g. "listen:") is YAML null: it means the defaults.
+            c.listen = c.listen == null ? new Listen() : c.listen;
+            c.kafka = c.kafka == null ? new Kafka() : c.kafka;
+            c.clickhouse = c.clickhouse == null ? new ClickHouse() : c.clickhouse;
+            c.admission = c.admission == null ? new Admission() : c.admission;
+            c.metrics = c.metrics == null ? new Metrics() : c.metrics;
+            c.forward = c.forward == null ? new ArrayList<>() : c.forward;
+            c.jsonLines = c.jsonLines == null ? "" : c.jsonLines;
+            c.text = yaml;
         } catch (UnrecognizedPropertyException e) {
             throw new IllegalArgumentException(source + " line " + line(e.getLocation()) + ": unknown key '"
                     + path(e) + "' (known here: " + e.getKnownPropertyIds() + ")");
@@ -220,8 +235,32 @@ public final class CollectorConfig {
         check(source, kafka.decodedTopic.isEmpty() || kafka.decodedTopic.matches("[A-Za-z0-9._-]{1,249}"),
                 "kafka.decoded-topic", kafka.decodedTopic, "a Kafka topic name or empty");
         check(source, !kafka.consumerGroup.isBlank(), "kafka.consumer-group", kafka.consumerGroup, "non-empty");
-        check(source, clickhouse.url.isEmpty() || clickhouse.url.matches("https?://[^/\\s]+(/.*)?"), "clickhouse.url",
-                clickhouse.url, "http://host:port or empty");
+        check(source, clickhouse.url.isEmpty()
+                || clickhouse.url.matches("https?://([^/:\\s\\[\\]]+|\\[[0-9A-Fa-f:.]+\\]):\\d{1,5}/?"),
+                "clickhouse.url", clickhouse.url, "http://host:port (https for TLS) or empty");
+        for (String b : kafka.bootstrap.isBlank() ? new String[0] : kafka.bootstrap.split(",")) {
+            check(source, b.trim().matches("([^:\\s\\[\\]]+|\\[[0-9A-Fa-f:.]+\\]):\\d{1,5}"), "kafka.bootstrap",
+                    kafka.bootstrap, "host:port[,host:port]");
+        }
+        try {
+            InetAddress.getByName(metrics.listen);
+        } catch (UnknownHostException e) {
+            check(source, false, "metrics.listen", metrics.listen, "an address of this host");
+        }
+        for (int i = 0; i < forward.size(); i++) {
+            try {
+                ForwardSink.parseTarget(forward.get(i));
+            } catch (IllegalArgumentException e) {
+                check(source, false, "forward", forward.get(i), e.getMessage());
+            }
+        }
+        if (!admission.allow.isEmpty()) {
+            try {
+                new io.vecflow.collector.Admission(admission.allow, 0);
+            } catch (IllegalArgumentException e) {
+                check(source, false, "admission.allow", admission.allow, e.getMessage());
+            }
+        }
         check(source, clickhouse.database.matches("[A-Za-z_][A-Za-z0-9_]*"), "clickhouse.database",
                 clickhouse.database, "letters, digits and _");
         check(source, clickhouse.batchRows >= 1 && clickhouse.batchRows <= 1_000_000, "clickhouse.batch-rows",
@@ -266,11 +305,46 @@ public final class CollectorConfig {
         }
     }
 
-    private static void check(String source, boolean ok, String key, Object value, String allowed) {
+    private void check(String source, boolean ok, String key, Object value, String allowed) {
         if (!ok) {
-            throw new IllegalArgumentException(source + ": " + key + " = '" + value + "' is invalid (need " + allowed
-                    + ")");
+            int line = text == null ? 0 : lineOf(text, key);
+            throw new IllegalArgumentException(source + (line > 0 ? " line " + line : "") + ": " + key + " = '" + value
+                    + "' is invalid (need " + allowed + ")");
         }
+    }
+
+    /**
+     * The line of a dotted key ({@code listen.port}) in block-style YAML: each key is matched at a deeper indent
+     * than its parent. Flow-style maps ({@code {a: 1}}) are matched on their parent's line.
+     *
+     * @return the 1-based line, or 0 when the key is not written (a default)
+     */
+    static int lineOf(String yaml, String dottedKey) {
+        String[] parts = dottedKey.split("\\.");
+        String[] lines = yaml.split("\n", -1);
+        int part = 0;
+        int parentIndent = -1;
+        int found = 0;
+        for (int i = 0; i < lines.length && part < parts.length; i++) {
+            String l = lines[i];
+            String t = l.strip();
+            if (t.isEmpty() || t.startsWith("#")) {
+                continue;
+            }
+            int indent = l.indexOf(t.charAt(0));
+            if (found > 0 && indent <= parentIndent) {
+                return found; // left the parent's block without finding the child
+            }
+            if (indent > parentIndent && (t.startsWith(parts[part] + ":") || t.startsWith(parts[part] + " :"))) {
+                found = i + 1;
+                if (t.contains("{") && part + 1 < parts.length) {
+                    return found;
+                }
+                parentIndent = indent;
+                part++;
+            }
+        }
+        return found;
     }
 
     /**

@@ -116,10 +116,16 @@ public final class DatagramProcessor implements SflowVisitor {
         // Admission before any sink: a refused datagram reaches neither Kafka nor storage (counted by reason). A
         // datagram whose header cannot be read goes on to the decoder, which counts it as a decode error.
         try {
-            if (admission != null && Admission.readAgentAddress(data, off, len, agent16)
-                    && admission.admit(agent16, receivedNanos) != Admission.ADMIT) {
-                stats.datagramsRefused.increment();
-                return null;
+            if (admission != null) {
+                boolean readable = Admission.readAgentAddress(data, off, len, agent16);
+                // With an allowlist, a datagram whose agent cannot be read has no allowed agent: refused (it would
+                // otherwise reach Kafka and the forward targets). Without one it goes on to the decoder, which
+                // counts it as a decode error.
+                if (readable ? admission.admit(agent16, receivedNanos) != Admission.ADMIT : !admission.acceptsAll()
+                        && admission.refuseUnreadable()) {
+                    stats.datagramsRefused.increment();
+                    return null;
+                }
             }
             for (int i = 0; i < rawSinks.length; i++) {
                 RawSink s = rawSinks[i];

@@ -279,12 +279,13 @@ public final class FlowSchema {
             new Table("interfaces", List.of(
                     new Column("TimeReceived", Type.DATETIME),
                     new Column("AgentAddress", Type.IP),
+                    new Column("SubAgentId", Type.UINT32),
                     new Column("IfIndex", Type.UINT32),
                     new Column("IfName", Type.STRING),
                     new Column("IfSpeed", Type.UINT64),
                     new Column("IfType", Type.UINT32),
                     new Column("IfOperUp", Type.UINT8)),
-                    "ReplacingMergeTree(TimeReceived)", "toYYYYMM(TimeReceived)", "(AgentAddress, IfIndex)", 31),
+                    "ReplacingMergeTree(TimeReceived)", "toYYYYMM(TimeReceived)", "(AgentAddress, SubAgentId, IfIndex)", 31),
             new Table("flows_1m", ROLLUP, "SummingMergeTree((Bytes, Packets, Samples))", "toYYYYMMDD(TimeReceived)",
                     "(" + ROLLUP_KEY + ")", 7),
             new Table("flows_5m", ROLLUP, "SummingMergeTree((Bytes, Packets, Samples))", "toYYYYMM(TimeReceived)",
@@ -309,7 +310,8 @@ public final class FlowSchema {
                     "SELECT TimeReceived, AgentAddress, SubAgentId, Datagrams FROM {db}.agents "
                             + "WHERE SampleFamily = 255"),
             new View("interfaces_mv", "interfaces",
-                    "SELECT TimeReceived, AgentAddress, IfIndex, toString(IfName) AS IfName, IfSpeed, IfType, IfOperUp "
+                    "SELECT TimeReceived, AgentAddress, SubAgentId, IfIndex, toString(IfName) AS IfName, IfSpeed, IfType, "
+                            + "IfOperUp "
                             + "FROM {db}.if_counters"));
 
     /** @return the table of that name. @throws IllegalArgumentException if there is none */

@@ -15,8 +15,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
@@ -44,6 +42,7 @@ public final class KafkaOutlet implements AutoCloseable {
     private final DatagramProcessor processor;
     private final List<FlowSink> sinks;
     private final ClickHouseSink clickhouse;
+    private final LossRecorder loss;
     private final int batchRecords;
     private final long flushNanos;
     private final Thread thread;
@@ -52,7 +51,6 @@ public final class KafkaOutlet implements AutoCloseable {
     private volatile boolean running = true;
     private volatile long recordsConsumed, commits, flushFailures, badRecords;
     private volatile double lag;
-    private Metric lagMetric;
 
     /**
      * Subscribes and starts the consuming thread.
@@ -63,11 +61,14 @@ public final class KafkaOutlet implements AutoCloseable {
      * @param processor the pipeline (its raw sinks are not used: build it with none)
      * @param sinks the row sinks the processor writes to (flushed before each commit)
      * @param clickhouse the ClickHouse sink among them, built with {@code autoFlush = false}, or null
+     * @param loss the agents-table recorder, written after the sinks flush and before each commit (built without a
+     *     timer), or null
      * @param batchRecords records between commits at most
      * @param flushMs longest time between commits, ms
      */
     public KafkaOutlet(String bootstrap, String topic, String group, DatagramProcessor processor,
-            List<FlowSink> sinks, ClickHouseSink clickhouse, int batchRecords, long flushMs) {
+            List<FlowSink> sinks, ClickHouseSink clickhouse, LossRecorder loss, int batchRecords, long flushMs) {
+        this.loss = loss;
         this.topic = topic;
         this.processor = processor;
         this.sinks = List.copyOf(sinks);
@@ -166,6 +167,9 @@ public final class KafkaOutlet implements AutoCloseable {
             for (FlowSink s : sinks) {
                 s.flush();
             }
+            if (loss != null) {
+                loss.record();
+            }
         } catch (Exception e) {
             flushFailures++;
             log.warn("outlet flush failed, will replay from the last commit: {}", e.getMessage());
@@ -226,18 +230,16 @@ public final class KafkaOutlet implements AutoCloseable {
         }
     }
 
+    /** The largest current lag over the assigned partitions (consumer position to log end, records). */
     private void updateLag() {
-        if (lagMetric == null) {
-            for (Map.Entry<MetricName, ? extends Metric> e : consumer.metrics().entrySet()) {
-                if (e.getKey().name().equals("records-lag-max") && e.getKey().tags().get("topic") == null
-                        && "consumer-fetch-manager-metrics".equals(e.getKey().group())) {
-                    lagMetric = e.getValue();
-                }
+        long max = 0;
+        for (TopicPartition tp : consumer.assignment()) {
+            java.util.OptionalLong l = consumer.currentLag(tp);
+            if (l.isPresent()) {
+                max = Math.max(max, l.getAsLong());
             }
         }
-        if (lagMetric != null && lagMetric.metricValue() instanceof Double d && !d.isNaN()) {
-            lag = d;
-        }
+        lag = max;
     }
 
     /** @return raw records consumed. */
@@ -260,7 +262,7 @@ public final class KafkaOutlet implements AutoCloseable {
         return badRecords;
     }
 
-    /** @return the consumer's largest partition lag, records (Kafka's records-lag-max; 0 before the first poll). */
+    /** @return the largest lag over the assigned partitions after the last poll, records (0 before the first). */
     public double lag() {
         return lag;
     }

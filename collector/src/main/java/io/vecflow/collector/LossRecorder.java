@@ -28,7 +28,7 @@ public final class LossRecorder implements AutoCloseable {
     /**
      * @param tracker the counters
      * @param sink the ClickHouse sink (its database holds agents)
-     * @param intervalMs reporting interval in ms
+     * @param intervalMs reporting interval in ms, or 0 when the caller calls {@link #record()} itself
      */
     public LossRecorder(LossTracker tracker, ClickHouseSink sink, long intervalMs) {
         this.tracker = tracker;
@@ -38,7 +38,9 @@ public final class LossRecorder implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleWithFixedDelay(this::recordQuietly, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+        if (intervalMs > 0) { // 0: the caller records (the Kafka outlet, at each commit)
+            timer.scheduleWithFixedDelay(this::recordQuietly, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+        }
     }
 
     private void recordQuietly() {

@@ -84,6 +84,8 @@ class CollectorServicesTest {
                     () -> c.stats().datagramsConsumed.sum() >= 26);
             c.flush();
             assertThat(c.stats().datagramsConsumed.sum()).isEqualTo(26);
+            // Caught up: the outlet's lag reads 0 (current, not a stale windowed maximum).
+            TestSupport.await("outlet lag 0", Duration.ofSeconds(5), () -> c.outlet().lag() == 0);
             assertThat(c.stats().datagramsReceived.sum()).isEqualTo(26);
             assertThat(c.stats().flowRows.sum()).isEqualTo(14);
             assertThat(c.stats().decode.errorsByKind()).isEmpty();

@@ -1,10 +1,10 @@
 package io.vecflow.collector;
 
-import static io.vecflow.collector.HandDatagram.counterSample;
-import static io.vecflow.collector.HandDatagram.datagram;
-import static io.vecflow.collector.HandDatagram.flowSample;
-import static io.vecflow.collector.HandDatagram.record;
-import static io.vecflow.collector.HandDatagram.recordWithLength;
+import static io.vecflow.sflow.HandDatagram.counterSample;
+import static io.vecflow.sflow.HandDatagram.datagram;
+import static io.vecflow.sflow.HandDatagram.flowSample;
+import static io.vecflow.sflow.HandDatagram.record;
+import static io.vecflow.sflow.HandDatagram.recordWithLength;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonFactory;

@@ -230,6 +230,7 @@ CREATE TABLE IF NOT EXISTS vecflow.interfaces
 (
     TimeReceived DateTime,
     AgentAddress FixedString(16),
+    SubAgentId UInt32,
     IfIndex UInt32,
     IfName String,
     IfSpeed UInt64,
@@ -238,7 +239,7 @@ CREATE TABLE IF NOT EXISTS vecflow.interfaces
 )
 ENGINE = ReplacingMergeTree(TimeReceived)
 PARTITION BY toYYYYMM(TimeReceived)
-ORDER BY (AgentAddress, IfIndex);
+ORDER BY (AgentAddress, SubAgentId, IfIndex);
 
 CREATE TABLE IF NOT EXISTS vecflow.flows_1m
 (
@@ -316,4 +317,4 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.exporters_mv TO vecflow.exporters
 AS SELECT TimeReceived, AgentAddress, SubAgentId, Datagrams FROM vecflow.agents WHERE SampleFamily = 255;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.interfaces_mv TO vecflow.interfaces
-AS SELECT TimeReceived, AgentAddress, IfIndex, toString(IfName) AS IfName, IfSpeed, IfType, IfOperUp FROM vecflow.if_counters;
+AS SELECT TimeReceived, AgentAddress, SubAgentId, IfIndex, toString(IfName) AS IfName, IfSpeed, IfType, IfOperUp FROM vecflow.if_counters;

@@ -248,6 +248,7 @@ CREATE TABLE IF NOT EXISTS vecflow.interfaces
 (
     TimeReceived DateTime,
     AgentAddress IPv6,
+    SubAgentId UInt32,
     IfIndex UInt32,
     IfName String,
     IfSpeed UInt64,
@@ -256,7 +257,7 @@ CREATE TABLE IF NOT EXISTS vecflow.interfaces
 )
 ENGINE = ReplacingMergeTree(TimeReceived)
 PARTITION BY toYYYYMM(TimeReceived)
-ORDER BY (AgentAddress, IfIndex)
+ORDER BY (AgentAddress, SubAgentId, IfIndex)
 TTL TimeReceived + INTERVAL 31 DAY;
 
 CREATE TABLE IF NOT EXISTS vecflow.flows_1m
@@ -338,4 +339,4 @@ CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.exporters_mv TO vecflow.exporters
 AS SELECT TimeReceived, AgentAddress, SubAgentId, Datagrams FROM vecflow.agents WHERE SampleFamily = 255;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.interfaces_mv TO vecflow.interfaces
-AS SELECT TimeReceived, AgentAddress, IfIndex, toString(IfName) AS IfName, IfSpeed, IfType, IfOperUp FROM vecflow.if_counters;
+AS SELECT TimeReceived, AgentAddress, SubAgentId, IfIndex, toString(IfName) AS IfName, IfSpeed, IfType, IfOperUp FROM vecflow.if_counters;

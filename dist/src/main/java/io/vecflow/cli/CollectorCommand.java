@@ -108,12 +108,6 @@ final class CollectorCommand implements Callable<Integer> {
                         + "json-lines, forward, kafka.decoded-topic");
             }
             c.requireSinks(config == null ? "options" : source + " with options");
-            for (String t : c.forward) {
-                io.vecflow.collector.ForwardSink.parseTarget(t);
-            }
-            if (!c.admission.allow.isEmpty()) {
-                new io.vecflow.collector.Admission(c.admission.allow, 0);
-            }
         } catch (IllegalArgumentException e) {
             throw new VecflowCommand.UsageException(e.getMessage());
         }
@@ -150,13 +144,15 @@ final class CollectorCommand implements Callable<Integer> {
                     }
                 }
                 out.printf("vecflow collector (%s): %s; sinks:%s%s%s%s%s; metrics %s%n", cfg.role,
-                        s.role == Collector.Role.OUTLET ? "consuming " + s.kafkaRawTopic
+                        s.role == Collector.Role.OUTLET ? "consuming kafka " + s.kafkaBootstrap + "/" + s.kafkaRawTopic
+                                + " (group " + s.kafkaConsumerGroup + ")"
                                 : "listening on udp " + s.bindAddress + ":" + c.localAddress().getPort() + " ("
                                         + s.threads + " thread" + (s.threads == 1 ? "" : "s") + ")",
                         s.jsonLines != null ? " json " + s.jsonLines : "",
                         s.clickhouseUrl != null && s.role != Collector.Role.INLET
                                 ? " clickhouse " + s.clickhouseUrl + "/" + s.clickhouseDatabase : "",
-                        s.kafkaBootstrap != null ? " kafka " + s.kafkaBootstrap + "/" + s.kafkaRawTopic : "",
+                        s.kafkaBootstrap != null && s.role != Collector.Role.OUTLET
+                                ? " kafka " + s.kafkaBootstrap + "/" + s.kafkaRawTopic : "",
                         s.forwardTargets.isEmpty() ? "" : " forward " + String.join(",", s.forwardTargets),
                         s.kafkaDecodedTopic != null ? " decoded " + s.kafkaDecodedTopic : "",
                         metrics != null ? "http://" + cfg.metrics.listen + ":" + metrics.port() + "/metrics" : "off");

@@ -32,10 +32,12 @@ final class HolderWalker {
         @Override
         protected Slot[] computeValue(Class<?> type) {
             List<Field> fields = new ArrayList<>();
-            for (Field f : type.getDeclaredFields()) {
-                if (!Modifier.isStatic(f.getModifiers()) && !f.isSynthetic()) {
-                    f.setAccessible(true);
-                    fields.add(f);
+            for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+                for (Field f : c.getDeclaredFields()) { // the holder's own fields and its base's (RecordedSample)
+                    if (!Modifier.isStatic(f.getModifiers()) && !f.isSynthetic()) {
+                        f.setAccessible(true);
+                        fields.add(f);
+                    }
                 }
             }
             fields.sort(Comparator.comparing(Field::getName));

@@ -24,12 +24,7 @@ import io.vecflow.sflow.FlowRecords.SampledIp;
  * {@link #recordFormats}; each known record fills its holder and sets its {@code has…} flag; unknown records (any
  * enterprise, any format) are kept as raw views with their data_format (pitfalls 3, 4).
  */
-public final class FlowSample {
-    /** Records listed in {@link #recordFormats} at most; more are decoded but not listed. */
-    public static final int MAX_RECORDS_LISTED = 64;
-    /** Unknown records kept as raw bytes at most; more are counted only. */
-    public static final int MAX_UNKNOWN_KEPT = 16;
-
+public final class FlowSample extends RecordedSample {
     /** Sample type: {@link SflowFormats#FLOW_SAMPLE}, {@link SflowFormats#FLOW_SAMPLE_EXPANDED} or DISCARDED_PACKET. */
     public int kind;
     /** True for the expanded encodings (0:3, 0:5). */
@@ -60,57 +55,6 @@ public final class FlowSample {
     public long output;
     /** discarded_packet reason code (sflow_drops.txt), or -1 for flow samples. */
     public long reason = -1;
-
-    /** Number of flow records declared. */
-    public int recordCount;
-    /** data_format of the records in wire order (first {@link #MAX_RECORDS_LISTED}). */
-    public final int[] recordFormats = new int[MAX_RECORDS_LISTED];
-    /** Entries used in {@link #recordFormats}. */
-    public int recordsListed;
-    /** Records of formats vecflow does not decode (skipped by declared length). */
-    public int unknownRecords;
-    /** data_format of the first {@link #MAX_UNKNOWN_KEPT} unknown records. */
-    public final int[] unknownFormats = new int[MAX_UNKNOWN_KEPT];
-    /** Raw bodies of the first {@link #MAX_UNKNOWN_KEPT} unknown records. */
-    public final ByteView[] unknownBodies = new ByteView[MAX_UNKNOWN_KEPT];
-    /** Records that failed to decode within their own length (counted, skipped and reported absent — a failed
-     * duplicate also clears an earlier good copy; the sample is kept). Which ones: {@link #recordErrorMask}. */
-    public int recordErrors;
-    /** Known records that appeared more than once (the last one is kept; the earlier ones are marked in
-     * {@link #recordSupersededMask}). */
-    public int duplicateRecords;
-
-    /**
-     * Listed records that failed to decode within their own length: bit {@code i} stands for
-     * {@code recordFormats[i]}. A failed record's holder holds nothing of it (its flag is cleared), so a printer shows
-     * the error instead of fields; details per record in {@link #recordErrorKinds}, {@link #recordErrorFields},
-     * {@link #recordErrorOffsets}.
-     */
-    public long recordErrorMask;
-    /**
-     * Listed known records whose holder a later record of the same format took over (the later copy's data, or
-     * nothing when the later copy failed): bit {@code i} stands for {@code recordFormats[i]}. The holder does not
-     * show record {@code i}; only the last occurrence of a format can be printed from it.
-     */
-    public long recordSupersededMask;
-    /** Per listed record, where its bit in {@link #recordErrorMask} is set: the error kind. */
-    public final DecodeError[] recordErrorKinds = new DecodeError[MAX_RECORDS_LISTED];
-    /** Per listed failed record: the field being read (a constant such as {@code "extended_switch.dst_priority"}). */
-    public final String[] recordErrorFields = new String[MAX_RECORDS_LISTED];
-    /** Per listed failed record: a constant detail appended to the field name (e.g. {@code " padding"}), or null. */
-    public final String[] recordErrorFieldSuffixes = new String[MAX_RECORDS_LISTED];
-    /** Per listed failed record: byte offset of the failing field from the start of the sFlow datagram. */
-    public final int[] recordErrorOffsets = new int[MAX_RECORDS_LISTED];
-    /** Wire-order index of the first record that failed (listed or not), or -1 when none failed. */
-    public int firstRecordErrorIndex = -1;
-    /** Kind of the first record error, or null. */
-    public DecodeError firstRecordErrorKind;
-    /** Field of the first record error (a constant), or null; see {@link #firstRecordErrorFieldSuffix}. */
-    public String firstRecordErrorField;
-    /** Constant detail appended to {@link #firstRecordErrorField}, or null. */
-    public String firstRecordErrorFieldSuffix;
-    /** Byte offset of the first record error's field from the start of the sFlow datagram, or -1. */
-    public int firstRecordErrorOffset = -1;
 
     /** sampled_header (0:1). */
     public final SampledHeader sampledHeader = new SampledHeader();
@@ -163,11 +107,7 @@ public final class FlowSample {
     public byte[] buffer;
 
     /** Creates an empty holder. */
-    public FlowSample() {
-        for (int i = 0; i < MAX_UNKNOWN_KEPT; i++) {
-            unknownBodies[i] = new ByteView();
-        }
-    }
+    public FlowSample() {}
 
     /** @return true for a discarded_packet (0:5) sample. */
     public boolean isDiscard() {
@@ -204,33 +144,6 @@ public final class FlowSample {
         };
     }
 
-    /** @return unknown records kept as raw bytes ({@code min(unknownRecords, MAX_UNKNOWN_KEPT)}). */
-    public int unknownKept() {
-        return Math.min(unknownRecords, MAX_UNKNOWN_KEPT);
-    }
-
-    /** @return true if listed record {@code i} failed to decode (see {@link #recordErrorMask}). */
-    public boolean recordFailed(int i) {
-        return i >= 0 && i < recordsListed && (recordErrorMask >>> i & 1) != 0;
-    }
-
-    /** @return true if listed record {@code i} was taken over by a later one (see {@link #recordSupersededMask}). */
-    public boolean recordSuperseded(int i) {
-        return i >= 0 && i < recordsListed && (recordSupersededMask >>> i & 1) != 0;
-    }
-
-    /**
-     * @return the full field name of listed record {@code i}'s error (field plus suffix; allocates only when there is
-     *         a suffix — for printers, not the hot path), or null if it did not fail
-     */
-    public String recordErrorField(int i) {
-        if (!recordFailed(i)) {
-            return null;
-        }
-        String suffix = recordErrorFieldSuffixes[i];
-        return suffix == null ? recordErrorFields[i] : recordErrorFields[i] + suffix;
-    }
-
     /** Clears every field and flag (holders keep their arrays). */
     public void reset() {
         kind = 0;
@@ -239,11 +152,7 @@ public final class FlowSample {
         sequenceNumber = sourceIdIndex = samplingRate = samplePool = drops = input = output = 0;
         sourceIdType = inputFormat = outputFormat = 0;
         reason = -1;
-        recordCount = recordsListed = unknownRecords = recordErrors = duplicateRecords = 0;
-        recordErrorMask = recordSupersededMask = 0;
-        firstRecordErrorIndex = firstRecordErrorOffset = -1;
-        firstRecordErrorKind = null;
-        firstRecordErrorField = firstRecordErrorFieldSuffix = null;
+        resetRecords();
         hasSampledHeader = hasSampledEthernet = hasSampledIpv4 = hasSampledIpv6 = hasExtendedSwitch = false;
         hasExtendedRouter = hasExtendedGateway = hasExtendedUser = hasExtendedUrl = hasExtendedMpls = false;
         hasExtendedNat = hasExtendedVlanTunnel = hasEgressQueue = hasExtendedAcl = hasFunction = false;

@@ -202,53 +202,7 @@ public final class SflowDecoder {
             throw r.fail(DecodeError.COUNT_OUT_OF_BOUNDS, "flow_sample.flow_records", p - 4, n);
         }
         s.recordCount = (int) n;
-        for (int i = 0; i < n; i++) {
-            int format = r.i32(p, end, "flow_record.data_format");
-            long length = r.u32(p + 4, end, "flow_record.length");
-            int body = p + 8;
-            if (length > end - body) {
-                throw r.fail(DecodeError.LENGTH_OUT_OF_BOUNDS, "flow_record.length", p + 4, length);
-            }
-            int recEnd = body + (int) length;
-            if (s.recordsListed < FlowSample.MAX_RECORDS_LISTED) {
-                s.recordFormats[s.recordsListed++] = format;
-            }
-            try {
-                if (!decodeFlowRecord(s, format, body, recEnd)) {
-                    if (s.unknownRecords < FlowSample.MAX_UNKNOWN_KEPT) {
-                        s.unknownFormats[s.unknownRecords] = format;
-                        s.unknownBodies[s.unknownRecords].set(r.buf, body, (int) length);
-                    }
-                    s.unknownRecords++;
-                } else {
-                    s.recordSupersededMask |= earlier(s.recordFormats, Math.min(i, s.recordsListed), format);
-                }
-            } catch (SflowDecodeException e) {
-                // The record is malformed inside its own bounds: count it, skip it, keep the sample. Its holder may
-                // be half overwritten (also when an earlier good copy of the same record filled it), so the record
-                // is reported absent rather than mixed, and the earlier copies are marked superseded.
-                s.recordErrors++;
-                stats.recordError(e.kind());
-                clearRecord(s, format);
-                s.recordSupersededMask |= earlier(s.recordFormats, Math.min(i, s.recordsListed), format);
-                if (i < FlowSample.MAX_RECORDS_LISTED) {
-                    s.recordErrorMask |= 1L << i;
-                    s.recordErrorKinds[i] = e.kind();
-                    s.recordErrorFields[i] = e.fieldBase();
-                    s.recordErrorFieldSuffixes[i] = e.fieldSuffix();
-                    s.recordErrorOffsets[i] = e.offset() - datagramStart;
-                }
-                if (s.firstRecordErrorIndex < 0) {
-                    s.firstRecordErrorIndex = i;
-                    s.firstRecordErrorKind = e.kind();
-                    s.firstRecordErrorField = e.fieldBase();
-                    s.firstRecordErrorFieldSuffix = e.fieldSuffix();
-                    s.firstRecordErrorOffset = e.offset() - datagramStart;
-                }
-            }
-            p = Math.min(end, body + pad4((int) length));
-        }
-        stats.unknownRecords(s.unknownRecords);
+        decodeRecords(s, true, (int) n, p, end);
     }
 
     /** @return false for a format vecflow does not decode. */
@@ -400,17 +354,45 @@ public final class SflowDecoder {
     }
 
     /**
-     * @return a mask of the entries of {@code formats[0..n)} equal to {@code format}: the earlier listed copies of a
-     *         known record, whose holder the record at hand has just taken over (at most 64 compares, no allocation)
+     * Walks the {@code n} records of a sample (sFlow v5 §5: data_format, length, body padded to 4 bytes): lists each,
+     * decodes the known ones into their holders, keeps unknown ones as raw views, and jumps to each record's declared
+     * end. A record malformed inside its own bounds is counted by kind, reported absent (flow records: its flag
+     * cleared; counter records clear their flag before decoding) and skipped; the sample is kept.
+     *
+     * @throws SflowDecodeException when a record's header or declared length does not fit the sample
      */
-    private static long earlier(int[] formats, int n, int format) {
-        long m = 0;
-        for (int j = 0; j < n; j++) {
-            if (formats[j] == format) {
-                m |= 1L << j;
+    private void decodeRecords(RecordedSample s, boolean flow, int n, int p, int end)
+            throws SflowDecodeException {
+        for (int i = 0; i < n; i++) {
+            int format = r.i32(p, end, flow ? "flow_record.data_format" : "counter_record.data_format");
+            long length = r.u32(p + 4, end, flow ? "flow_record.length" : "counter_record.length");
+            int body = p + 8;
+            if (length > end - body) {
+                throw r.fail(DecodeError.LENGTH_OUT_OF_BOUNDS, flow ? "flow_record.length" : "counter_record.length",
+                        p + 4, length);
             }
+            int recEnd = body + (int) length;
+            s.listRecord(format);
+            try {
+                boolean known = flow ? decodeFlowRecord((FlowSample) s, format, body, recEnd)
+                        : ((CounterSample) s).records.decode(r, format, body, recEnd, (CounterSample) s);
+                if (known) {
+                    s.recordDecoded(i, format);
+                } else {
+                    s.unknownRecord(format, r.buf, body, (int) length);
+                }
+            } catch (SflowDecodeException e) {
+                // Its holder may be half overwritten (also when an earlier good copy filled it): reported absent
+                // rather than mixed, and the earlier copies are marked superseded.
+                stats.recordError(e.kind());
+                if (flow) {
+                    clearRecord((FlowSample) s, format);
+                }
+                s.recordFailed(i, format, e, datagramStart);
+            }
+            p = Math.min(end, body + pad4((int) length));
         }
-        return m;
+        stats.unknownRecords(s.unknownRecords);
     }
 
     /** Marks a known flow record absent (after it failed to decode). */
@@ -532,50 +514,6 @@ public final class SflowDecoder {
             throw r.fail(DecodeError.COUNT_OUT_OF_BOUNDS, "counters_sample.counter_records", p - 4, n);
         }
         s.recordCount = (int) n;
-        for (int i = 0; i < n; i++) {
-            int format = r.i32(p, end, "counter_record.data_format");
-            long length = r.u32(p + 4, end, "counter_record.length");
-            int body = p + 8;
-            if (length > end - body) {
-                throw r.fail(DecodeError.LENGTH_OUT_OF_BOUNDS, "counter_record.length", p + 4, length);
-            }
-            int recEnd = body + (int) length;
-            if (s.recordsListed < CounterSample.MAX_RECORDS_LISTED) {
-                s.recordFormats[s.recordsListed++] = format;
-            }
-            try {
-                if (!s.records.decode(r, format, body, recEnd, s)) {
-                    if (s.unknownRecords < CounterSample.MAX_UNKNOWN_KEPT) {
-                        s.unknownFormats[s.unknownRecords] = format;
-                        s.unknownBodies[s.unknownRecords].set(r.buf, body, (int) length);
-                    }
-                    s.unknownRecords++;
-                } else {
-                    s.recordSupersededMask |= earlier(s.recordFormats, Math.min(i, s.recordsListed), format);
-                }
-            } catch (SflowDecodeException e) {
-                // As for flow records; CounterRecords.decode clears the record's flag before decoding it, so a
-                // failed record (and any earlier copy it overwrote) is reported absent.
-                s.recordErrors++;
-                stats.recordError(e.kind());
-                s.recordSupersededMask |= earlier(s.recordFormats, Math.min(i, s.recordsListed), format);
-                if (i < CounterSample.MAX_RECORDS_LISTED) {
-                    s.recordErrorMask |= 1L << i;
-                    s.recordErrorKinds[i] = e.kind();
-                    s.recordErrorFields[i] = e.fieldBase();
-                    s.recordErrorFieldSuffixes[i] = e.fieldSuffix();
-                    s.recordErrorOffsets[i] = e.offset() - datagramStart;
-                }
-                if (s.firstRecordErrorIndex < 0) {
-                    s.firstRecordErrorIndex = i;
-                    s.firstRecordErrorKind = e.kind();
-                    s.firstRecordErrorField = e.fieldBase();
-                    s.firstRecordErrorFieldSuffix = e.fieldSuffix();
-                    s.firstRecordErrorOffset = e.offset() - datagramStart;
-                }
-            }
-            p = Math.min(end, body + pad4((int) length));
-        }
-        stats.unknownRecords(s.unknownRecords);
+        decodeRecords(s, false, (int) n, p, end);
     }
 }

@@ -8,11 +8,11 @@ import java.nio.ByteBuffer;
  * Layouts from sflow_version_5.txt: datagram header with an IPv4 agent, compact flow_sample (0:1) and counters_sample
  * (0:2), records as data_format, length, body padded to 4 bytes.
  */
-final class HandDatagram {
+public final class HandDatagram {
     private HandDatagram() {}
 
     /** @return a datagram from agent 10.0.0.1, sub-agent 0, with the given samples (each a whole sample). */
-    static byte[] datagram(long sequence, long uptimeMs, byte[]... samples) {
+    public static byte[] datagram(long sequence, long uptimeMs, byte[]... samples) {
         int n = 28;
         for (byte[] s : samples) {
             n += s.length;
@@ -27,7 +27,7 @@ final class HandDatagram {
     }
 
     /** @return a compact flow_sample (0:1): source 0:7, 1-in-100, input 1, output 2, and the records. */
-    static byte[] flowSample(long sequence, byte[]... records) {
+    public static byte[] flowSample(long sequence, byte[]... records) {
         int body = 32;
         for (byte[] r : records) {
             body += r.length;
@@ -42,7 +42,7 @@ final class HandDatagram {
     }
 
     /** @return a compact counters_sample (0:2) of source 0:7 with the records. */
-    static byte[] counterSample(long sequence, byte[]... records) {
+    public static byte[] counterSample(long sequence, byte[]... records) {
         int body = 12;
         for (byte[] r : records) {
             body += r.length;
@@ -56,7 +56,7 @@ final class HandDatagram {
     }
 
     /** @return a record whose body is the given u32 words (length = 4 × words). */
-    static byte[] record(int format, int... words) {
+    public static byte[] record(int format, int... words) {
         ByteBuffer b = ByteBuffer.allocate(8 + 4 * words.length);
         b.putInt(format).putInt(4 * words.length);
         for (int w : words) {
@@ -69,7 +69,7 @@ final class HandDatagram {
      * @return a record declaring {@code length} bytes whose wire body holds the given words (at least
      *         {@code pad4(length)} bytes of them): the way to write a record shorter than its structure
      */
-    static byte[] recordWithLength(int format, int length, int... words) {
+    public static byte[] recordWithLength(int format, int length, int... words) {
         ByteBuffer b = ByteBuffer.allocate(8 + 4 * words.length);
         b.putInt(format).putInt(length);
         for (int w : words) {
