@@ -173,6 +173,22 @@ public final class NetlinkWriter {
     }
 
     /**
+     * NUL-terminated string attribute from raw bytes (nla_len = 4 + length + 1), without allocating: for names kept
+     * as bytes (e.g. NET_DM trap names). The bytes are copied as they are; they must not contain a NUL.
+     *
+     * @param type   attribute type
+     * @param src    source array
+     * @param offset first byte in {@code src}
+     * @param length string bytes, without the terminator (0..65530)
+     */
+    public NetlinkWriter putStringBytes(int type, byte[] src, int offset, int length) {
+        long p = attr(type, length + 1);
+        MemorySegment.copy(src, offset, seg, ValueLayout.JAVA_BYTE, p, length);
+        seg.set(ValueLayout.JAVA_BYTE, p + length, (byte) 0);
+        return this;
+    }
+
+    /**
      * Opens a nested attribute ({@code NLA_F_NESTED} set); attributes written until {@link #endNested(int)} go
      * inside it.
      *
