@@ -1,6 +1,8 @@
 package io.vecflow.hsflowd;
 
 import io.vecflow.sflow.DatagramBuilder;
+import io.vecflow.sflow.FlowSample;
+import io.vecflow.sflow.FlowSampleEncoder;
 import io.vecflow.sflow.LongObjectMap;
 import io.vecflow.sflow.SflowFormats;
 import java.io.IOException;
@@ -66,6 +68,7 @@ public final class SflowAgent implements AutoCloseable {
 
     private long samplesIn, samplesIgnored, sequenceGapDrops, datagramsSent, sendFailures, samplesSent, bytesSent;
     private long lastDropsField;
+    private long discardsSent, discardsRefused;
 
     /**
      * @param config the parsed hsflowd.conf
@@ -186,6 +189,47 @@ public final class SflowAgent implements AutoCloseable {
                 (origSize + 4) & U32, 4, data, offset, headerLength);
         lastDropsField = s.drops & U32;
         samplesSent++;
+    }
+
+    /**
+     * Adds one discarded_packet sample (0:5, sflow_drops.txt) built by the dropmon module to the pending datagram,
+     * flushing first when it does not fit; the sample rides in the same datagrams (and datagram sequence) as the flow
+     * samples, and its oldest-sample time starts the 1 s flush like theirs. The caller owns the sample's sequence
+     * number, source and drops fields.
+     *
+     * @param s a 0:5 holder (its views must be valid during the call; not kept)
+     * @return false, counted in {@link #discardsRefused()}, if the encoder refuses it or it does not fit even an empty
+     *         datagram of {@code datagramBytes}
+     */
+    public synchronized boolean addDiscardSample(FlowSample s) {
+        int need = FlowSampleEncoder.encodedBytes(s);
+        if (need < 0) {
+            discardsRefused++;
+            return false;
+        }
+        if (!builder.fits(need)) {
+            flush();
+            if (!builder.fits(need)) {
+                discardsRefused++;
+                return false;
+            }
+        }
+        if (builder.isEmpty()) {
+            oldestSampleNanos = System.nanoTime();
+        }
+        builder.addFlowSample(s);
+        discardsSent++;
+        return true;
+    }
+
+    /** @return discarded_packet samples put into datagrams. */
+    public synchronized long discardsSent() {
+        return discardsSent;
+    }
+
+    /** @return discarded_packet samples refused (encoder refusal or larger than a datagram). */
+    public synchronized long discardsRefused() {
+        return discardsRefused;
     }
 
     /** xorshift64* step: 64 random bits for sub-sampling (no allocation, no lock beyond the agent's). */
