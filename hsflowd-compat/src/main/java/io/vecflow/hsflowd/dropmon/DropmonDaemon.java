@@ -74,7 +74,7 @@ public final class DropmonDaemon implements AutoCloseable {
      * @param agent       where discard samples go
      * @param settings    the dropmon block
      * @param headerBytes hsflowd.conf headerBytes (sample header cap and the feed's TRUNC_LEN)
-     * @param subscriber  an open subscriber (closed by {@link #close()})
+     * @param subscriber  an open subscriber (closed by {@link #close()}, or here if the constructor throws)
      * @throws NetlinkException if the feed control socket cannot be opened (genl, start = on)
      */
     public DropmonDaemon(SflowAgent agent, DropmonSettings settings, int headerBytes, NetDmSubscriber subscriber)
@@ -89,7 +89,11 @@ public final class DropmonDaemon implements AutoCloseable {
             try {
                 c = NetDmControl.open();
             } catch (GenlFamilyNotFoundException e) {
+                subscriber.close();
                 throw missingFamily(e);
+            } catch (NetlinkException | RuntimeException e) {
+                subscriber.close();
+                throw e;
             }
             try {
                 c.configure(headerBytes, NetDmCodec.DEFAULT_QUEUE_LEN);
