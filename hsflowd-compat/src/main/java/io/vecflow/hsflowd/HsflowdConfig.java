@@ -1,96 +1,334 @@
 package io.vecflow.hsflowd;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
- * An hsflowd.conf (sflow/host-sflow {@code hsflowd.conf(5)}): {@code sflow { key = value ... collector { ... }
- * psample { ... } vpp { ... } }}. Keys are case-insensitive; {@code #} starts a comment; several {@code key=value}
- * pairs may share a line. Unknown keys produce warnings with their line numbers; invalid values fail with
- * {@link ConfigException} naming the line. Defaults and ranges follow hsflowd.
+ * An hsflowd.conf (sflow/host-sflow {@code hsflowd.conf}, parser {@code src/Linux/hsflowconfig.c}), parsed and
+ * validated. Project notes: netlink-channels.md §5 "hsflowd conventions".
  *
- * <p>vecflow extensions: {@code psample { transport = genl|usersock  usersockGroup = 1..32 }} and
+ * <p><b>Grammar.</b> One top-level {@code sflow { ... }} block holding {@code key = value} settings and nested
+ * {@code name { ... }} blocks ({@code collector}, {@code psample}, {@code vpp}, {@code dropmon}). Keys are
+ * case-insensitive; {@code #} starts a comment that runs to the end of the line; whitespace and {@code ;} separate
+ * tokens, so several settings may share a line; {@code {}} and {@code =} need no spaces around them
+ * ({@code collector{ip=10.0.0.1}}); a value in double quotes may hold any character but {@code "} (for
+ * {@code dropmon { hide = "..." }}). A value must sit on its key's line; a block's opening brace may follow on a later
+ * line. Blocks nest at most 3 deep (as hsflowd). Integers take hsflowd's suffixes {@code K}, {@code M}, {@code G}
+ * (×1000, ×10⁶, ×10⁹) and a {@code 0x} hex form; switches are {@code on}/{@code off} (also yes/no, true/false,
+ * 1/0).
+ *
+ * <p><b>Errors and warnings.</b> Syntax errors and invalid values throw {@link ConfigException} naming the line and
+ * the reason. Unknown keys and blocks, hsflowd modules vecflow does not implement, deprecated keys and suspicious
+ * combinations produce {@link #warnings} ({@code "line N: ..."}) and parsing continues. Differences from hsflowd,
+ * all deliberate: hsflowd fails on unknown keys (we warn); hsflowd reads a leading {@code 0} as octal (we read
+ * decimal and warn); hsflowd accepts {@code key value} without {@code =} and {@code headerBytes = 0} (we reject
+ * both); hsflowd's {@code psample { group }} is 1..32 (we take 1..2³¹−2, as tc allows more);
+ * hsflowd matches {@code sampling.<speed>} keys case-sensitively (we do not).
+ *
+ * <p><b>vecflow extensions</b>: {@code psample { transport = genl|usersock  usersockGroup = 1..32 }} and
  * {@code vpp { usersockGroup = 1..32 }} (VPP's channel is group 29).
+ *
+ * <p>The fields are public and mutable so that code can build a config by hand; {@link #parse} is the validated
+ * way in. Not thread-safe; treat a parsed instance as read-only once shared.
  */
 public final class HsflowdConfig {
-    /** sampling: 1-in-N (default 400; 0..10,000,000). */
-    public int sampling = 400;
-    /** polling interval in seconds (default 30; 0..300). */
+    /** Largest hsflowd.conf {@link #load} reads, in bytes (a real one is a few hundred). */
+    public static final int MAX_FILE_BYTES = 1 << 20;
+    /** hsflowd's default sampling N (SFL_DEFAULT_SAMPLING_RATE). */
+    public static final int DEFAULT_SAMPLING = 400;
+    /** hsflowd's largest sampling N (HSP_MAX_SAMPLING_N). */
+    public static final int MAX_SAMPLING = 10_000_000;
+    /** hsflowd's largest polling interval in seconds (HSP_MAX_POLLING_S). */
+    public static final int MAX_POLLING = 300;
+    /** hsflowd's largest headerBytes (HSP_MAX_HEADER_BYTES). */
+    public static final int MAX_HEADER_BYTES = 256;
+    /** Smallest / largest datagramBytes (sFlow library SFL_MIN/MAX_DATAGRAM_SIZE). */
+    public static final int MIN_DATAGRAM_BYTES = 200, MAX_DATAGRAM_BYTES = 8192;
+    /** hsflowd's default and largest subAgentId (HSP_DEFAULT_SUBAGENTID, HSP_MAX_SUBAGENTID). */
+    public static final int DEFAULT_SUB_AGENT_ID = 100_000, MAX_SUB_AGENT_ID = 199_999;
+    /** hsflowd's default link-speed sampling ratio: N = ifSpeed / this (HSP_SPEED_SAMPLING_RATIO). */
+    public static final long SPEED_SAMPLING_RATIO = 1_000_000L;
+    /** Smallest N the default link-speed rule gives (HSP_SPEED_SAMPLING_MIN). */
+    public static final long SPEED_SAMPLING_MIN = 100L;
+
+    /** sampling: global 1-in-N (default 400; 0..10,000,000; 0 = off). Also read from {@code packetSamplingRate}. */
+    public int sampling = DEFAULT_SAMPLING;
+    /**
+     * {@code sampling.<speed> = N}, keyed by hsflowd's link-speed name ({@link #speedKey}: "100M", "1G", "10G", ...),
+     * in file order. See {@link #samplingFor}.
+     */
+    public final Map<String, Integer> samplingBySpeed = new LinkedHashMap<>();
+    /**
+     * {@code sampling.bps_ratio}: N = ifSpeed / ratio for links without a speed key; 0 = use {@link #sampling};
+     * null = unset.
+     */
+    public Integer samplingBpsRatio;
+    /** {@code sampling.<application>} (e.g. {@code sampling.http}), recorded but not used by vecflow (warned). */
+    public final Map<String, Integer> samplingByApp = new LinkedHashMap<>();
+    /** {@code polling.<application>}, recorded but not used by vecflow (warned). */
+    public final Map<String, Integer> pollingByApp = new LinkedHashMap<>();
+    /** polling: counter polling interval in seconds (default 30; 0..300; 0 = off). Alias counterPollingInterval. */
     public int polling = 30;
     /** headerBytes: sampled header bytes (default 128; 1..256). */
     public int headerBytes = 128;
-    /** datagramBytes: datagram budget (default 1400; 200..8192). */
+    /** datagramBytes: datagram budget in bytes (default 1400; 200..8192). */
     public int datagramBytes = 1400;
-    /** agentIP: the agent address in datagrams, or null to choose one. */
+    /** agentIP: the agent address (IP literal or host name), or null to choose one. Wins over agent, agent.cidr. */
     public String agentIP;
-    /** agent: interface whose address is the agent address (recorded; not used yet). */
+    /** agent: the interface whose address should be the agent address (hsflowd pegs the election to it), or null. */
     public String agentDevice;
-    /** subAgentId (default 100000; ≤ 199999). */
-    public long subAgentId = 100000;
-    /** collector blocks (repeatable). */
+    /** agent.cidr (repeatable, file order): preferred (or, with {@code !}, excluded) agent address ranges. */
+    public final List<AgentCidr> agentCidrs = new ArrayList<>();
+    /** subAgentId (default 100000; 0..199999). */
+    public long subAgentId = DEFAULT_SUB_AGENT_ID;
+    /** uuid: the host UUID for host_descr (lower case, dashed), or null to read the system's. */
+    public String uuid;
+    /** collector blocks (repeatable), in file order. */
     public final List<Collector> collectors = new ArrayList<>();
     /** psample block, or null when absent. */
     public Psample psample;
     /** vpp block, or null when absent. */
     public Vpp vpp;
-    /** Warnings (unknown keys), each with its line. */
+    /** dropmon block, or null when absent. */
+    public Dropmon dropmon;
+    /** Warnings (unknown or ignored keys, suspicious combinations), each starting with {@code "line N: "}. */
     public final List<String> warnings = new ArrayList<>();
 
-    /** A {@code collector { ip= udpport= }} block. */
+    /** A {@code collector { ip= udpport= dev= namespace= }} block. */
     public static final class Collector {
-        /** Collector address (IPv4 or IPv6 literal, or host name). */
+        /** Collector address (IPv4 or IPv6 literal, or host name). Required. */
         public String ip;
-        /** UDP port (default 6343). */
+        /** UDP port (default 6343; 1..65535). */
         public int udpPort = 6343;
+        /** dev: send through this interface (a VRF device, e.g. mgmt0), or null. */
+        public String dev;
+        /** namespace: send from this network namespace (an {@code ip netns} name), or null. */
+        public String namespace;
         /** Line of the {@code collector {}} block in the file (0 when built in code). */
         public int line;
 
+        /** @return {@code ip:port}, then {@code dev X} / {@code netns Y} when set */
         @Override
         public String toString() {
-            return ip + ":" + udpPort;
+            return ip + ":" + udpPort + (dev != null ? " dev " + dev : "") + (namespace != null ? " netns " + namespace
+                    : "");
         }
     }
 
-    /** A {@code psample { group= ingress= egress= transport= usersockGroup= }} block. */
+    /** A {@code psample { group= ingress= egress= transport= usersockGroup= }} block (hsflowd mod_psample). */
     public static final class Psample {
-        /** PSAMPLE sample group of ingress samples (default 1). */
+        /** PSAMPLE sample group of ingress samples (default 1; 1..2³¹−2). */
         public int group = 1;
-        /** Take ingress samples (default on). */
+        /** Take ingress samples from {@link #group} (default on). */
         public boolean ingress = true;
         /** Take egress samples from group + 1 (default off). */
         public boolean egress;
-        /** "genl" (family psample, group "packets") or "usersock" (vecflow extension). */
+        /** "genl" (family psample, group "packets"; default) or "usersock" (vecflow extension). */
         public String transport = "genl";
-        /** NETLINK_USERSOCK multicast group for the usersock transport (default 30). */
+        /** NETLINK_USERSOCK multicast group for the usersock transport (default 30; 1..32). */
         public int usersockGroup = 30;
     }
 
-    /** A {@code vpp { ifOffset= osIndex= usersockGroup= }} block. */
+    /** A {@code vpp { ifOffset= osIndex= usersockGroup= }} block (hsflowd mod_vpp). */
     public static final class Vpp {
-        /** ifIndex offset for VPP ports without a Linux ifindex (default 1,000,000,000). */
+        /** ifIndex offset for VPP ports without a Linux ifindex (default 1,000,000,000; 0..2³²−1). */
         public long ifOffset = 1_000_000_000L;
         /** Use VPP's OSINDEX (Linux ifindex) when present (default on). */
         public boolean osIndex = true;
-        /** NETLINK_USERSOCK group of VPP's STATUS / IF_COUNTERS channel (default 29). */
+        /** NETLINK_USERSOCK group of VPP's STATUS / IF_COUNTERS channel (default 29; 1..32). */
         public int usersockGroup = 29;
     }
 
     /**
-     * Reads and validates a file.
+     * A {@code dropmon { ... }} block (hsflowd mod_dropmon; defaults per the notes §5 and host-sflow's
+     * hsflowconfig.c). The deprecated keys {@code group} and {@code hw_function} are validated, warned and ignored.
+     */
+    public static final class Dropmon {
+        /** Circuit-breaker trip time in seconds: over {@link #max} events/s this long stops the feed (notes §5). */
+        public static final int MAX_TRIP_SECONDS = 2;
+        /** hsflowd's largest {@code limit} (HSP_MAX_NOTIFY_RATELIMIT). */
+        public static final int MAX_LIMIT = 10_000;
+
+        /** start: configure and start the kernel's NET_DM feed, stop it on exit if we started it (default on). */
+        public boolean start = true;
+        /** force: listed with start among the mod_dropmon defaults in the notes (default on). */
+        public boolean force = true;
+        /** sw: report software drops (default on). */
+        public boolean sw = true;
+        /** hw: report hardware (trap) drops (default on). */
+        public boolean hw = true;
+        /** rn: map drops by the kernel's REASON string (default on). */
+        public boolean rn = true;
+        /** hw_unknown: report hardware drops no rule classifies, as reason "unknown" (default off). */
+        public boolean hwUnknown;
+        /** sw_passive: take software drops from a feed someone else started (default off). */
+        public boolean swPassive;
+        /** hw_passive: take hardware drops from a feed someone else started (default off). */
+        public boolean hwPassive;
+        /** hide: drop points matching this regular expression are not reported, or null. */
+        public String hide;
+        /** {@link #hide} compiled (null when unset). */
+        public Pattern hidePattern;
+        /** limit: discard events per second sent (default 100; 1..10000); the excess counts as drops. */
+        public int limit = 100;
+        /** max: circuit breaker, events per second (default 100000; 1..2³²−1). */
+        public long max = 100_000L;
+    }
+
+    /**
+     * One {@code agent.cidr = [!]ADDRESS/BITS} line.
      *
-     * @throws IOException if the file cannot be read
-     * @throws ConfigException on a syntax error or invalid value (message names the line)
+     * @param text the value as written
+     * @param exclude true for a {@code !} prefix: addresses in the range are never chosen
+     * @param network the range's network address (host bits cleared)
+     * @param prefixBits prefix length (0..32 for IPv4, 0..128 for IPv6)
+     * @param line line in the file (0 when built in code)
+     */
+    public record AgentCidr(String text, boolean exclude, InetAddress network, int prefixBits, int line) {
+        /** @return true if {@code a} is of the same family and inside the range */
+        public boolean contains(InetAddress a) {
+            byte[] n = network.getAddress();
+            byte[] x = a.getAddress();
+            if (n.length != x.length) {
+                return false;
+            }
+            int full = prefixBits / 8;
+            for (int i = 0; i < full; i++) {
+                if (n[i] != x[i]) {
+                    return false;
+                }
+            }
+            int rest = prefixBits % 8;
+            if (rest == 0) {
+                return true;
+            }
+            int mask = (0xFF << (8 - rest)) & 0xFF;
+            return (n[full] & mask) == (x[full] & mask);
+        }
+    }
+
+    /**
+     * What the agent-address election is told by the file (hsflowd selectAgentAddress): a fixed address wins; else
+     * the election among local addresses is pegged to {@code device} when set, and boosted by the CIDRs.
+     *
+     * @param agentIP agentIP, or null
+     * @param device agent (interface name), or null
+     * @param cidrs agent.cidr lines in file order (unmodifiable)
+     */
+    public record AgentSelection(String agentIP, String device, List<AgentCidr> cidrs) {
+        /**
+         * hsflowd's CIDR boost for one candidate address ({@code agentAddressPriority}): hsflowd keeps the CIDRs in
+         * reverse file order and takes the first match in that order, boosting by its 1-based index. So the first
+         * CIDR in the file boosts most, and an address matching several CIDRs gets the boost of the <em>last</em>
+         * of them in the file.
+         *
+         * @return 0 when no CIDR matches; -1 when the matching CIDR is a {@code !} exclusion; else the boost, 1 (last
+         *         CIDR in the file) .. {@code cidrs.size()} (first)
+         */
+        public int cidrBoost(InetAddress candidate) {
+            for (int j = cidrs.size() - 1; j >= 0; j--) {
+                AgentCidr c = cidrs.get(j);
+                if (c.contains(candidate)) {
+                    return c.exclude() ? -1 : cidrs.size() - j;
+                }
+            }
+            return 0;
+        }
+    }
+
+    /** @return the agent-address settings as one value (lists are copies; later edits of this config do not show) */
+    public AgentSelection agentSelection() {
+        return new AgentSelection(agentIP, agentDevice, List.copyOf(agentCidrs));
+    }
+
+    /**
+     * hsflowd's link-speed name for a speed ({@code printSpeed} in host-sflow util.c): the decimal digits with the
+     * last 12, 9, 6 or 3 replaced by T, G, M or K when there are more than that many; so 10⁹ → "1G", 2.5·10⁹ →
+     * "2G" (truncated, as hsflowd), 100·10⁶ → "100M", 999 → "999".
+     *
+     * @param bitsPerSecond link speed, ≥ 0
+     */
+    public static String speedKey(long bitsPerSecond) {
+        String d = Long.toString(bitsPerSecond);
+        int n = d.length();
+        if (n > 12) {
+            return d.substring(0, n - 12) + "T";
+        } else if (n > 9) {
+            return d.substring(0, n - 9) + "G";
+        } else if (n > 6) {
+            return d.substring(0, n - 6) + "M";
+        } else if (n > 3) {
+            return d.substring(0, n - 3) + "K";
+        }
+        return d;
+    }
+
+    /**
+     * The sampling N hsflowd would configure on a port of this speed ({@code lookupPacketSamplingRate} in
+     * hsflowconfig.c; the "interface down → 0" case is the caller's): unknown speed (≤ 0) → {@link #sampling}; a
+     * {@code sampling.<speedKey>} entry → its N; else with {@code sampling.bps_ratio = R}: R &gt; 0 → max(1,
+     * speed /
+     * R), R = 0 → {@link #sampling}; else hsflowd's default max(100, speed / 1,000,000). Note that this last rule
+     * means {@code sampling =} does not apply to ports of known speed unless {@code sampling.bps_ratio = 0}.
+     *
+     * @param ifSpeedBitsPerSecond the port's speed in bits/s, or 0 if unknown
+     * @return N (1-in-N; 0 = off), at most 2³²−1
+     */
+    public long samplingFor(long ifSpeedBitsPerSecond) {
+        if (ifSpeedBitsPerSecond <= 0) {
+            return sampling;
+        }
+        Integer bySpeed = samplingBySpeed.get(speedKey(ifSpeedBitsPerSecond));
+        if (bySpeed != null) {
+            return bySpeed;
+        }
+        long n;
+        if (samplingBpsRatio != null) {
+            if (samplingBpsRatio == 0) {
+                return sampling;
+            }
+            n = Math.max(1, ifSpeedBitsPerSecond / samplingBpsRatio);
+        } else {
+            n = Math.max(SPEED_SAMPLING_MIN, ifSpeedBitsPerSecond / SPEED_SAMPLING_RATIO);
+        }
+        return Math.min(n, 0xFFFFFFFFL);
+    }
+
+    /** @return the collectors (unmodifiable view) */
+    public List<Collector> collectors() {
+        return Collections.unmodifiableList(collectors);
+    }
+
+    /**
+     * Reads and validates a file (UTF-8, at most {@link #MAX_FILE_BYTES}).
+     *
+     * @throws IOException if the file cannot be read (the message names the file and says why)
+     * @throws ConfigException on a syntax error or invalid value (message names the line and the reason), or a file
+     *         larger than {@link #MAX_FILE_BYTES}
      */
     public static HsflowdConfig load(Path file) throws IOException, ConfigException {
         String text;
         try {
+            long size = Files.size(file);
+            if (size > MAX_FILE_BYTES) {
+                throw new ConfigException(0, file + " is " + size + " bytes: larger than any hsflowd.conf ("
+                        + MAX_FILE_BYTES + " bytes at most)");
+            }
             text = Files.readString(file);
         } catch (java.nio.file.NoSuchFileException e) {
             throw new IOException("cannot read " + file + ": no such file", e);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new IOException("cannot read " + file + ": permission denied", e);
+        } catch (java.nio.charset.MalformedInputException e) {
+            throw new ConfigException(0, file + " is not UTF-8 text");
         } catch (IOException e) {
             throw new IOException("cannot read " + file + ": " + e.getMessage(), e);
         }
@@ -100,317 +338,58 @@ public final class HsflowdConfig {
     /**
      * Parses hsflowd.conf text.
      *
-     * @throws ConfigException on a syntax error or invalid value (message names the line)
+     * @throws ConfigException on a syntax error or invalid value (message names the line and the reason)
      */
     public static HsflowdConfig parse(String text) throws ConfigException {
         HsflowdConfig c = new HsflowdConfig();
-        int sflowLine = new Parser(tokenize(text), c).parseTop();
-        if (c.collectors.isEmpty()) {
-            throw new ConfigException(sflowLine, "no collector { ip = ... } block in 'sflow {': nowhere to send "
-                    + "datagrams");
-        }
+        new HsflowdConfigParser(c).parse(text);
         return c;
-    }
-
-    private record Token(String text, int line) {}
-
-    private static List<Token> tokenize(String text) {
-        List<Token> out = new ArrayList<>();
-        String[] lines = text.split("\n", -1);
-        for (int ln = 0; ln < lines.length; ln++) {
-            String l = lines[ln];
-            int hash = l.indexOf('#');
-            if (hash >= 0) {
-                l = l.substring(0, hash);
-            }
-            StringBuilder cur = new StringBuilder();
-            for (int i = 0; i < l.length(); i++) {
-                char ch = l.charAt(i);
-                if (ch == '{' || ch == '}' || ch == '=' || Character.isWhitespace(ch)) {
-                    if (!cur.isEmpty()) {
-                        out.add(new Token(cur.toString(), ln + 1));
-                        cur.setLength(0);
-                    }
-                    if (!Character.isWhitespace(ch)) {
-                        out.add(new Token(String.valueOf(ch), ln + 1));
-                    }
-                } else {
-                    cur.append(ch);
-                }
-            }
-            if (!cur.isEmpty()) {
-                out.add(new Token(cur.toString(), ln + 1));
-            }
-        }
-        return out;
-    }
-
-    private static final class Parser {
-        private final List<Token> t;
-        private final HsflowdConfig c;
-        private int i;
-
-        Parser(List<Token> t, HsflowdConfig c) {
-            this.t = t;
-            this.c = c;
-        }
-
-        /** @return the line of the first {@code sflow {} */
-        int parseTop() throws ConfigException {
-            int sflowLine = 0;
-            while (i < t.size()) {
-                Token name = t.get(i++);
-                if (name.text.equalsIgnoreCase("sflow") && peek("{")) {
-                    i++;
-                    if (sflowLine == 0) {
-                        sflowLine = name.line;
-                    }
-                    parseSflowBody(name.line);
-                } else {
-                    throw new ConfigException(name.line, "expected 'sflow {', found '" + name.text + "'");
-                }
-            }
-            if (sflowLine == 0) {
-                throw new ConfigException(0, "no 'sflow { ... }' block");
-            }
-            return sflowLine;
-        }
-
-        private boolean peek(String s) {
-            return i < t.size() && t.get(i).text.equals(s);
-        }
-
-        private Token next(String what, int line) throws ConfigException {
-            if (i >= t.size()) {
-                throw new ConfigException(line, "unexpected end of file: expected " + what);
-            }
-            return t.get(i++);
-        }
-
-        /** Reads "key = value" or "key {" and returns the key; value in lastValue. */
-        private String lastValue;
-        private String lastKey;
-        private int lastLine;
-
-        private String keyOrBlock(Token key) throws ConfigException {
-            lastLine = key.line;
-            lastKey = key.text;
-            if (peek("{")) {
-                i++;
-                lastValue = null;
-                return key.text.toLowerCase(Locale.ROOT);
-            }
-            // Errors name the key's line: the offending token may sit on a later line.
-            Token eq = next("'=' after '" + key.text + "'", key.line);
-            if (!eq.text.equals("=")) {
-                throw new ConfigException(key.line, "expected '=' after '" + key.text + "', found '" + eq.text
-                        + "'");
-            }
-            // The value must be on the key's line, or a missing value would swallow the next line's key.
-            if (i >= t.size() || t.get(i).line != key.line) {
-                throw new ConfigException(key.line, "missing value for '" + key.text + "'");
-            }
-            Token v = t.get(i++);
-            if (v.text.equals("{") || v.text.equals("}") || v.text.equals("=")) {
-                throw new ConfigException(key.line, "missing value for '" + key.text + "'");
-            }
-            lastValue = v.text;
-            return key.text.toLowerCase(Locale.ROOT);
-        }
-
-        private void parseSflowBody(int openLine) throws ConfigException {
-            while (true) {
-                Token k = next("'}' closing 'sflow {'", openLine);
-                if (k.text.equals("}")) {
-                    return;
-                }
-                String key = keyOrBlock(k);
-                if (lastValue == null) {
-                    switch (key) {
-                        case "collector" -> parseCollector();
-                        case "psample" -> parsePsample();
-                        case "vpp" -> parseVpp();
-                        default -> {
-                            c.warnings.add("line " + k.line + ": unknown block '" + k.text + " { }' ignored");
-                            skipBlock();
-                        }
-                    }
-                    continue;
-                }
-                switch (key) {
-                    case "sampling" -> c.sampling = intIn(0, 10_000_000);
-                    case "polling" -> c.polling = intIn(0, 300);
-                    case "headerbytes" -> c.headerBytes = intIn(1, 256);
-                    case "datagrambytes" -> c.datagramBytes = intIn(200, 8192);
-                    case "agentip" -> c.agentIP = ip();
-                    case "agent" -> c.agentDevice = lastValue;
-                    case "subagentid" -> c.subAgentId = intIn(0, 199_999);
-                    default -> c.warnings.add("line " + k.line + ": unknown key '" + k.text + "' ignored");
-                }
-            }
-        }
-
-        private void skipBlock() throws ConfigException {
-            int depth = 1;
-            int line = lastLine;
-            while (depth > 0) {
-                Token x = next("'}'", line);
-                if (x.text.equals("{")) {
-                    depth++;
-                } else if (x.text.equals("}")) {
-                    depth--;
-                }
-            }
-        }
-
-        private void parseCollector() throws ConfigException {
-            Collector col = new Collector();
-            int line = lastLine;
-            col.line = line;
-            while (true) {
-                Token k = next("'}' closing 'collector {'", line);
-                if (k.text.equals("}")) {
-                    break;
-                }
-                String key = keyOrBlock(k);
-                if (lastValue == null) {
-                    throw new ConfigException(k.line, "unexpected block '" + k.text + " {' inside collector");
-                }
-                switch (key) {
-                    case "ip" -> col.ip = ip();
-                    case "udpport" -> col.udpPort = intIn(1, 65535);
-                    case "dev", "namespace" -> c.warnings.add("line " + k.line + ": collector '" + k.text
-                            + "' is not supported yet and was ignored");
-                    default -> c.warnings.add("line " + k.line + ": unknown collector key '" + k.text + "' ignored");
-                }
-            }
-            if (col.ip == null) {
-                throw new ConfigException(line, "collector block without ip=");
-            }
-            c.collectors.add(col);
-        }
-
-        private void parsePsample() throws ConfigException {
-            Psample p = new Psample();
-            int line = lastLine;
-            while (true) {
-                Token k = next("'}' closing 'psample {'", line);
-                if (k.text.equals("}")) {
-                    break;
-                }
-                String key = keyOrBlock(k);
-                if (lastValue == null) {
-                    throw new ConfigException(k.line, "unexpected block '" + k.text + " {' inside psample");
-                }
-                switch (key) {
-                    case "group" -> p.group = intIn(1, Integer.MAX_VALUE - 1); // egress uses group + 1
-                    case "ingress" -> p.ingress = bool();
-                    case "egress" -> p.egress = bool();
-                    case "transport" -> {
-                        String v = lastValue.toLowerCase(Locale.ROOT);
-                        if (!v.equals("genl") && !v.equals("usersock")) {
-                            throw new ConfigException(k.line, "psample transport must be genl or usersock, got '"
-                                    + lastValue + "'");
-                        }
-                        p.transport = v;
-                    }
-                    case "usersockgroup" -> p.usersockGroup = intIn(1, 32);
-                    default -> c.warnings.add("line " + k.line + ": unknown psample key '" + k.text + "' ignored");
-                }
-            }
-            c.psample = p;
-        }
-
-        private void parseVpp() throws ConfigException {
-            Vpp v = new Vpp();
-            int line = lastLine;
-            while (true) {
-                Token k = next("'}' closing 'vpp {'", line);
-                if (k.text.equals("}")) {
-                    break;
-                }
-                String key = keyOrBlock(k);
-                if (lastValue == null) {
-                    throw new ConfigException(k.line, "unexpected block '" + k.text + " {' inside vpp");
-                }
-                switch (key) {
-                    case "ifoffset" -> v.ifOffset = intIn(0, Integer.MAX_VALUE);
-                    case "osindex" -> v.osIndex = bool();
-                    case "usersockgroup" -> v.usersockGroup = intIn(1, 32);
-                    default -> c.warnings.add("line " + k.line + ": unknown vpp key '" + k.text + "' ignored");
-                }
-            }
-            c.vpp = v;
-        }
-
-        private int intIn(int lo, int hi) throws ConfigException {
-            long v;
-            try {
-                v = Long.parseLong(lastValue);
-            } catch (NumberFormatException e) {
-                throw new ConfigException(lastLine, lastKey + ": '" + lastValue + "' is not a number");
-            }
-            if (v < lo || v > hi) {
-                throw new ConfigException(lastLine, lastKey + ": " + lastValue + " is out of range " + lo + ".."
-                        + hi);
-            }
-            return (int) v;
-        }
-
-        private boolean bool() throws ConfigException {
-            switch (lastValue.toLowerCase(Locale.ROOT)) {
-                case "on", "yes", "true", "1" -> {
-                    return true;
-                }
-                case "off", "no", "false", "0" -> {
-                    return false;
-                }
-                default -> throw new ConfigException(lastLine, lastKey + ": '" + lastValue + "' is not on/off");
-            }
-        }
-
-        private String ip() throws ConfigException {
-            String v = lastValue;
-            boolean ok = v.matches("[0-9A-Za-z.:%_-]+");
-            if (!ok) {
-                throw new ConfigException(lastLine, lastKey + ": '" + v + "' is not an address");
-            }
-            return v;
-        }
     }
 
     /**
      * What would stop the agent from running with this configuration, beyond the syntax {@link #parse} checks: a
-     * missing {@code psample { }} block (no packet source), collector addresses that do not resolve. Used by
-     * {@code --check} and at start, so that a config that passes {@code --check} runs.
+     * missing {@code psample { }} block (no packet source), collector or agent names that do not resolve. Used by
+     * {@code --check} and at start, so that a config that passes {@code --check} runs. May query DNS.
      *
      * @return problems, each naming the line where it applies; empty when the agent can start
      */
-    public java.util.List<String> runChecks() {
-        java.util.List<String> problems = new java.util.ArrayList<>();
+    public List<String> runChecks() {
+        List<String> problems = new ArrayList<>();
         if (psample == null) {
             problems.add("no psample { } block: the agent has no packet-sample source (add e.g. "
                     + "psample { group = 1 transport = usersock })");
         }
         for (Collector col : collectors) {
             try {
-                java.net.InetAddress.getByName(col.ip);
+                InetAddress.getByName(col.ip);
             } catch (java.net.UnknownHostException e) {
                 problems.add((col.line > 0 ? "line " + col.line + ": " : "") + "collector ip '" + col.ip
                         + "' does not resolve");
+            }
+        }
+        if (agentIP != null) {
+            try {
+                InetAddress.getByName(agentIP);
+            } catch (java.net.UnknownHostException e) {
+                problems.add("agentIP '" + agentIP + "' does not resolve");
             }
         }
         return problems;
     }
 
     /**
-     * @return the effective configuration in hsflowd.conf syntax (for {@code -d}); {@link #parse} of it yields the
-     *         same values (warnings aside)
+     * @return the effective configuration in hsflowd.conf syntax (for {@code -d} and {@code --check}), every
+     *         setting vecflow uses with its value (defaults included); {@link #parse} of it yields the same values.
+     *         Ignored settings (application sampling, unsupported modules) are left out.
      */
     public String describe() {
         StringBuilder b = new StringBuilder("sflow {\n");
         b.append("  sampling = ").append(sampling).append('\n');
-        b.append("  polling = ").append(polling).append("  # counter samples are not sent yet\n");
+        samplingBySpeed.forEach((k, v) -> b.append("  sampling.").append(k).append(" = ").append(v).append('\n'));
+        if (samplingBpsRatio != null) {
+            b.append("  sampling.bps_ratio = ").append(samplingBpsRatio).append('\n');
+        }
+        b.append("  polling = ").append(polling).append('\n');
         b.append("  headerBytes = ").append(headerBytes).append('\n');
         b.append("  datagramBytes = ").append(datagramBytes).append('\n');
         if (agentIP != null) {
@@ -419,20 +398,86 @@ public final class HsflowdConfig {
         if (agentDevice != null) {
             b.append("  agent = ").append(agentDevice).append('\n');
         }
+        for (AgentCidr cidr : agentCidrs) {
+            b.append("  agent.cidr = ").append(cidr.exclude() ? "!" : "").append(literal(cidr.network()))
+                    .append('/').append(cidr.prefixBits()).append('\n');
+        }
         b.append("  subAgentId = ").append(subAgentId).append('\n');
+        if (uuid != null) {
+            b.append("  uuid = ").append(uuid).append('\n');
+        }
         for (Collector col : collectors) {
-            b.append("  collector { ip = ").append(col.ip).append(" udpport = ").append(col.udpPort).append(" }\n");
+            b.append("  collector { ip = ").append(col.ip).append(" udpport = ").append(col.udpPort);
+            if (col.dev != null) {
+                b.append(" dev = ").append(col.dev);
+            }
+            if (col.namespace != null) {
+                b.append(" namespace = ").append(col.namespace);
+            }
+            b.append(" }\n");
         }
         if (psample != null) {
-            b.append("  psample { group = ").append(psample.group).append(" ingress = ")
-                    .append(psample.ingress ? "on" : "off").append(" egress = ").append(psample.egress ? "on" : "off")
-                    .append(" transport = ").append(psample.transport)
-                    .append(" usersockGroup = ").append(psample.usersockGroup).append(" }\n");
+            b.append("  psample { group = ").append(psample.group).append(" ingress = ").append(onOff(psample.ingress))
+                    .append(" egress = ").append(onOff(psample.egress)).append(" transport = ")
+                    .append(psample.transport).append(" usersockGroup = ").append(psample.usersockGroup).append(" }\n");
         }
         if (vpp != null) {
-            b.append("  vpp { ifOffset = ").append(vpp.ifOffset).append(" osIndex = ").append(vpp.osIndex ? "on" : "off")
+            b.append("  vpp { ifOffset = ").append(vpp.ifOffset).append(" osIndex = ").append(onOff(vpp.osIndex))
                     .append(" usersockGroup = ").append(vpp.usersockGroup).append(" }\n");
         }
+        if (dropmon != null) {
+            Dropmon d = dropmon;
+            b.append("  dropmon { start = ").append(onOff(d.start)).append(" force = ").append(onOff(d.force))
+                    .append(" sw = ").append(onOff(d.sw)).append(" hw = ").append(onOff(d.hw)).append(" rn = ")
+                    .append(onOff(d.rn)).append("\n            hw_unknown = ").append(onOff(d.hwUnknown))
+                    .append(" sw_passive = ").append(onOff(d.swPassive)).append(" hw_passive = ")
+                    .append(onOff(d.hwPassive)).append(" limit = ").append(d.limit).append(" max = ").append(d.max);
+            if (d.hide != null) {
+                b.append(" hide = \"").append(d.hide).append('"');
+            }
+            b.append(" }\n");
+        }
         return b.append("}\n").toString();
+    }
+
+    /** @return the address in its usual text form (IPv6 compressed with "::", RFC 5952 §4) */
+    static String literal(InetAddress a) {
+        byte[] b = a.getAddress();
+        if (b.length == 4) {
+            return a.getHostAddress();
+        }
+        int[] g = new int[8];
+        for (int k = 0; k < 8; k++) {
+            g[k] = (b[2 * k] & 0xFF) << 8 | (b[2 * k + 1] & 0xFF);
+        }
+        int bestAt = -1, bestLen = 1; // a single zero group is not compressed (RFC 5952 4.2.2)
+        for (int k = 0; k < 8; ) {
+            int run = 0;
+            while (k + run < 8 && g[k + run] == 0) {
+                run++;
+            }
+            if (run > bestLen) {
+                bestAt = k;
+                bestLen = run;
+            }
+            k += Math.max(run, 1);
+        }
+        StringBuilder s = new StringBuilder();
+        for (int k = 0; k < 8; k++) {
+            if (k == bestAt) {
+                s.append("::");
+                k += bestLen - 1;
+                continue;
+            }
+            if (!s.isEmpty() && s.charAt(s.length() - 1) != ':') {
+                s.append(':');
+            }
+            s.append(Integer.toHexString(g[k]));
+        }
+        return s.toString();
+    }
+
+    private static String onOff(boolean b) {
+        return b ? "on" : "off";
     }
 }

@@ -3,6 +3,7 @@ package io.vecflow.hsflowd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,9 @@ class HsflowdConfigTest {
         assertThat(c.vpp.ifOffset).isEqualTo(2000);
         assertThat(c.vpp.osIndex).isFalse();
         assertThat(c.vpp.usersockGroup).isEqualTo(28);
-        assertThat(c.warnings).isEmpty();
+        // hsflowd's selectAgentAddress: a configured agentIP wins over agent = DEVICE
+        assertThat(c.warnings).containsExactly(
+                "line 7: agent = eth0 is ignored: agentIP = 192.0.2.7 (line 6) fixes the agent address");
     }
 
     @Test
@@ -213,7 +216,7 @@ class HsflowdConfigTest {
         HsflowdConfig a = HsflowdConfig.parse(FULL);
         String text = a.describe();
         HsflowdConfig b = HsflowdConfig.parse(text);
-        assertThat(b.warnings).isEmpty();
+        assertThat(b.warnings).singleElement().asString().contains("agent = eth0 is ignored");
         assertSame(a, b);
         assertThat(b.describe()).isEqualTo(text);
 
@@ -226,6 +229,189 @@ class HsflowdConfigTest {
         // the smallest file: defaults only
         HsflowdConfig e = HsflowdConfig.parse("sflow { collector { ip = 10.1.1.1 } }");
         assertSame(e, HsflowdConfig.parse(e.describe()));
+    }
+
+    @Test
+    void numbersTakeHsflowdsSuffixesAndHex() throws Exception {
+        HsflowdConfig c = HsflowdConfig.parse("sflow { sampling = 2k polling = 0x1E datagramBytes = 1K "
+                + "subAgentId = 0 collector { ip = h } dropmon { max = 4G } }");
+        assertThat(c.sampling).isEqualTo(2000);
+        assertThat(c.polling).isEqualTo(30);
+        assertThat(c.datagramBytes).isEqualTo(1000);
+        assertThat(c.dropmon.max).isEqualTo(4_000_000_000L);
+        assertThat(c.warnings).isEmpty();
+        assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n dropmon { max = 5G }\n collector { ip = h } }"))
+                .hasMessage("line 2: max: 5G (= 5000000000) is out of range 1..4294967295");
+        assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n polling = 0x12C1\n collector { ip = h } }"))
+                .hasMessage("line 2: polling: 0x12C1 is out of range 0..300");
+        assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n sampling = 99999999999999999999\n"
+                + " collector { ip = h } }")).hasMessage("line 2: sampling: 99999999999999999999 is out of range "
+                + "0..10000000");
+        assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n sampling = K\n collector { ip = h } }"))
+                .hasMessage("line 2: sampling: 'K' is not a number");
+    }
+
+    @Test
+    void aLeadingZeroIsDecimalWithAWarning() throws Exception {
+        HsflowdConfig c = HsflowdConfig.parse("sflow {\n sampling = 0400\n collector { ip = h } }");
+        assertThat(c.sampling).isEqualTo(400);
+        assertThat(c.warnings).containsExactly("line 2: sampling = 0400 is read as decimal 400; hsflowd would read "
+                + "the leading 0 as octal");
+    }
+
+    @Test
+    void keysAreCaseInsensitiveAndHsflowdAliasesWork() throws Exception {
+        HsflowdConfig c = HsflowdConfig.parse("SFlow { PACKETSAMPLINGRATE = 77 CounterPollingInterval = 5 "
+                + "Collector { IP = 10.0.0.1 UDPPORT = 7000 DEV = eth0 NameSpace = blue } "
+                + "PSample { Group = 2 INGRESS = OFF Egress = ON } VPP { IFOFFSET = 0 OSINDEX = Off } "
+                + "DropMon { HW_UNKNOWN = on Limit = 10 } }");
+        assertThat(c.sampling).isEqualTo(77);
+        assertThat(c.polling).isEqualTo(5);
+        assertThat(c.collectors.getFirst().toString()).isEqualTo("10.0.0.1:7000 dev eth0 netns blue");
+        assertThat(c.psample.group).isEqualTo(2);
+        assertThat(c.psample.ingress).isFalse();
+        assertThat(c.psample.egress).isTrue();
+        assertThat(c.vpp.ifOffset).isZero();
+        assertThat(c.vpp.osIndex).isFalse();
+        assertThat(c.dropmon.hwUnknown).isTrue();
+        assertThat(c.dropmon.limit).isEqualTo(10);
+    }
+
+    @Test
+    void repeatedKeysAndBlocksWarnAndTheLastWins() throws Exception {
+        HsflowdConfig c = HsflowdConfig.parse("""
+                sflow {
+                  sampling = 100
+                  packetSamplingRate = 200
+                  collector { ip = 10.0.0.1 udpport = 1 udpport = 2 }
+                  collector { ip = 10.0.0.1 udpport = 2 }
+                  psample { group = 1 }
+                  psample { group = 9 }
+                }
+                """);
+        assertThat(c.sampling).isEqualTo(200);
+        assertThat(c.psample.group).isEqualTo(9);
+        assertThat(c.collectors).hasSize(2);
+        assertThat(c.warnings).containsExactly(
+                "line 3: 'packetSamplingRate' is set again (first at line 2); the last value wins",
+                "line 4: 'udpport' is set again (first at line 4); the last value wins",
+                "line 5: collector 10.0.0.1:2 is listed twice (also at line 4): every datagram goes to it twice",
+                "line 7: a second 'psample { }' block (the first is at line 6): this one replaces it, as in hsflowd");
+    }
+
+    @Test
+    void suspiciousCombinationsWarn() throws Exception {
+        HsflowdConfig c = HsflowdConfig.parse("""
+                sflow {
+                  collector { ip = 10.0.0.1 }
+                  psample { group = 3 ingress = on }
+                  vpp { }
+                }
+                """);
+        assertThat(c.warnings).containsExactly("psample { group = 3 } with a vpp { } block: VPP's samples arrive on "
+                + "groups 3 (ingress) and 4 (egress) and the vpp module takes them already, so they would be "
+                + "counted twice (host-sflow PR #91); use psample { group = 1 }");
+        HsflowdConfig none = HsflowdConfig.parse("sflow {\n collector { ip = 10.0.0.1 }\n"
+                + " psample { ingress = off }\n}");
+        assertThat(none.warnings).containsExactly("line 3: psample { ingress = off egress = off } takes no samples");
+        HsflowdConfig both = HsflowdConfig.parse("sflow { collector { ip = 10.0.0.1 } psample { group = 2 "
+                + "ingress = off egress = on } vpp { } }");
+        assertThat(both.warnings).singleElement().asString().startsWith("psample { group = 2 } with a vpp");
+    }
+
+    @Test
+    void unsupportedHsflowdSettingsWarnAndMisusedNamesFail() throws Exception {
+        HsflowdConfig c = HsflowdConfig.parse("""
+                sflow {
+                  collector { ip = 10.0.0.1 }
+                  jsonPort = 36343
+                  polling.http = 20
+                  kvm { }
+                  sonic { unixsock = on }
+                  vpp { colour = red }
+                  dropmon { colour = blue }
+                }
+                """);
+        assertThat(c.pollingByApp).containsEntry("http", 20);
+        assertThat(c.warnings).containsExactly(
+                "line 3: 'jsonPort' is an hsflowd setting vecflow does not implement; ignored",
+                "line 4: 'polling.http' (application polling) is not used by vecflow; ignored",
+                "line 5: 'kvm { }' is an hsflowd module vecflow does not implement; ignored",
+                "line 6: 'sonic { }' is an hsflowd module vecflow does not implement; ignored",
+                "line 7: unknown key 'colour' in vpp { } ignored",
+                "line 8: unknown key 'colour' in dropmon { } ignored");
+        assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n collector { ip = h }\n sampling { }\n}"))
+                .hasMessage("line 3: 'sampling' is a setting, not a block: write sampling = VALUE");
+        assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n collector = 10.0.0.1\n}"))
+                .hasMessage("line 2: 'collector' is a block, not a setting: write collector { ... }");
+        assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n collector { ip = h }\n pcap = eth0\n}"))
+                .hasMessage("line 3: 'pcap' is a block, not a setting: write pcap { ... }");
+    }
+
+    @Test
+    void tokenizerErrors(@TempDir Path dir) throws Exception {
+        assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n dropmon { hide = \"abc }\n}"))
+                .hasMessage("line 2: unterminated quoted string: a \"...\" value must end on its line");
+        String longWord = "x".repeat(256);
+        assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n\n " + longWord + " = 1\n}"))
+                .hasMessageStartingWith("line 3: a word of 256 characters (at most 255)");
+        assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n \"ip\" = 1\n}"))
+                .hasMessage("line 2: expected a key, found the quoted string \"ip\"");
+        assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n = 1\n}"))
+                .hasMessage("line 2: unexpected '=' without a key before it");
+        assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n { }\n}"))
+                .hasMessage("line 2: unexpected '{' without a block name before it");
+        Path big = dir.resolve("big.conf");
+        Files.writeString(big, "#".repeat(HsflowdConfig.MAX_FILE_BYTES + 1));
+        assertThatThrownBy(() -> HsflowdConfig.load(big)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("larger than any hsflowd.conf");
+        assertThatThrownBy(() -> HsflowdConfig.load(dir.resolve("none.conf"))).isInstanceOf(java.io.IOException.class)
+                .hasMessageContaining("none.conf: no such file");
+        // '#' ends a line's content, also right after a value; a quoted value keeps spaces, braces and '='
+        HsflowdConfig c = HsflowdConfig.parse("sflow {\n collector { ip = h }# c\n dropmon { hide = \"a{1} = b\" }\n}");
+        assertThat(c.dropmon.hide).isEqualTo("a{1} = b");
+    }
+
+    @Test
+    void addressesHostNamesAndInterfaceNames() throws Exception {
+        HsflowdConfig c = HsflowdConfig.parse("sflow { agentIP = fe80::1%eth0 collector { ip = collector.example.com } "
+                + "collector { ip = my_host-1 } collector { ip = ::ffff:10.1.2.3 dev = vrf.mgmt-0 namespace = x.y } }");
+        assertThat(c.agentIP).isEqualTo("fe80::1%eth0");
+        assertThat(c.collectors).extracting(x -> x.ip).containsExactly("collector.example.com", "my_host-1",
+                "::ffff:10.1.2.3");
+        for (String bad : new String[] {"-lead.example", "a..b", "10.0.0", "1.2.3.4.5", "1:2:3", "a b"}) {
+            String text = "sflow {\n collector { ip = \"" + bad + "\" }\n}";
+            assertThatThrownBy(() -> HsflowdConfig.parse(text)).as(bad).isInstanceOf(ConfigException.class)
+                    .hasMessageStartingWith("line 2: ip: '" + bad + "' is not an address (");
+        }
+        for (String bad : new String[] {"a/b", "a:b", ".", "..", "sixteen-chars-xx"}) {
+            String text = "sflow {\n agent = \"" + bad + "\"\n collector { ip = h }\n}";
+            assertThatThrownBy(() -> HsflowdConfig.parse(text)).as(bad)
+                    .hasMessage("line 2: agent: '" + bad + "' is not an interface name (1..15 characters, no '/', "
+                            + "':' or spaces)");
+        }
+        assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n collector { ip = h namespace = a/b }\n}"))
+                .hasMessage("line 2: namespace: 'a/b' is not a network namespace name (an `ip netns` name: no '/')");
+    }
+
+    @Test
+    void cidrForms() throws Exception {
+        HsflowdConfig c = HsflowdConfig.parse("sflow { agent.cidr = 0.0.0.0/0 agent.cidr = 2001:db8:1::5/48 "
+                + "agent.cidr = !::1/128 collector { ip = h } }");
+        assertThat(c.agentCidrs).extracting(x -> HsflowdConfig.literal(x.network()) + "/" + x.prefixBits())
+                .containsExactly("0.0.0.0/0", "2001:db8:1::/48", "::1/128");
+        assertThat(c.warnings).containsExactly("line 1: agent.cidr = 2001:db8:1::5/48 has host bits set: taken as "
+                + "2001:db8:1::/48");
+        assertThat(c.agentCidrs.get(0).contains(InetAddress.ofLiteral("203.0.113.9"))).isTrue();
+        assertThat(c.agentCidrs.get(0).contains(InetAddress.ofLiteral("::1"))).isFalse();
+        for (String bad : new String[] {"10.0.0.0/", "/8", "10.0.0.0/8/8", "2001:db8::/129", "host/8", "10.0.0.0/-1"}) {
+            assertThatThrownBy(() -> HsflowdConfig.parse("sflow { agent.cidr = " + bad + " collector { ip = h } }"))
+                    .as(bad).hasMessageStartingWith("line 1: agent.cidr: '" + bad + "' is not a CIDR");
+        }
+        assertThat(HsflowdConfig.literal(InetAddress.ofLiteral("1:0:0:1:0:0:0:1"))).isEqualTo("1:0:0:1::1");
+        assertThat(HsflowdConfig.literal(InetAddress.ofLiteral("2001:db8:0:1:1:1:1:1"))).isEqualTo(
+                "2001:db8:0:1:1:1:1:1");
+        assertThat(HsflowdConfig.literal(InetAddress.ofLiteral("::"))).isEqualTo("::");
     }
 
     private static void assertSame(HsflowdConfig a, HsflowdConfig b) {
