@@ -46,6 +46,10 @@ final class HsflowdCommand implements Callable<Integer> {
             err.println(file + ": " + e.getMessage());
             err.flush();
             return 2;
+        } catch (java.io.IOException e) {
+            err.println("vecflow hsflowd: " + e.getMessage());
+            err.flush();
+            return 2;
         }
         for (String w : c.warnings) {
             err.println(file + ": warning: " + w);
@@ -56,6 +60,9 @@ final class HsflowdCommand implements Callable<Integer> {
         }
         if (debug || check) {
             out.print(c.describe());
+            if (problems.isEmpty()) {
+                out.print(wouldRun(c));
+            }
         }
         out.flush();
         err.flush();
@@ -91,6 +98,17 @@ final class HsflowdCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** @return a comment line saying what the agent would run with (agent address and how it was chosen). */
+    static String wouldRun(HsflowdConfig c) throws Exception {
+        InetAddress a = c.agentIP != null ? InetAddress.getByName(c.agentIP) : chooseAgentAddress();
+        String how = c.agentIP != null ? "agentIP" : "chosen: lowest non-loopback IPv4"
+                + (c.agentDevice != null || !c.agentCidrs.isEmpty() ? "; agent / agent.cidr not applied yet" : "");
+        String psample = c.psample.transport.equals("usersock") ? "usersock group " + c.psample.usersockGroup
+                : "genl group \"packets\"";
+        return "# would run: agent " + a.getHostAddress() + " (" + how + "), sub-agent " + c.subAgentId
+                + ", psample " + psample + ", collectors " + c.collectors + "\n";
     }
 
     /** Deterministic choice (hsflowd fault #11): the lowest non-loopback IPv4 address, else 127.0.0.1. */

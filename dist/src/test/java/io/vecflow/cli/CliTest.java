@@ -76,17 +76,26 @@ class CliTest {
         Run ok = run("hsflowd", "-f", conf.toString(), "--check");
         assertThat(ok.exit()).isZero();
         assertThat(ok.err()).contains("line 3").contains("colour");
-        assertThat(ok.out()).contains("sampling = 10").contains("collector { ip = 127.0.0.1 udpport = 6343 }");
+        assertThat(ok.out()).contains("sampling = 10").contains("collector { ip = 127.0.0.1 udpport = 6343 }")
+                .contains("# would run: agent ").contains("psample usersock group 30, collectors [127.0.0.1:6343]");
+        Run absent = run("hsflowd", "-f", dir.resolve("absent.conf").toString(), "--check");
+        assertThat(absent.exit()).isEqualTo(2);
+        assertThat(absent.err()).contains("absent.conf: no such file");
 
         Run missing = run("demo", "--capture", dir.resolve("nope.pcap").toString(), "--out", dir.toString());
         assertThat(missing.exit()).isEqualTo(1);
         assertThat(missing.err()).contains("cannot read capture").contains("nope.pcap").contains("no such file");
 
         Files.writeString(conf, "sflow {\n  collector { ip = 300.1.1.1 }\n}\n");
+        Run badIp = run("hsflowd", "-f", conf.toString(), "--check");
+        assertThat(badIp.exit()).isEqualTo(2);
+        assertThat(badIp.err()).isEqualTo(conf + ": line 2: ip: '300.1.1.1' is not an address (IPv4 parts are "
+                + "0..255, found '300')\n");
+        Files.writeString(conf, "sflow {\n  collector { ip = no-such-host.invalid }\n}\n");
         Run unrunnable = run("hsflowd", "-f", conf.toString(), "--check");
         assertThat(unrunnable.exit()).as("--check fails a config that cannot run").isEqualTo(2);
         assertThat(unrunnable.err()).contains("no psample { } block")
-                .contains("line 2: collector ip '300.1.1.1' does not resolve");
+                .contains("line 2: collector ip 'no-such-host.invalid' does not resolve");
 
         // A capture cut short in its last record is replayed up to the last complete packet, with a warning.
         byte[] whole = Files.readAllBytes(TestEnv.capture());
