@@ -82,6 +82,18 @@ final class HsflowdCommand implements Callable<Integer> {
                 agent.close();
                 throw e;
             }
+            io.vecflow.hsflowd.dropmon.DropmonDaemon dropmon = null;
+            if (c.dropmon != null) {
+                try {
+                    io.vecflow.hsflowd.dropmon.DropmonSettings ds =
+                            io.vecflow.hsflowd.dropmon.DropmonSettings.from(c.dropmon);
+                    dropmon = new io.vecflow.hsflowd.dropmon.DropmonDaemon(agent, ds, c.headerBytes,
+                            io.vecflow.hsflowd.dropmon.DropmonDaemon.openSubscriber(ds));
+                } catch (Exception e) {
+                    d.close();
+                    throw e;
+                }
+            }
             try {
                 out.printf("vecflow hsflowd: agent %s, sub-agent %d, sampling %d, collectors %s, psample %s%n",
                         agentAddr.getHostAddress(), c.subAgentId, c.sampling, c.collectors,
@@ -90,6 +102,9 @@ final class HsflowdCommand implements Callable<Integer> {
                 out.flush();
                 sd.await();
             } finally {
+                if (dropmon != null) {
+                    dropmon.close();
+                }
                 d.close();
                 out.printf("samples received %,d, sent %,d (sub-sampled out %,d), drops from sequence gaps %,d, "
                         + "datagrams sent %,d (failed %,d)%n", agent.samplesIn(), agent.samplesSent(),

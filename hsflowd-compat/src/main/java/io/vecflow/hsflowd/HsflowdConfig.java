@@ -181,6 +181,10 @@ public final class HsflowdConfig {
         public int limit = 100;
         /** max: circuit breaker, events per second (default 100000; 1..2³²−1). */
         public long max = 100_000L;
+        /** vecflow's: how NET_DM alerts arrive, {@code genl} (the kernel's drop_monitor) or {@code usersock}. */
+        public String transport = "genl";
+        /** vecflow's: the NETLINK_USERSOCK group for the usersock transport (default 31). */
+        public int usersockGroup = io.vecflow.netlink.netdm.NetDm.USERSOCK_DEFAULT_GROUP;
     }
 
     /**

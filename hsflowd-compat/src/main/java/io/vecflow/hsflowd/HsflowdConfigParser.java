@@ -477,6 +477,16 @@ final class HsflowdConfigParser {
                 case "sw_passive" -> d.swPassive = bool(once(seen, key, st));
                 case "hw_passive" -> d.hwPassive = bool(once(seen, key, st));
                 case "limit" -> d.limit = (int) number(once(seen, key, st), 1, Dropmon.MAX_LIMIT);
+                case "transport" -> {
+                    once(seen, key, st);
+                    String v = st.value.text.toLowerCase(Locale.ROOT);
+                    if (!v.equals("genl") && !v.equals("usersock")) {
+                        throw new ConfigException(st.key.line, st.key.text + ": must be genl or usersock, got '"
+                                + st.value.text + "'");
+                    }
+                    d.transport = v;
+                }
+                case "usersockgroup" -> d.usersockGroup = (int) number(once(seen, key, st), 1, 32);
                 case "max" -> d.max = number(once(seen, key, st), 1, 0xFFFFFFFFL);
                 case "hide" -> {
                     once(seen, key, st);

@@ -34,6 +34,20 @@ class HsflowdConfigTest {
             """;
 
     @Test
+    void dropmonTransportReachesTheDropmonSettings() throws Exception {
+        HsflowdConfig c = HsflowdConfig.parse("sflow {\n collector { ip = 10.1.2.3 }\n dropmon { limit = 50 "
+                + "transport = usersock usersockGroup = 12 max = 4000000000 }\n}\n");
+        io.vecflow.hsflowd.dropmon.DropmonSettings d = io.vecflow.hsflowd.dropmon.DropmonSettings.from(c.dropmon);
+        org.assertj.core.api.Assertions.assertThat(d.transport).isEqualTo("usersock");
+        org.assertj.core.api.Assertions.assertThat(d.usersockGroup).isEqualTo(12);
+        org.assertj.core.api.Assertions.assertThat(d.limit).isEqualTo(50);
+        org.assertj.core.api.Assertions.assertThat(d.max).isEqualTo(Integer.MAX_VALUE);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n collector { ip = "
+                + "10.1.2.3 }\n dropmon {\n transport = carrier-pigeon }\n}\n"))
+                .hasMessageContaining("line 4").hasMessageContaining("must be genl or usersock");
+    }
+
+    @Test
     void fullFileSetsEveryField() throws Exception {
         HsflowdConfig c = HsflowdConfig.parse(FULL);
         assertThat(c.sampling).isEqualTo(1000);

@@ -37,6 +37,31 @@ public final class DropmonSettings {
     public int usersockGroup = io.vecflow.netlink.netdm.NetDm.USERSOCK_DEFAULT_GROUP;
 
     /**
+     * The settings of a parsed {@code dropmon { }} block (hsflowd.conf).
+     *
+     * @param d the block as {@link io.vecflow.hsflowd.HsflowdConfig} parsed it
+     * @return settings with the same values (max above 2^31−1 is capped there: events per second)
+     */
+    public static DropmonSettings from(io.vecflow.hsflowd.HsflowdConfig.Dropmon d) {
+        DropmonSettings s = new DropmonSettings();
+        s.start = d.start;
+        s.force = d.force;
+        s.sw = d.sw;
+        s.hw = d.hw;
+        s.rn = d.rn;
+        s.hwUnknown = d.hwUnknown;
+        s.swPassive = d.swPassive;
+        s.hwPassive = d.hwPassive;
+        s.hide = d.hide;
+        s.limit = d.limit;
+        s.max = (int) Math.min(Integer.MAX_VALUE, d.max);
+        s.maxTrip = io.vecflow.hsflowd.HsflowdConfig.Dropmon.MAX_TRIP_SECONDS;
+        s.transport = d.transport;
+        s.usersockGroup = d.usersockGroup;
+        return s;
+    }
+
+    /**
      * Checks ranges.
      *
      * @throws IllegalArgumentException naming the key and the allowed range
