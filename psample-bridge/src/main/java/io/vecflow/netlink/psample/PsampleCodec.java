@@ -22,7 +22,7 @@ import java.lang.foreign.ValueLayout;
  *       LATENCY, TIMESTAMP (when ≠ 0), USER_COOKIE, SAMPLE_PROBABILITY when set.</li>
  * </ul>
  *
- * <p>Decoding accepts both conventions: ifindex width is taken from nla_len (8 → u32, 6 → u16); DATA is copied up to
+ * <p>Decoding accepts both conventions: the nlmsg_pid is kept ({@link PsampleSample#nlmsgPid()}); ifindex width is taken from nla_len (8 → u32, 6 → u16); DATA is copied up to
  * the holder capacity (wire length kept, truncation flagged); unknown attributes, PAD and TUNNEL are skipped. A bad
  * header or attribute throws {@link NetlinkFormatException} naming the attribute and its buffer offset.
  *
@@ -141,6 +141,7 @@ public final class PsampleCodec {
         if (cmd != Psample.CMD_SAMPLE) {
             return false;
         }
+        out.nlmsgPid(msg.get(U32, off + Netlink.NLMSG_PID_OFFSET));
         NetlinkAttributes a = attrs.reset(msg, genl + Netlink.GENL_HDRLEN, off + nlLen, Psample::attrName);
         while (a.next()) {
             switch (a.type()) {

@@ -37,6 +37,7 @@ public final class PsampleSample {
     private int proto = -1;
     private final byte[] userCookie = new byte[16];
     private int userCookieLength;
+    private int nlmsgPid;
 
     /** Holder with {@value #DEFAULT_DATA_CAPACITY} bytes of DATA capacity. */
     public PsampleSample() {
@@ -63,6 +64,22 @@ public final class PsampleSample {
         outTcOccBytes = latencyNs = timestampNs = 0;
         proto = -1;
         userCookieLength = 0;
+        nlmsgPid = 0;
+        return this;
+    }
+
+    /**
+     * nlmsg_pid of the message this sample was decoded from (not an attribute): 0 for the kernel, the sender's port
+     * id otherwise (VPP binds {@code (2 << 16) | getpid()}, spec §1). Tells apart two producers that share a PSAMPLE
+     * group, each with its own GROUP_SEQ. 0 for a sample built in code.
+     */
+    public int nlmsgPid() {
+        return nlmsgPid;
+    }
+
+    /** Sets the nlmsg_pid the sample was received with (see {@link #nlmsgPid()}); not encoded. */
+    public PsampleSample nlmsgPid(int pid) {
+        nlmsgPid = pid;
         return this;
     }
 
@@ -393,6 +410,7 @@ public final class PsampleSample {
         proto = other.proto;
         userCookieLength = other.userCookieLength;
         System.arraycopy(other.userCookie, 0, userCookie, 0, userCookieLength);
+        nlmsgPid = other.nlmsgPid;
         return this;
     }
 

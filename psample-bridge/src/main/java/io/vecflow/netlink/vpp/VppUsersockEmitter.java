@@ -8,10 +8,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Sends VPP-format USERSOCK messages (STATUS for now) to a NETLINK_USERSOCK multicast group (default
+ * Sends VPP-format USERSOCK messages (STATUS and IF_COUNTERS) to a NETLINK_USERSOCK multicast group (default
  * {@link VppUsersock#GROUP} = 29), as VPP's sflow plugin does: nlmsg_pid = the process id, nlmsg_seq incrementing.
- * Sending needs no privilege. Like VPP, a multicast ECONNREFUSED counts as sent. {@link #emitStatus} allocates
- * nothing and never throws; failures are counted. Single-threaded.
+ * Sending needs no privilege. Like VPP, a multicast ECONNREFUSED counts as sent. {@link #emitStatus} and
+ * {@link #emitIfCounters} allocate nothing and never throw; failures are counted. Single-threaded.
  */
 public final class VppUsersockEmitter implements AutoCloseable {
     private static final int BUFFER_BYTES = 4096;
@@ -21,6 +21,7 @@ public final class VppUsersockEmitter implements AutoCloseable {
     private final MemorySegment buf;
     private final NetlinkWriter writer;
     private final VppStatusCodec codec = new VppStatusCodec();
+    private final VppIfCountersCodec ifCodec = new VppIfCountersCodec();
     private final int groupMask;
     private final int groupId;
     private final int pid = (int) ProcessHandle.current().pid();
@@ -62,6 +63,21 @@ public final class VppUsersockEmitter implements AutoCloseable {
     public boolean emitStatus(VppStatus status) {
         writer.reset();
         int len = codec.encode(status, writer, ++seq, pid);
+        return send(len);
+    }
+
+    /**
+     * Encodes and multicasts one IF_COUNTERS message (VPP's format, {@link VppIfCountersCodec}).
+     *
+     * @return {@code true} if sent (counted in {@link #sent()}), {@code false} otherwise ({@link #sendFailed()})
+     */
+    public boolean emitIfCounters(VppIfCounters counters) {
+        writer.reset();
+        int len = ifCodec.encode(counters, writer, ++seq, pid);
+        return send(len);
+    }
+
+    private boolean send(int len) {
         int r = socket.trySend(buf, len, 0, groupMask, 0);
         if (r < 0) {
             sendFailed++;

@@ -1,16 +1,14 @@
 package io.vecflow.netlink.vpp;
 
-import java.lang.foreign.MemorySegment;
-
-/** Receives VPP USERSOCK messages from {@link VppUsersockSubscriber#poll}. Holders are reused between calls. */
+/**
+ * Receives VPP USERSOCK messages from {@link VppUsersockSubscriber#poll}. Holders are reused between calls: copy what
+ * must outlive the call.
+ */
 public interface VppUsersockHandler {
-    /** A decoded STATUS message. */
+    /** A decoded STATUS message (type 1). */
     void onStatus(VppStatus status);
 
-    /**
-     * A raw IF_COUNTERS message (decoding is not implemented yet): {@code len} bytes at {@code off} of {@code buf},
-     * nlmsghdr included; valid only during the call.
-     */
-    default void onIfCounters(MemorySegment buf, long off, int len) {
+    /** A decoded IF_COUNTERS message (type 2). The default ignores it. */
+    default void onIfCounters(VppIfCounters counters) {
     }
 }

@@ -13,8 +13,8 @@ import java.time.Duration;
 /**
  * Listens on VPP's NETLINK_USERSOCK channel (default group {@link VppUsersock#GROUP} = 29; joining needs
  * root/CAP_NET_ADMIN — join before dropping privileges). Message types are read as VPP's — 1 STATUS, 2 IF_COUNTERS —
- * and never as NLMSG_NOOP/NLMSG_ERROR (spec §3). STATUS is decoded into a reused {@link VppStatus}; IF_COUNTERS is
- * passed raw. Malformed input is counted ({@link #decodeErrors()}) and skipped; ENOBUFS overruns are counted.
+ * and never as NLMSG_NOOP/NLMSG_ERROR (spec §3). STATUS is decoded into a reused {@link VppStatus}, IF_COUNTERS into
+ * a reused {@link VppIfCounters}. Malformed input is counted ({@link #decodeErrors()}) and skipped; ENOBUFS overruns are counted.
  * Allocation-free per message; single-threaded.
  */
 public final class VppUsersockSubscriber implements AutoCloseable {
@@ -26,6 +26,8 @@ public final class VppUsersockSubscriber implements AutoCloseable {
     private final NetlinkReader reader = new NetlinkReader();
     private final VppStatusCodec codec = new VppStatusCodec();
     private final VppStatus status = new VppStatus();
+    private final VppIfCountersCodec ifCodec = new VppIfCountersCodec();
+    private final VppIfCounters ifCounters = new VppIfCounters();
     private final int groupId;
     private long statusMessages;
     private long ifCounterMessages;
@@ -103,9 +105,16 @@ public final class VppUsersockSubscriber implements AutoCloseable {
                     handler.onStatus(status);
                 }
                 case VppUsersock.MSG_IF_COUNTERS -> {
+                    try {
+                        ifCodec.decode(buf, reader.offset(), reader.length(), ifCounters);
+                    } catch (NetlinkFormatException e) {
+                        decodeErrors++;
+                        lastDecodeError = e.getMessage();
+                        continue;
+                    }
                     ifCounterMessages++;
                     dispatched++;
-                    handler.onIfCounters(buf, reader.offset(), reader.length());
+                    handler.onIfCounters(ifCounters);
                 }
                 default -> ignored++;
             }
@@ -118,7 +127,7 @@ public final class VppUsersockSubscriber implements AutoCloseable {
         return statusMessages;
     }
 
-    /** IF_COUNTERS messages passed on. */
+    /** IF_COUNTERS messages decoded and passed on. */
     public long ifCounterMessages() {
         return ifCounterMessages;
     }
