@@ -3,16 +3,21 @@ package io.vecflow.hsflowd;
 import io.vecflow.netlink.GenlFamilyNotFoundException;
 import io.vecflow.netlink.NetlinkException;
 import io.vecflow.netlink.psample.PsampleHandler;
-import io.vecflow.netlink.psample.PsampleSample;
 import io.vecflow.netlink.psample.PsampleSubscriber;
 import io.vecflow.netlink.psample.PsampleTransport;
+import io.vecflow.netlink.vpp.VppIfCounters;
+import io.vecflow.netlink.vpp.VppStatus;
+import io.vecflow.netlink.vpp.VppUsersockHandler;
+import io.vecflow.netlink.vpp.VppUsersockSubscriber;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's PSAMPLE module loop (hsflowd's mod_psample): one thread reads the subscriber, hands each sample to the
- * {@link SflowAgent}, and ticks the agent every 100 ms so no sample waits more than 1 s for its datagram.
+ * The agent's module loops: the PSAMPLE thread (hsflowd's mod_psample) reads the subscriber, hands each sample to
+ * {@link SflowAgent#onPsample}, ticks the agent every 100 ms so no sample waits more than 1 s for its datagram, and
+ * lets the optional {@link AgentAddressWatcher} re-check the agent address; the optional vpp thread (hsflowd's
+ * mod_vpp) reads VPP's USERSOCK channel and hands STATUS and IF_COUNTERS to the agent.
  */
 public final class HsflowdDaemon implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HsflowdDaemon.class);
@@ -22,7 +27,10 @@ public final class HsflowdDaemon implements AutoCloseable {
 
     private final SflowAgent agent;
     private final PsampleSubscriber subscriber;
+    private final VppUsersockSubscriber vppSubscriber;
+    private final AgentAddressWatcher addressWatcher;
     private final Thread thread;
+    private final Thread vppThread;
     private volatile boolean running = true;
     private volatile Throwable failure;
 
@@ -60,15 +68,62 @@ public final class HsflowdDaemon implements AutoCloseable {
      * @param subscriber an open PSAMPLE subscriber (closed by {@link #close()})
      */
     public HsflowdDaemon(SflowAgent agent, PsampleSubscriber subscriber) {
-        this.agent = agent;
-        this.subscriber = subscriber;
-        PsampleHandler handler = this::onSample;
-        this.thread = Thread.ofPlatform().name("hsflowd-psample").start(() -> loop(handler));
+        this(agent, subscriber, null, null);
     }
 
-    private void onSample(PsampleSample s) {
-        agent.onSample((int) s.sampleGroup(), s.groupSeq(), s.iifIndex(), s.oifIndex(), s.origSize(),
-                s.sampleRate(), s.data(), 0, s.dataLength());
+    /**
+     * Starts the module threads.
+     *
+     * @param agent          the agent samples go to
+     * @param subscriber     an open PSAMPLE subscriber (closed by {@link #close()})
+     * @param vppSubscriber  an open VPP USERSOCK subscriber ({@link #openVppSubscriber}), or null without a
+     *                       {@code vpp {}} block (closed by {@link #close()})
+     * @param addressWatcher re-checks the agent address from the PSAMPLE thread, or null for a fixed address
+     */
+    public HsflowdDaemon(SflowAgent agent, PsampleSubscriber subscriber, VppUsersockSubscriber vppSubscriber,
+            AgentAddressWatcher addressWatcher) {
+        this.agent = agent;
+        this.subscriber = subscriber;
+        this.vppSubscriber = vppSubscriber;
+        this.addressWatcher = addressWatcher;
+        PsampleHandler handler = agent::onPsample;
+        this.thread = Thread.ofPlatform().name("hsflowd-psample").start(() -> loop(handler));
+        this.vppThread = vppSubscriber == null ? null
+                : Thread.ofPlatform().name("hsflowd-vpp").start(this::vppLoop);
+    }
+
+    /**
+     * Joins VPP's USERSOCK channel ({@code vpp { usersockGroup= }}, default 29) when the config has a {@code vpp {}}
+     * block; call while still privileged (joining needs CAP_NET_ADMIN, spec §1).
+     *
+     * @return the subscriber, or null without a {@code vpp {}} block
+     * @throws NetlinkException EPERM without root/CAP_NET_ADMIN; other socket errors
+     */
+    public static VppUsersockSubscriber openVppSubscriber(HsflowdConfig c) throws NetlinkException {
+        return c.vpp == null ? null : VppUsersockSubscriber.open(c.vpp.usersockGroup);
+    }
+
+    private final VppUsersockHandler vppHandler = new VppUsersockHandler() {
+        @Override
+        public void onStatus(VppStatus status) {
+            agent.onVppStatus(status);
+        }
+
+        @Override
+        public void onIfCounters(VppIfCounters counters) {
+            agent.onVppIfCounters(counters);
+        }
+    };
+
+    private void vppLoop() {
+        try {
+            while (running) {
+                vppSubscriber.poll(POLL, vppHandler);
+            }
+        } catch (Throwable t) {
+            failure = t;
+            log.error("vpp module stopped: {}", t.toString());
+        }
     }
 
     private void loop(PsampleHandler handler) {
@@ -76,6 +131,9 @@ public final class HsflowdDaemon implements AutoCloseable {
             while (running) {
                 subscriber.poll(POLL, handler);
                 agent.tick();
+                if (addressWatcher != null) {
+                    addressWatcher.maybeCheck();
+                }
             }
         } catch (Throwable t) {
             failure = t;
@@ -86,6 +144,11 @@ public final class HsflowdDaemon implements AutoCloseable {
     /** @return the agent. */
     public SflowAgent agent() {
         return agent;
+    }
+
+    /** @return the VPP USERSOCK subscriber, or null. */
+    public VppUsersockSubscriber vppSubscriber() {
+        return vppSubscriber;
     }
 
     /** @return the subscriber (counters: messages, decode errors, overruns). */
@@ -109,9 +172,12 @@ public final class HsflowdDaemon implements AutoCloseable {
     public void close() throws Exception {
         running = false;
         thread.join(5000);
-        if (thread.isAlive()) {
+        if (vppThread != null) {
+            vppThread.join(5000);
+        }
+        if (thread.isAlive() || (vppThread != null && vppThread.isAlive())) {
             agent.close();
-            throw new IllegalStateException("psample module thread did not stop within 5 s");
+            throw new IllegalStateException("a module thread did not stop within 5 s");
         }
         try {
             if (failure == null) {
@@ -119,13 +185,16 @@ public final class HsflowdDaemon implements AutoCloseable {
             }
         } finally {
             subscriber.close();
+            if (vppSubscriber != null) {
+                vppSubscriber.close();
+            }
             agent.close();
         }
     }
 
     /** Reads what is queued without waiting: at most {@value #DRAIN_MAX_DATAGRAMS} datagrams. */
     private void drain() {
-        PsampleHandler handler = this::onSample;
+        PsampleHandler handler = agent::onPsample;
         try {
             for (int i = 0; i < DRAIN_MAX_DATAGRAMS; i++) {
                 long before = subscriber.datagrams() + subscriber.overruns();

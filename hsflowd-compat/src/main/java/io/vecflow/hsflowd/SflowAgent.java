@@ -1,5 +1,11 @@
 package io.vecflow.hsflowd;
 
+import io.vecflow.netlink.psample.PsampleSample;
+import io.vecflow.netlink.vpp.VppIfCounters;
+import io.vecflow.netlink.vpp.VppStatus;
+import io.vecflow.netlink.vpp.VppUsersock;
+import io.vecflow.sflow.CounterRecords;
+import io.vecflow.sflow.CounterSample;
 import io.vecflow.sflow.DatagramBuilder;
 import io.vecflow.sflow.FlowSample;
 import io.vecflow.sflow.FlowSampleEncoder;
@@ -34,6 +40,32 @@ import java.util.Objects;
  * block to load mod_psample). A sampled header longer than an otherwise empty datagram can hold (only possible with a
  * small datagramBytes, e.g. 128 header bytes in 200-byte datagrams) is cut to fit, where hsflowd drops the sample.
  *
+ * <p>PSAMPLE conventions ({@link #onPsample}; spec §2): the kernel's (u16 ifindexes omitted when 0, PROTO = an
+ * ethertype, GROUP_SEQ from 0) and VPP's (u32 ifindexes, PROTO = 1, GROUP_SEQ from 1, groups 3/4) are both taken.
+ * PROTO below 0x600 is an sFlow header_protocol (VPP) and is used as such; an ethertype (kernel) means the header
+ * starts at the MAC header, header_protocol 1. Sequence gaps are tracked per (group, producer nlmsg_pid), so two
+ * producers sharing a group never see each other's numbers as gaps; a backwards jump to 0 or 1 is a producer restart
+ * (no drop). One sampler per port (spec fault #6, host-sflow PR #91): with a {@code vpp {}} block, a port VPP reports
+ * with a Linux OSINDEX takes flow samples only from VPP's groups 3/4 (a tc {@code sample} on its linux-cp tap would
+ * double them); otherwise the first producer (nlmsg_pid) to sample a port owns it until it has been silent for
+ * {@value #OWNER_LAPSE_MS} ms (a restarted producer takes over). Refused samples are counted in
+ * {@link #duplicateSamples()}. An egress sample without an input ifindex (locally originated) gets input
+ * 0x3FFFFFFF (internal, sFlow v5 "interface format 0").
+ *
+ * <p>The vpp module ({@code vpp { ifOffset= osIndex= }}, {@link #onVppIfCounters}, {@link #onVppStatus}): VPP's
+ * groups 3 (ingress) and 4 (egress) are taken whenever the block is present (even without {@code psample {}}, fault
+ * #8), their hw_if_index mapped through {@link VppPorts}. Each IF_COUNTERS sends at once (into the pending datagram)
+ * one expanded counters sample 0:4 for source 0:ifIndex with 0:1 generic (VPP's absolute counters, ifType and
+ * ifSpeed passed through — fault #16; InUcast = rx packets − multicast − broadcast; counters VPP does not report are
+ * all ones, the sFlow "unknown"), 0:2 ethernet (all unknown) and 0:1005 port name. STATUS DROPS (cumulative: PSAMPLE
+ * send failures + worker FIFO drops) is turned into increments against a baseline taken at the first STATUS (reset
+ * when VPP restarts); since a failed PSAMPLE send also shows as a GROUP_SEQ gap, drops already counted from gaps are
+ * subtracted, and what remains is added once, to the next VPP flow sample's sampler — never re-added per sample as
+ * hsflowd does (fault #13).
+ *
+ * <p>The agent address may change ({@link #setAgentAddress}): the pending datagram leaves with the old address, then
+ * the datagram sequence restarts at 1 and uptime at 0 (sFlow v5: a collector must see a new agent instance).
+ *
  * <p>After warm-up, {@link #onSample} allocates nothing per sample (state is keyed by primitive ifIndex and group; new
  * sources allocate their state once). Times come from {@link System#nanoTime()}, so wall-clock steps change neither
  * uptime nor the 1 s flush.
@@ -43,16 +75,28 @@ import java.util.Objects;
 public final class SflowAgent implements AutoCloseable {
     private static final long U32 = 0xFFFFFFFFL;
 
+    /** sFlow "internal" interface value (the packet starts or ends in the device itself). */
+    public static final long INTERNAL_INTERFACE = 0x3FFFFFFFL;
+    /** A port owner silent this long loses the port to another producer (ms). */
+    public static final long OWNER_LAPSE_MS = 5000;
+    private static final long UNKNOWN_U32 = 0xFFFFFFFFL;
+
     private final HsflowdConfig config;
-    private final DatagramBuilder builder;
-    private final byte[] agentAddress;
+    private DatagramBuilder builder;
+    private byte[] agentAddress;
     private final InetSocketAddress[] collectors;
     private final DatagramChannel channel;
-    private final ByteBuffer sendView;
-    private final long startNanos = System.nanoTime();
+    private ByteBuffer sendView;
+    private long startNanos = System.nanoTime();
+    private final VppPorts vpp;
+    private final CounterSample counterSample = new CounterSample();
+    private long vppDropsReported, vppGapDrops, vppDropsCharged;
+    private long vppLastDrops = -1, vppLastUptime = -1;
+    private long duplicateSamples, counterSamplesSent, counterSamplesDropped, vppStatusMessages, vppCountersIgnored;
+    private long producerRestarts, agentAddressChanges;
     private final LongObjectMap<SamplerState> samplers = new LongObjectMap<>(64);
     private final SamplerState[] smallSamplers = new SamplerState[4096];
-    /** Last PSAMPLE GROUP_SEQ per sample group (each group counts on its own). */
+    /** Last PSAMPLE GROUP_SEQ per (sample group, producer nlmsg_pid): key group << 32 | pid. */
     private final LongObjectMap<GroupSequence> groups = new LongObjectMap<>(8);
     /** Copy-on-write, iterated by index: no iterator per datagram. */
     private DatagramListener[] listeners = new DatagramListener[0];
@@ -61,7 +105,7 @@ public final class SflowAgent implements AutoCloseable {
     private long subSampledOut;
     private long oldestSampleNanos;
 
-    /** PSAMPLE GROUP_SEQ of the last sample seen in one group (u32). */
+    /** PSAMPLE GROUP_SEQ of the last sample seen from one producer in one group (u32). */
     private static final class GroupSequence {
         long last;
     }
@@ -91,6 +135,30 @@ public final class SflowAgent implements AutoCloseable {
         this.channel = DatagramChannel.open();
         channel.bind(null);
         this.sendView = ByteBuffer.wrap(builder.buffer());
+        this.vpp = config.vpp != null ? new VppPorts(config.vpp) : null;
+    }
+
+    /**
+     * Changes the agent address. When it differs from the current one, the pending datagram is sent with the old
+     * address, and the datagram sequence number and uptime restart (the next datagram has sequence 1, uptime from 0),
+     * as sFlow v5 requires of a new agent instance. Sample sequence numbers and pools continue.
+     *
+     * @param address the new agent address (IPv4 or IPv6)
+     * @return true if the address changed
+     */
+    public synchronized boolean setAgentAddress(InetAddress address) {
+        byte[] a = address.getAddress();
+        if (Arrays.equals(a, agentAddress)) {
+            return false;
+        }
+        flush();
+        agentAddress = a;
+        builder = new DatagramBuilder(config.datagramBytes, a, config.subAgentId);
+        sendView = ByteBuffer.wrap(builder.buffer());
+        datagramSequence = 0;
+        startNanos = System.nanoTime();
+        agentAddressChanges++;
+        return true;
     }
 
     /** Adds an observer of every datagram sent. */
@@ -110,7 +178,7 @@ public final class SflowAgent implements AutoCloseable {
     }
 
     /** @return the agent address placed in datagrams. */
-    public InetAddress agentAddress() {
+    public synchronized InetAddress agentAddress() {
         try {
             return InetAddress.getByAddress(agentAddress);
         } catch (IOException e) {
@@ -136,28 +204,75 @@ public final class SflowAgent implements AutoCloseable {
     public synchronized void onSample(int group, long groupSeq, long inputIfIndex, long outputIfIndex, long origSize,
             long samplingRate, byte[] data, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, data.length);
+        take(group, groupSeq, 0, inputIfIndex, outputIfIndex, origSize, samplingRate,
+                SflowFormats.HEADER_PROTOCOL_ETHERNET, data, offset, length);
+    }
+
+    /**
+     * Takes one decoded PSAMPLE message, in either convention (class comment): group, GROUP_SEQ and the producer's
+     * nlmsg_pid for gap accounting, ifindexes (absent = 0), ORIGSIZE, SAMPLE_RATE, PROTO and DATA (truncated to
+     * {@code headerBytes}). Allocation-free.
+     */
+    public synchronized void onPsample(PsampleSample s) {
+        int proto = s.proto();
+        int headerProtocol = proto > 0 && proto < 0x600 ? proto : SflowFormats.HEADER_PROTOCOL_ETHERNET;
+        take((int) s.sampleGroup(), s.groupSeq(), s.nlmsgPid(), s.iifIndex(), s.oifIndex(), s.origSize(),
+                s.sampleRate(), headerProtocol, s.data(), 0, s.dataLength());
+    }
+
+    private void take(int group, long groupSeq, int pid, long inputIfIndex, long outputIfIndex, long origSize,
+            long samplingRate, int headerProtocol, byte[] data, int offset, int length) {
         samplesIn++;
         HsflowdConfig.Psample ps = config.psample;
-        boolean ingress = ps == null || (ps.ingress && group == ps.group);
-        boolean egress = ps != null && ps.egress && group == ps.group + 1;
+        boolean vppGroup = vpp != null && (group == VPP_GROUP_INGRESS || group == VPP_GROUP_EGRESS);
+        boolean ingress;
+        boolean egress;
+        if (vppGroup) {
+            ingress = group == VPP_GROUP_INGRESS;
+            egress = !ingress;
+        } else {
+            ingress = ps == null || (ps.ingress && group == ps.group);
+            egress = ps != null && ps.egress && group == ps.group + 1;
+        }
         if (!ingress && !egress) {
             samplesIgnored++;
             return;
         }
-        long ifIndex = (ingress ? inputIfIndex : outputIfIndex) & U32;
-        SamplerState s = sampler(ifIndex);
-        GroupSequence gs = groups.get(group);
-        if (gs != null) {
-            long gap = (groupSeq - gs.last - 1) & U32;
-            if (gap != 0) {
-                long add = gap > 0x7FFFFFFFL ? 1 : gap; // hsflowd: a jump back (or huge jump) counts as 1
-                s.drops += add;
-                sequenceGapDrops += add;
-            }
-        } else {
-            gs = groups.computeIfAbsent(group, g -> new GroupSequence()); // the first sample of a group is no gap
+        long in = inputIfIndex & U32;
+        long out = outputIfIndex & U32;
+        if (vppGroup) {
+            in = vpp.map(in);
+            out = vpp.map(out);
         }
-        gs.last = groupSeq & U32;
+        if (egress && in == 0) {
+            in = INTERNAL_INTERFACE; // locally originated (kernel omits IIFINDEX; VPP's local0 is 0)
+        }
+        long ifIndex = ingress ? in : out;
+        long gap = sequenceGap(group, pid, groupSeq);
+        long now = System.nanoTime();
+        SamplerState s = sampler(ifIndex);
+        if ((s.vppPort && !vppGroup) || (s.ownerSet && s.ownerPid != pid
+                && now - s.ownerLastNanos < OWNER_LAPSE_MS * 1_000_000L)) {
+            duplicateSamples++; // one sampler per port: another producer owns this one
+            return;
+        }
+        s.ownerSet = true;
+        s.ownerPid = pid;
+        s.ownerLastNanos = now;
+        if (gap != 0) {
+            s.drops += gap;
+            sequenceGapDrops += gap;
+            if (vppGroup) {
+                vppGapDrops += gap;
+            }
+        }
+        if (vppGroup) {
+            long owed = vppDropsReported - vppGapDrops - vppDropsCharged;
+            if (owed > 0) { // VPP's STATUS drops not already seen as gaps: added once
+                s.drops += owed;
+                vppDropsCharged += owed;
+            }
+        }
 
         long rate = samplingRate & U32;
         // Every incoming sample stands for `rate` packets the source could have sampled.
@@ -180,12 +295,12 @@ public final class SflowAgent implements AutoCloseable {
             flush();
         }
         if (builder.isEmpty()) {
-            oldestSampleNanos = System.nanoTime();
+            oldestSampleNanos = now;
         }
         // Always fits: the header was capped to what an empty datagram holds, and a full one was flushed above.
         builder.addFlowSampleExpanded(s.sequence, SflowFormats.SOURCE_IFINDEX, ifIndex & U32, rate,
-                s.samplePool, s.drops & U32, SflowFormats.IF_FORMAT_SINGLE, inputIfIndex & U32,
-                SflowFormats.IF_FORMAT_SINGLE, outputIfIndex & U32, SflowFormats.HEADER_PROTOCOL_ETHERNET,
+                s.samplePool, s.drops & U32, SflowFormats.IF_FORMAT_SINGLE, in,
+                SflowFormats.IF_FORMAT_SINGLE, out, headerProtocol,
                 (origSize + 4) & U32, 4, data, offset, headerLength);
         lastDropsField = s.drops & U32;
         samplesSent++;
@@ -230,6 +345,162 @@ public final class SflowAgent implements AutoCloseable {
     /** @return discarded_packet samples refused (encoder refusal or larger than a datagram). */
     public synchronized long discardsRefused() {
         return discardsRefused;
+    }
+
+    /** VPP's PSAMPLE group of ingress samples (FDio/vpp sflow.h SFLOW_VPP_PSAMPLE_GROUP_INGRESS). */
+    public static final int VPP_GROUP_INGRESS = 3;
+    /** VPP's PSAMPLE group of egress samples. */
+    public static final int VPP_GROUP_EGRESS = 4;
+
+    /**
+     * Drops revealed by GROUP_SEQ for one (group, producer): hsflowd's rule (a gap adds to drops; a jump above
+     * 0x7FFFFFFF counts as 1), except that a jump back to 0 or 1 is a producer restart (kernel sequences start at 0,
+     * VPP's at 1) and adds nothing. The first message of a (group, producer) is no gap.
+     */
+    private long sequenceGap(int group, int pid, long groupSeq) {
+        long key = (group & U32) << 32 | (pid & U32);
+        GroupSequence gs = groups.get(key);
+        long seq = groupSeq & U32;
+        if (gs == null) {
+            gs = groups.computeIfAbsent(key, g -> new GroupSequence());
+            gs.last = seq;
+            return 0;
+        }
+        long gap = (seq - gs.last - 1) & U32;
+        gs.last = seq;
+        if (gap == 0) {
+            return 0;
+        }
+        if (gap > 0x7FFFFFFFL) {
+            if (seq <= 1) {
+                producerRestarts++;
+                return 0;
+            }
+            return 1;
+        }
+        return gap;
+    }
+
+    /**
+     * Takes one VPP STATUS message: DROPS becomes an increment (see the class comment) owed to the next VPP flow
+     * sample. Messages without DROPS are ignored. Allocation-free.
+     */
+    public synchronized void onVppStatus(VppStatus st) {
+        vppStatusMessages++;
+        if (!st.hasDrops()) {
+            return;
+        }
+        long d = st.drops();
+        boolean restart = st.hasUptimeS() && vppLastUptime >= 0 && st.uptimeS() < vppLastUptime;
+        if (st.hasUptimeS()) {
+            vppLastUptime = st.uptimeS();
+        }
+        if (vppLastDrops < 0) {
+            vppLastDrops = d; // baseline: drops before this agent listened are not in its samples
+            return;
+        }
+        long delta = restart || d < vppLastDrops ? d : d - vppLastDrops;
+        vppLastDrops = d;
+        vppDropsReported += delta;
+    }
+
+    /**
+     * Takes one VPP IF_COUNTERS message: updates the port table and appends one expanded counters sample (0:4 with
+     * records 0:1, 0:2, 0:1005) to the pending datagram. A message without IFINDEX, or IFINDEX 0, is ignored and
+     * counted. Without a {@code vpp {}} block every message is ignored. Allocation-free after the port's first
+     * message.
+     */
+    public synchronized void onVppIfCounters(VppIfCounters c) {
+        if (vpp == null || !c.has(VppUsersock.ATTR_IFINDEX) || c.ifIndex() == 0) {
+            vppCountersIgnored++;
+            return;
+        }
+        VppPorts.Port p = vpp.update(c);
+        if (p.previousDsIndex >= 0 && p.previousDsIndex != p.dsIndex) {
+            sampler(p.previousDsIndex).vppPort = false; // the port moved (OSINDEX learned or changed)
+        }
+        SamplerState st = sampler(p.dsIndex);
+        st.vppPort = p.hasOsIndex && p.osIndex != 0 && config.vpp.osIndex;
+        st.counterSequence = (st.counterSequence + 1) & U32;
+        fillCounterSample(c, p, st);
+        if (!builder.addCounterSample(counterSample)) {
+            flush();
+            if (!builder.addCounterSample(counterSample)) {
+                counterSamplesDropped++;
+                return;
+            }
+        }
+        if (builder.sampleCount() == 1) {
+            oldestSampleNanos = System.nanoTime();
+        }
+        counterSamplesSent++;
+    }
+
+    private void fillCounterSample(VppIfCounters c, VppPorts.Port p, SamplerState st) {
+        CounterSample cs = counterSample;
+        cs.kind = SflowFormats.COUNTERS_SAMPLE_EXPANDED;
+        cs.expanded = true;
+        cs.sequenceNumber = st.counterSequence;
+        cs.sourceIdType = SflowFormats.SOURCE_IFINDEX;
+        cs.sourceIdIndex = p.dsIndex;
+        cs.recordFormats[0] = CounterRecords.IF_COUNTERS;
+        cs.recordFormats[1] = CounterRecords.ETHERNET;
+        cs.recordFormats[2] = CounterRecords.PORT_NAME;
+        cs.recordCount = cs.recordsListed = 3;
+        CounterRecords r = cs.records;
+        CounterRecords.IfCounters g = r.ifCounters;
+        g.ifIndex = p.dsIndex;
+        g.ifType = c.has(VppUsersock.ATTR_IFTYPE) ? c.ifType() : 0;
+        g.ifSpeed = c.ifSpeed();
+        g.ifDirection = c.ifDirection();
+        g.ifStatus = (c.adminUp() != 0 ? 1 : 0) | (c.operUp() != 0 ? 2 : 0);
+        long rxPkts = ctr(c, VppUsersock.ATTR_RX_PKTS);
+        long rxM = ctr(c, VppUsersock.ATTR_RX_MCASTS);
+        long rxB = ctr(c, VppUsersock.ATTR_RX_BCASTS);
+        long txPkts = ctr(c, VppUsersock.ATTR_TX_PKTS);
+        long txM = ctr(c, VppUsersock.ATTR_TX_MCASTS);
+        long txB = ctr(c, VppUsersock.ATTR_TX_BCASTS);
+        g.inOctets = ctr64(c, VppUsersock.ATTR_RX_OCTETS);
+        g.inUcastPkts = ucast(c, VppUsersock.ATTR_RX_PKTS, rxPkts, rxM, rxB);
+        g.inMulticastPkts = rxM & U32;
+        g.inBroadcastPkts = rxB & U32;
+        g.inDiscards = ctr(c, VppUsersock.ATTR_RX_DISCARDS) & U32;
+        g.inErrors = ctr(c, VppUsersock.ATTR_RX_ERRORS) & U32;
+        g.inUnknownProtos = UNKNOWN_U32;
+        g.outOctets = ctr64(c, VppUsersock.ATTR_TX_OCTETS);
+        g.outUcastPkts = ucast(c, VppUsersock.ATTR_TX_PKTS, txPkts, txM, txB);
+        g.outMulticastPkts = txM & U32;
+        g.outBroadcastPkts = txB & U32;
+        g.outDiscards = ctr(c, VppUsersock.ATTR_TX_DISCARDS) & U32;
+        g.outErrors = ctr(c, VppUsersock.ATTR_TX_ERRORS) & U32;
+        g.promiscuousMode = 0;
+        r.hasIfCounters = true;
+        CounterRecords.EthernetCounters e = r.ethernet;
+        e.alignmentErrors = e.fcsErrors = e.singleCollisionFrames = e.multipleCollisionFrames = e.sqeTestErrors =
+                e.deferredTransmissions = e.lateCollisions = e.excessiveCollisions = e.internalMacTransmitErrors =
+                e.carrierSenseErrors = e.frameTooLongs = e.internalMacReceiveErrors = e.symbolErrors = UNKNOWN_U32;
+        r.hasEthernet = true;
+        r.portName.name.set(p.name, 0, p.nameLength);
+        r.hasPortName = true;
+    }
+
+    /** A u32 counter VPP sent (low 32 bits), or all ones (sFlow "unknown") when absent. */
+    private static long ctr(VppIfCounters c, int id) {
+        return c.has(id) ? c.counter(id) : -1L;
+    }
+
+    /** A u64 counter VPP sent, or all ones when absent. */
+    private static long ctr64(VppIfCounters c, int id) {
+        return c.has(id) ? c.counter(id) : -1L;
+    }
+
+    /** Unicast = packets − multicast − broadcast (clamped at 0), u32; unknown when VPP sent no packet count. */
+    private static long ucast(VppIfCounters c, int pktsId, long pkts, long m, long b) {
+        if (!c.has(pktsId)) {
+            return UNKNOWN_U32;
+        }
+        long u = pkts - (m == -1L ? 0 : m) - (b == -1L ? 0 : b);
+        return (u < 0 ? 0 : u) & U32;
     }
 
     /** xorshift64* step: 64 random bits for sub-sampling (no allocation, no lock beyond the agent's). */
@@ -337,6 +608,56 @@ public final class SflowAgent implements AutoCloseable {
     /** @return the last datagram sequence number used. */
     public synchronized long datagramSequence() {
         return datagramSequence;
+    }
+
+    /** @return flow samples refused because another producer owns their port (one sampler per port). */
+    public synchronized long duplicateSamples() {
+        return duplicateSamples;
+    }
+
+    /** @return counter samples put into datagrams (from VPP IF_COUNTERS). */
+    public synchronized long counterSamplesSent() {
+        return counterSamplesSent;
+    }
+
+    /** @return counter samples that could not be encoded (e.g. larger than an empty datagram). */
+    public synchronized long counterSamplesDropped() {
+        return counterSamplesDropped;
+    }
+
+    /** @return IF_COUNTERS messages ignored (no vpp block, or no / zero IFINDEX). */
+    public synchronized long vppCountersIgnored() {
+        return vppCountersIgnored;
+    }
+
+    /** @return STATUS messages taken. */
+    public synchronized long vppStatusMessages() {
+        return vppStatusMessages;
+    }
+
+    /** @return drops VPP reported in STATUS since the baseline (increments summed). */
+    public synchronized long vppDropsReported() {
+        return vppDropsReported;
+    }
+
+    /** @return VPP-reported drops added to flow samples beyond those already seen as sequence gaps. */
+    public synchronized long vppDropsCharged() {
+        return vppDropsCharged;
+    }
+
+    /** @return VPP sample indexes that were not (yet) in the port table (mapped to ifOffset + index). */
+    public synchronized long vppUnknownPorts() {
+        return vpp == null ? 0 : vpp.unknownLookups;
+    }
+
+    /** @return GROUP_SEQ restarts seen (a jump back to 0 or 1). */
+    public synchronized long producerRestarts() {
+        return producerRestarts;
+    }
+
+    /** @return how often the agent address changed (each restarts the datagram sequence and uptime). */
+    public synchronized long agentAddressChanges() {
+        return agentAddressChanges;
     }
 
     /** @return the configuration in force. */
