@@ -2,6 +2,8 @@ package io.vecflow.hsflowd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vecflow.sflow.CounterRecords;
+import io.vecflow.sflow.CounterSample;
 import io.vecflow.sflow.DatagramHeader;
 import io.vecflow.sflow.DecodeStats;
 import io.vecflow.sflow.FlowSample;
@@ -26,9 +28,21 @@ import java.util.concurrent.TimeUnit;
  * waits are bounded.
  */
 final class UdpReceiver implements AutoCloseable {
-    /** One received datagram: header fields, wire size, and its flow samples. */
+    /** One received datagram: header fields, wire size, its flow samples and its counter samples. */
     record Datagram(int length, int version, byte[] agentAddress, long subAgentId, long sequence, long uptimeMs,
-            long numSamples, List<Sample> samples, InetSocketAddress from) {}
+            long numSamples, List<Sample> samples, InetSocketAddress from, List<Counters> counters) {
+        Datagram(int length, int version, byte[] agentAddress, long subAgentId, long sequence, long uptimeMs,
+                long numSamples, List<Sample> samples, InetSocketAddress from) {
+            this(length, version, agentAddress, subAgentId, sequence, uptimeMs, numSamples, samples, from, List.of());
+        }
+    }
+
+    /**
+     * One decoded counters sample: kind (0:2 / 0:4), sequence, source, record formats in wire order, the generic
+     * interface counters (null if absent) and the port name (null if absent).
+     */
+    record Counters(int kind, long seq, int sourceType, long sourceIndex, List<Integer> formats, long[] ifCounters,
+            String portName, long[] ethernet) {}
 
     /** One decoded flow sample with its sampled_header. */
     record Sample(boolean expanded, long seq, int sourceType, long sourceIndex, long rate, long pool, long drops,
@@ -106,6 +120,7 @@ final class UdpReceiver implements AutoCloseable {
 
     private void decode(byte[] data, int len, InetSocketAddress from) {
         List<Sample> samples = new ArrayList<>();
+        List<Counters> counters = new ArrayList<>();
         DatagramHeader[] hdr = new DatagramHeader[1];
         SflowDecodeException e = decoder.decode(data, 0, len, new SflowVisitor() {
             @Override
@@ -123,6 +138,27 @@ final class UdpReceiver implements AutoCloseable {
             }
 
             @Override
+            public void onCounterSample(DatagramHeader h, CounterSample s) {
+                List<Integer> formats = new ArrayList<>();
+                for (int i = 0; i < s.recordsListed; i++) {
+                    formats.add(s.recordFormats[i]);
+                }
+                CounterRecords.IfCounters g = s.records.ifCounters;
+                long[] ifc = s.records.hasIfCounters ? new long[] {g.ifIndex, g.ifType, g.ifSpeed, g.ifDirection,
+                    g.ifStatus, g.inOctets, g.inUcastPkts, g.inMulticastPkts, g.inBroadcastPkts, g.inDiscards,
+                    g.inErrors, g.inUnknownProtos, g.outOctets, g.outUcastPkts, g.outMulticastPkts,
+                    g.outBroadcastPkts, g.outDiscards, g.outErrors, g.promiscuousMode} : null;
+                CounterRecords.EthernetCounters e = s.records.ethernet;
+                long[] eth = s.records.hasEthernet ? new long[] {e.alignmentErrors, e.fcsErrors,
+                    e.singleCollisionFrames, e.multipleCollisionFrames, e.sqeTestErrors, e.deferredTransmissions,
+                    e.lateCollisions, e.excessiveCollisions, e.internalMacTransmitErrors, e.carrierSenseErrors,
+                    e.frameTooLongs, e.internalMacReceiveErrors, e.symbolErrors} : null;
+                counters.add(new Counters(s.kind, s.sequenceNumber, s.sourceIdType, s.sourceIdIndex,
+                        List.copyOf(formats), ifc, s.records.hasPortName ? s.records.portName.name.asString() : null,
+                        eth));
+            }
+
+            @Override
             public void onSkippedSample(DatagramHeader h, int dataFormat, int offset, int length) {
                 throw new AssertionError("agent sent a sample the decoder skipped: format " + dataFormat);
             }
@@ -130,7 +166,8 @@ final class UdpReceiver implements AutoCloseable {
         assertThat(e).as("decode error").isNull();
         DatagramHeader h = hdr[0];
         datagrams.add(new Datagram(len, h.version, Arrays.copyOf(h.agentAddress, h.agentAddressLength()),
-                h.subAgentId, h.sequenceNumber, h.uptimeMs, h.numSamples, List.copyOf(samples), from));
+                h.subAgentId, h.sequenceNumber, h.uptimeMs, h.numSamples, List.copyOf(samples), from,
+                List.copyOf(counters)));
     }
 
     /** All flow samples received so far, in arrival order. */
@@ -140,6 +177,29 @@ final class UdpReceiver implements AutoCloseable {
             all.addAll(d.samples());
         }
         return all;
+    }
+
+    /** All counter samples received so far, in arrival order. */
+    List<Counters> counterSamples() {
+        List<Counters> all = new ArrayList<>();
+        for (Datagram d : datagrams) {
+            all.addAll(d.counters());
+        }
+        return all;
+    }
+
+    /** Receives until {@code n} counter samples in total arrived or {@code timeoutMs} passed; returns the total. */
+    int awaitCounters(int n, long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000L;
+        drain(0);
+        while (counterSamples().size() < n) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            drain(left);
+        }
+        return counterSamples().size();
     }
 
     @Override
