@@ -1,15 +1,16 @@
 package io.vecflow.cli;
 
+import io.vecflow.hsflowd.AgentAddressSelector;
+import io.vecflow.hsflowd.AgentAddressWatcher;
 import io.vecflow.hsflowd.ConfigException;
 import io.vecflow.hsflowd.HsflowdConfig;
 import io.vecflow.hsflowd.HsflowdDaemon;
+import io.vecflow.hsflowd.RtnetlinkAddresses;
 import io.vecflow.hsflowd.SflowAgent;
+import io.vecflow.netlink.vpp.VppUsersockSubscriber;
 import java.io.PrintWriter;
-import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.NetworkInterface;
 import java.nio.file.Path;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -72,13 +73,23 @@ final class HsflowdCommand implements Callable<Integer> {
         if (check) {
             return 0;
         }
-        InetAddress agentAddr = c.agentIP != null ? InetAddress.getByName(c.agentIP) : chooseAgentAddress();
+        // agent address as hsflowd chooses it (agentIP, agent.cidr, agent=DEV, priorities), re-checked every 10 s
+        RtnetlinkAddresses rtnl = c.agentIP == null ? RtnetlinkAddresses.open() : null;
+        AgentAddressSelector.Choice choice = AgentAddressSelector.select(c.agentIP, cidrs(c), c.agentDevice,
+                rtnl == null ? List.of() : rtnl.read());
+        InetAddress agentAddr = choice != null ? choice.address() : InetAddress.getByName("127.0.0.1");
         SflowAgent agent = new SflowAgent(c, agentAddr);
-        try (Shutdown sd = Shutdown.install()) {
+        AgentAddressWatcher watcher = rtnl == null ? null : new AgentAddressWatcher(agent, c, rtnl::read, 10_000);
+        try (Shutdown sd = Shutdown.install(); RtnetlinkAddresses closeRtnl = rtnl) {
             HsflowdDaemon d;
+            VppUsersockSubscriber vpp = null;
             try {
-                d = new HsflowdDaemon(agent, HsflowdDaemon.openSubscriber(c));
+                vpp = HsflowdDaemon.openVppSubscriber(c); // joins group 29 while privileged
+                d = new HsflowdDaemon(agent, HsflowdDaemon.openSubscriber(c), vpp, watcher);
             } catch (Exception e) {
+                if (vpp != null) {
+                    vpp.close();
+                }
                 agent.close();
                 throw e;
             }
@@ -106,9 +117,11 @@ final class HsflowdCommand implements Callable<Integer> {
                     dropmon.close();
                 }
                 d.close();
-                out.printf("samples received %,d, sent %,d (sub-sampled out %,d), drops from sequence gaps %,d, "
-                        + "datagrams sent %,d (failed %,d)%n", agent.samplesIn(), agent.samplesSent(),
-                        agent.subSampledOut(), agent.sequenceGapDrops(), agent.datagramsSent(), agent.sendFailures());
+                out.printf("samples received %,d, sent %,d (sub-sampled out %,d, other producer's port %,d), drops "
+                        + "from sequence gaps %,d, VPP drops added %,d, counter samples %,d, datagrams sent %,d "
+                        + "(failed %,d)%n", agent.samplesIn(), agent.samplesSent(), agent.subSampledOut(),
+                        agent.duplicateSamples(), agent.sequenceGapDrops(), agent.vppDropsCharged(),
+                        agent.counterSamplesSent(), agent.datagramsSent(), agent.sendFailures());
                 out.flush();
             }
         }
@@ -117,34 +130,23 @@ final class HsflowdCommand implements Callable<Integer> {
 
     /** @return a comment line saying what the agent would run with (agent address and how it was chosen). */
     static String wouldRun(HsflowdConfig c) throws Exception {
-        InetAddress a = c.agentIP != null ? InetAddress.getByName(c.agentIP) : chooseAgentAddress();
-        String how = c.agentIP != null ? "agentIP" : "chosen: lowest non-loopback IPv4"
-                + (c.agentDevice != null || !c.agentCidrs.isEmpty() ? "; agent / agent.cidr not applied yet" : "");
-        String psample = c.psample.transport.equals("usersock") ? "usersock group " + c.psample.usersockGroup
-                : "genl group \"packets\"";
-        return "# would run: agent " + a.getHostAddress() + " (" + how + "), sub-agent " + c.subAgentId
-                + ", psample " + psample + ", collectors " + c.collectors + "\n";
-    }
-
-    /** Deterministic choice (hsflowd fault #11): the lowest non-loopback IPv4 address, else 127.0.0.1. */
-    static InetAddress chooseAgentAddress() throws Exception {
-        InetAddress best = null;
-        for (NetworkInterface ni : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-            if (!ni.isUp() || ni.isLoopback()) {
-                continue;
-            }
-            for (InetAddress a : Collections.list(ni.getInetAddresses())) {
-                if (a instanceof Inet4Address && (best == null
-                        || Integer.compareUnsigned(toInt(a), toInt(best)) < 0)) {
-                    best = a;
-                }
+        AgentAddressSelector.Choice choice;
+        if (c.agentIP != null) {
+            choice = AgentAddressSelector.select(c.agentIP, cidrs(c), c.agentDevice, List.of());
+        } else {
+            try (RtnetlinkAddresses rtnl = RtnetlinkAddresses.open()) {
+                choice = AgentAddressSelector.select(null, cidrs(c), c.agentDevice, rtnl.read());
             }
         }
-        return best != null ? best : InetAddress.getByName("127.0.0.1");
+        String agent = choice == null ? "127.0.0.1 (no usable address)" : choice.address().getHostAddress() + " ("
+                + choice.reason() + ")";
+        String psample = c.psample.transport.equals("usersock") ? "usersock group " + c.psample.usersockGroup
+                : "genl group \"packets\"";
+        return "# would run: agent " + agent + ", sub-agent " + c.subAgentId + ", psample " + psample
+                + ", collectors " + c.collectors + "\n";
     }
 
-    private static int toInt(InetAddress a) {
-        byte[] b = a.getAddress();
-        return (b[0] & 0xFF) << 24 | (b[1] & 0xFF) << 16 | (b[2] & 0xFF) << 8 | (b[3] & 0xFF);
+    private static List<String> cidrs(HsflowdConfig c) {
+        return c.agentCidrs.stream().map(HsflowdConfig.AgentCidr::text).toList();
     }
 }
