@@ -66,8 +66,9 @@ class AgentAddressTest {
                 .isInstanceOf(ConfigException.class).hasMessageContaining("line 2").hasMessageContaining("prefix 40");
         HsflowdConfig c = HsflowdConfig.parse("sflow {\n agent.cidr = 10.0.0.0/8\n agent.cidr = !10.9.0.0/16\n"
                 + " collector { ip = 127.0.0.1 }\n}");
-        assertThat(c.agentCidrs).containsExactly("10.0.0.0/8", "!10.9.0.0/16");
-        assertThat(HsflowdConfig.parse(c.describe()).agentCidrs).containsExactly("10.0.0.0/8", "!10.9.0.0/16");
+        assertThat(c.agentCidrs).extracting(HsflowdConfig.AgentCidr::text).containsExactly("10.0.0.0/8", "!10.9.0.0/16");
+        assertThat(HsflowdConfig.parse(c.describe()).agentCidrs).extracting(HsflowdConfig.AgentCidr::text)
+                .containsExactly("10.0.0.0/8", "!10.9.0.0/16");
     }
 
     // ---- live, in a namespace ----
