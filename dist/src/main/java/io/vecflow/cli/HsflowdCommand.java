@@ -8,6 +8,8 @@ import io.vecflow.hsflowd.HsflowdDaemon;
 import io.vecflow.hsflowd.RtnetlinkAddresses;
 import io.vecflow.hsflowd.SflowAgent;
 import io.vecflow.netlink.vpp.VppUsersockSubscriber;
+import io.vecflow.hsflowd.counters.CounterPoller;
+import io.vecflow.netlink.psample.PsampleSubscriber;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -85,7 +87,15 @@ final class HsflowdCommand implements Callable<Integer> {
             VppUsersockSubscriber vpp = null;
             try {
                 vpp = HsflowdDaemon.openVppSubscriber(c); // joins group 29 while privileged
-                d = new HsflowdDaemon(agent, HsflowdDaemon.openSubscriber(c), vpp, watcher);
+                PsampleSubscriber sub = HsflowdDaemon.openSubscriber(c);
+                CounterPoller poller;
+                try {
+                    poller = CounterPoller.open(c, agent); // null when polling = 0
+                } catch (Exception e) {
+                    sub.close();
+                    throw e;
+                }
+                d = new HsflowdDaemon(agent, sub, vpp, watcher, poller);
             } catch (Exception e) {
                 if (vpp != null) {
                     vpp.close();

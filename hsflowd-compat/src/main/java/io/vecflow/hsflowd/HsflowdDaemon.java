@@ -1,5 +1,6 @@
 package io.vecflow.hsflowd;
 
+import io.vecflow.hsflowd.counters.CounterPoller;
 import io.vecflow.netlink.GenlFamilyNotFoundException;
 import io.vecflow.netlink.NetlinkException;
 import io.vecflow.netlink.psample.PsampleHandler;
@@ -29,6 +30,7 @@ public final class HsflowdDaemon implements AutoCloseable {
     private final PsampleSubscriber subscriber;
     private final VppUsersockSubscriber vppSubscriber;
     private final AgentAddressWatcher addressWatcher;
+    private final CounterPoller poller;
     private final Thread thread;
     private final Thread vppThread;
     private volatile boolean running = true;
@@ -68,7 +70,19 @@ public final class HsflowdDaemon implements AutoCloseable {
      * @param subscriber an open PSAMPLE subscriber (closed by {@link #close()})
      */
     public HsflowdDaemon(SflowAgent agent, PsampleSubscriber subscriber) {
-        this(agent, subscriber, null, null);
+        this(agent, subscriber, null, null, null);
+    }
+
+    /**
+     * Starts the module thread with counter polling: the same thread ticks {@code poller} after every read (at least
+     * every 100 ms), so interface and host counter samples share the agent's datagrams.
+     *
+     * @param agent the agent samples go to
+     * @param subscriber an open PSAMPLE subscriber (closed by {@link #close()})
+     * @param poller the counter poller (closed by {@link #close()}), or null for no counter samples
+     */
+    public HsflowdDaemon(SflowAgent agent, PsampleSubscriber subscriber, CounterPoller poller) {
+        this(agent, subscriber, null, null, poller);
     }
 
     /**
@@ -82,6 +96,21 @@ public final class HsflowdDaemon implements AutoCloseable {
      */
     public HsflowdDaemon(SflowAgent agent, PsampleSubscriber subscriber, VppUsersockSubscriber vppSubscriber,
             AgentAddressWatcher addressWatcher) {
+        this(agent, subscriber, vppSubscriber, addressWatcher, null);
+    }
+
+    /**
+     * Starts the module threads with every optional module.
+     *
+     * @param agent          the agent samples go to
+     * @param subscriber     an open PSAMPLE subscriber (closed by {@link #close()})
+     * @param vppSubscriber  an open VPP USERSOCK subscriber, or null (closed by {@link #close()})
+     * @param addressWatcher re-checks the agent address from the PSAMPLE thread, or null for a fixed address
+     * @param poller         the counter poller ticked by the PSAMPLE thread (closed by {@link #close()}), or null
+     */
+    public HsflowdDaemon(SflowAgent agent, PsampleSubscriber subscriber, VppUsersockSubscriber vppSubscriber,
+            AgentAddressWatcher addressWatcher, CounterPoller poller) {
+        this.poller = poller;
         this.agent = agent;
         this.subscriber = subscriber;
         this.vppSubscriber = vppSubscriber;
@@ -130,6 +159,9 @@ public final class HsflowdDaemon implements AutoCloseable {
         try {
             while (running) {
                 subscriber.poll(POLL, handler);
+                if (poller != null) {
+                    poller.tick(System.nanoTime());
+                }
                 agent.tick();
                 if (addressWatcher != null) {
                     addressWatcher.maybeCheck();
@@ -156,6 +188,11 @@ public final class HsflowdDaemon implements AutoCloseable {
         return subscriber;
     }
 
+    /** @return the counter poller, or null when counters are off. */
+    public CounterPoller poller() {
+        return poller;
+    }
+
     /** @return what stopped the module thread, or null while it runs. */
     public Throwable failure() {
         return failure;
@@ -177,6 +214,7 @@ public final class HsflowdDaemon implements AutoCloseable {
         }
         if (thread.isAlive() || (vppThread != null && vppThread.isAlive())) {
             agent.close();
+            // the poller is left open with the subscriber: the thread may still be using it
             throw new IllegalStateException("a module thread did not stop within 5 s");
         }
         try {
@@ -187,6 +225,9 @@ public final class HsflowdDaemon implements AutoCloseable {
             subscriber.close();
             if (vppSubscriber != null) {
                 vppSubscriber.close();
+            }
+            if (poller != null) {
+                poller.close();
             }
             agent.close();
         }

@@ -111,6 +111,7 @@ public final class SflowAgent implements AutoCloseable {
     }
 
     private long samplesIn, samplesIgnored, sequenceGapDrops, datagramsSent, sendFailures, samplesSent, bytesSent;
+    private long counterSamplesRefused;
     private long lastDropsField;
     private long discardsSent, discardsRefused;
 
@@ -503,6 +504,47 @@ public final class SflowAgent implements AutoCloseable {
         return (u < 0 ? 0 : u) & U32;
     }
 
+    /**
+     * Adds one counters sample (0:2 or 0:4, with its records; e.g. from
+     * {@link io.vecflow.hsflowd.counters.CounterPoller}) to the pending datagram, flushing it first when the sample
+     * does not fit; the sample then waits at most 1 s like a flow sample. The sample's own sequence number and
+     * source are sent as given. Allocation-free.
+     *
+     * @param s the sample (read during the call only)
+     * @return false, with nothing added (counted in {@link #counterSamplesRefused()}), if the sample cannot be encoded
+     *         or is larger than an empty datagram
+     */
+    public synchronized boolean onCounterSample(CounterSample s) {
+        boolean wasEmpty = builder.isEmpty();
+        if (!builder.addCounterSample(s)) {
+            if (wasEmpty) {
+                counterSamplesRefused++;
+                return false;
+            }
+            flush();
+            wasEmpty = true;
+            if (!builder.addCounterSample(s)) {
+                counterSamplesRefused++;
+                return false;
+            }
+        }
+        if (wasEmpty) {
+            oldestSampleNanos = System.nanoTime();
+        }
+        counterSamplesSent++;
+        return true;
+    }
+
+    /** @return counters samples put into datagrams. */
+    public synchronized long counterSamplesSent() {
+        return counterSamplesSent;
+    }
+
+    /** @return counters samples refused (unencodable, or larger than an empty datagram). */
+    public synchronized long counterSamplesRefused() {
+        return counterSamplesRefused;
+    }
+
     /** xorshift64* step: 64 random bits for sub-sampling (no allocation, no lock beyond the agent's). */
     private long nextRandom() {
         long x = rng;
@@ -613,11 +655,6 @@ public final class SflowAgent implements AutoCloseable {
     /** @return flow samples refused because another producer owns their port (one sampler per port). */
     public synchronized long duplicateSamples() {
         return duplicateSamples;
-    }
-
-    /** @return counter samples put into datagrams (from VPP IF_COUNTERS). */
-    public synchronized long counterSamplesSent() {
-        return counterSamplesSent;
     }
 
     /** @return counter samples that could not be encoded (e.g. larger than an empty datagram). */

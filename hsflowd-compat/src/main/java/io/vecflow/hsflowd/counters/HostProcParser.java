@@ -1,0 +1,390 @@
+package io.vecflow.hsflowd.counters;
+
+import io.vecflow.sflow.CounterRecords;
+
+/**
+ * Parsers of the Linux {@code /proc} text behind the sFlow host records (sflow_host.txt), with hsflowd's reading of
+ * each field (sflow/host-sflow {@code src/Linux/readCpuCounters.c}, {@code readMemoryCounters.c},
+ * {@code readDiskCounters.c}, {@code readNioCounters.c}) except where noted. Each method fills its record holder
+ * from a {@link ProcText}; a line that does not parse is skipped and counted in a {@link ParseErrors} (file, line and
+ * field named). Allocation-free; one instance holds a scratch cursor, so it is not thread-safe.
+ *
+ * <p>Counters are the kernel's absolute totals truncated to the field width (the encoder writes the low 32 bits of
+ * a u32 field); hsflowd instead reports disk bytes and network totals accumulated from deltas since it started.
+ * Collectors difference successive samples either way.
+ */
+public final class HostProcParser {
+    /** Clock ticks per second of the times in /proc/stat (USER_HZ, {@code sysconf(_SC_CLK_TCK)}; 100 on Linux). */
+    public static final int USER_HZ = 100;
+    /** Bytes per sector in /proc/diskstats (always 512, whatever the device's sector size; kernel iostats.rst). */
+    public static final int SECTOR_BYTES = 512;
+
+    /** Decides which device names count (whole disks for diskstats, interfaces for net/dev). */
+    @FunctionalInterface
+    public interface NameFilter {
+        /**
+         * @param b buffer holding the name
+         * @param off offset of the name
+         * @param len length of the name in bytes
+         * @return true to add this device's counters to the totals
+         */
+        boolean include(byte[] b, int off, int len);
+    }
+
+    private final int[] next = new int[1];
+    private final long[] fields = new long[24];
+
+    /**
+     * {@code /proc/loadavg} ("4.02 2.59 3.73 5/375 30826") → load_one/five/fifteen (floats), proc_run, proc_total.
+     * As hsflowd does, proc_run leaves out the reading process itself (one less, when above 0).
+     *
+     * @return true if all five fields were read (else nothing is changed and the error counted)
+     */
+    public boolean loadavg(ProcText t, CounterRecords.HostCpu c, ParseErrors e) {
+        byte[] b = t.buf;
+        int end = ProcText.lineEnd(b, 0, t.length);
+        int p = ProcText.skipBlanks(b, 0, end);
+        double one = ProcText.decimal(b, p, end, next);
+        if (next[0] < 0) {
+            e.add("/proc/loadavg", 1, "load_one");
+            return false;
+        }
+        double five = ProcText.decimal(b, ProcText.skipBlanks(b, next[0], end), end, next);
+        if (next[0] < 0) {
+            e.add("/proc/loadavg", 1, "load_five");
+            return false;
+        }
+        double fifteen = ProcText.decimal(b, ProcText.skipBlanks(b, next[0], end), end, next);
+        if (next[0] < 0) {
+            e.add("/proc/loadavg", 1, "load_fifteen");
+            return false;
+        }
+        long run = ProcText.unsigned(b, ProcText.skipBlanks(b, next[0], end), end, next);
+        if (next[0] < 0 || next[0] >= end || b[next[0]] != '/') {
+            e.add("/proc/loadavg", 1, "proc_run");
+            return false;
+        }
+        long total = ProcText.unsigned(b, next[0] + 1, end, next);
+        if (next[0] < 0) {
+            e.add("/proc/loadavg", 1, "proc_total");
+            return false;
+        }
+        c.loadOne = (float) one;
+        c.loadFive = (float) five;
+        c.loadFifteen = (float) fifteen;
+        c.procRun = run > 0 ? run - 1 : 0;
+        c.procTotal = total;
+        return true;
+    }
+
+    /**
+     * {@code /proc/stat}: the aggregate {@code cpu} line (user nice system idle iowait irq softirq steal guest
+     * guest_nice, in USER_HZ ticks; at least the first four) → cpu_user … cpu_sintr, cpu_steal, cpu_guest,
+     * cpu_guest_nice in ms (ticks × 1000 / {@link #USER_HZ}), and the 80-byte form ({@code hasStealGuest}); cpu_num =
+     * number of {@code cpuN} lines; interrupts = first number of {@code intr}; contexts = {@code ctxt}. Fields a
+     * kernel does not print stay 0.
+     *
+     * @return true if the cpu line was read
+     */
+    public boolean stat(ProcText t, CounterRecords.HostCpu c, ParseErrors e) {
+        byte[] b = t.buf;
+        int end = t.length;
+        boolean got = false;
+        int cpus = 0;
+        int line = 0;
+        for (int p = 0; p < end; p = ProcText.nextLine(b, p, end)) {
+            line++;
+            int le = ProcText.lineEnd(b, p, end);
+            if (ProcText.startsWith(b, p, le, "cpu ")) {
+                int n = numbers(b, p + 4, le, 10);
+                if (n < 4) {
+                    e.add("/proc/stat", line, "cpu");
+                    continue;
+                }
+                c.cpuUser = ms(fields[0]);
+                c.cpuNice = ms(fields[1]);
+                c.cpuSystem = ms(fields[2]);
+                c.cpuIdle = ms(fields[3]);
+                c.cpuWio = n > 4 ? ms(fields[4]) : 0;
+                c.cpuIntr = n > 5 ? ms(fields[5]) : 0;
+                c.cpuSintr = n > 6 ? ms(fields[6]) : 0;
+                c.cpuSteal = n > 7 ? ms(fields[7]) : 0;
+                c.cpuGuest = n > 8 ? ms(fields[8]) : 0;
+                c.cpuGuestNice = n > 9 ? ms(fields[9]) : 0;
+                c.hasStealGuest = true;
+                got = true;
+            } else if (ProcText.startsWith(b, p, le, "cpu") && le - p > 3 && b[p + 3] >= '0' && b[p + 3] <= '9') {
+                cpus++;
+            } else if (ProcText.startsWith(b, p, le, "intr ")) {
+                if (numbers(b, p + 5, le, 1) < 1) {
+                    e.add("/proc/stat", line, "intr");
+                } else {
+                    c.interrupts = fields[0];
+                }
+            } else if (ProcText.startsWith(b, p, le, "ctxt ")) {
+                if (numbers(b, p + 5, le, 1) < 1) {
+                    e.add("/proc/stat", line, "ctxt");
+                } else {
+                    c.contexts = fields[0];
+                }
+            }
+        }
+        if (!got) {
+            e.add("/proc/stat", 1, "cpu (aggregate line missing)");
+        }
+        c.cpuNum = cpus;
+        return got;
+    }
+
+    /** @return whole seconds of {@code /proc/uptime} ("14712.75 11546.27" → 14712), or -1 if unreadable. */
+    public long uptime(ProcText t, ParseErrors e) {
+        byte[] b = t.buf;
+        int end = ProcText.lineEnd(b, 0, t.length);
+        double v = ProcText.decimal(b, ProcText.skipBlanks(b, 0, end), end, next);
+        if (next[0] < 0) {
+            e.add("/proc/uptime", 1, "uptime");
+            return -1;
+        }
+        return (long) v;
+    }
+
+    /**
+     * @return the integer MHz of the first {@code cpu MHz : 2445.424} line of {@code /proc/cpuinfo} (as hsflowd),
+     *         or 0 when there is none (e.g. on many ARM kernels)
+     */
+    public long cpuMhz(ProcText t) {
+        byte[] b = t.buf;
+        int end = t.length;
+        for (int p = 0; p < end; p = ProcText.nextLine(b, p, end)) {
+            int le = ProcText.lineEnd(b, p, end);
+            if (ProcText.startsWith(b, p, le, "cpu MHz")) {
+                int q = p + 7;
+                while (q < le && (b[q] == ' ' || b[q] == '\t' || b[q] == ':')) {
+                    q++;
+                }
+                double v = ProcText.decimal(b, q, le, next);
+                return next[0] < 0 ? 0 : (long) v;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * {@code /proc/meminfo} (values in kB, × 1024 to bytes): MemTotal → mem_total, MemFree → mem_free, Shmem →
+     * mem_shared (hsflowd leaves it 0), Buffers → mem_buffers, Cached + SReclaimable → mem_cached (as hsflowd),
+     * SwapTotal → swap_total, SwapFree → swap_free. page_in/out and swap_in/out come from {@link #vmstat}.
+     *
+     * @return true if at least MemTotal was read
+     */
+    public boolean meminfo(ProcText t, CounterRecords.HostMemory m, ParseErrors e) {
+        byte[] b = t.buf;
+        int end = t.length;
+        boolean got = false;
+        m.memTotal = m.memFree = m.memShared = m.memBuffers = m.memCached = m.swapTotal = m.swapFree = 0;
+        int line = 0;
+        for (int p = 0; p < end; p = ProcText.nextLine(b, p, end)) {
+            line++;
+            int le = ProcText.lineEnd(b, p, end);
+            int ke = ProcText.skipToken(b, p, le);
+            if (ke == p) {
+                continue;
+            }
+            long v = ProcText.unsigned(b, ProcText.skipBlanks(b, ke, le), le, next);
+            if (next[0] < 0) {
+                e.add("/proc/meminfo", line, "value");
+                continue;
+            }
+            long bytes = v * 1024;
+            if (ProcText.tokenEquals(b, p, ke, "MemTotal:")) {
+                m.memTotal = bytes;
+                got = true;
+            } else if (ProcText.tokenEquals(b, p, ke, "MemFree:")) {
+                m.memFree = bytes;
+            } else if (ProcText.tokenEquals(b, p, ke, "Shmem:")) {
+                m.memShared = bytes;
+            } else if (ProcText.tokenEquals(b, p, ke, "Buffers:")) {
+                m.memBuffers = bytes;
+            } else if (ProcText.tokenEquals(b, p, ke, "Cached:") || ProcText.tokenEquals(b, p, ke, "SReclaimable:")) {
+                m.memCached += bytes;
+            } else if (ProcText.tokenEquals(b, p, ke, "SwapTotal:")) {
+                m.swapTotal = bytes;
+            } else if (ProcText.tokenEquals(b, p, ke, "SwapFree:")) {
+                m.swapFree = bytes;
+            }
+        }
+        if (!got) {
+            e.add("/proc/meminfo", 1, "MemTotal (missing)");
+        }
+        return got;
+    }
+
+    /**
+     * {@code /proc/vmstat}: pgpgin → page_in, pgpgout → page_out, pswpin → swap_in, pswpout → swap_out (counts, as
+     * hsflowd).
+     *
+     * @return true if pgpgin was read
+     */
+    public boolean vmstat(ProcText t, CounterRecords.HostMemory m, ParseErrors e) {
+        byte[] b = t.buf;
+        int end = t.length;
+        boolean got = false;
+        int line = 0;
+        for (int p = 0; p < end; p = ProcText.nextLine(b, p, end)) {
+            line++;
+            int le = ProcText.lineEnd(b, p, end);
+            if (!ProcText.startsWith(b, p, le, "pgpg") && !ProcText.startsWith(b, p, le, "pswp")) {
+                continue;
+            }
+            int ke = ProcText.skipToken(b, p, le);
+            long v = ProcText.unsigned(b, ProcText.skipBlanks(b, ke, le), le, next);
+            if (next[0] < 0) {
+                e.add("/proc/vmstat", line, "value");
+                continue;
+            }
+            if (ProcText.tokenEquals(b, p, ke, "pgpgin")) {
+                m.pageIn = v;
+                got = true;
+            } else if (ProcText.tokenEquals(b, p, ke, "pgpgout")) {
+                m.pageOut = v;
+            } else if (ProcText.tokenEquals(b, p, ke, "pswpin")) {
+                m.swapIn = v;
+            } else if (ProcText.tokenEquals(b, p, ke, "pswpout")) {
+                m.swapOut = v;
+            }
+        }
+        return got;
+    }
+
+    /**
+     * {@code /proc/diskstats} ("major minor name reads reads_merged sectors_read read_ms writes writes_merged
+     * sectors_written write_ms ...", kernel Documentation/admin-guide/iostats.rst) → reads, bytes_read (sectors ×
+     * 512), read_time (ms), writes, bytes_written, write_time, summed over the devices {@code disks} accepts.
+     * hsflowd sums every line except majors 9 (md) and 253 (device-mapper), which counts a disk and its partitions
+     * twice; vecflow lets the caller pass whole physical disks only (see {@link HostCounters#wholeDisks}).
+     * disk_total, disk_free and part_max_used are not touched.
+     *
+     * @return number of devices summed
+     */
+    public int diskstats(ProcText t, CounterRecords.HostDiskIo d, NameFilter disks, ParseErrors e) {
+        byte[] b = t.buf;
+        int end = t.length;
+        long reads = 0, sectorsRead = 0, readMs = 0, writes = 0, sectorsWritten = 0, writeMs = 0;
+        int devices = 0;
+        int line = 0;
+        for (int p = 0; p < end; p = ProcText.nextLine(b, p, end)) {
+            line++;
+            int le = ProcText.lineEnd(b, p, end);
+            int q = ProcText.skipBlanks(b, p, le);
+            if (q == le) {
+                continue;
+            }
+            if (numbers(b, q, le, 2) < 2) {
+                e.add("/proc/diskstats", line, "major/minor");
+                continue;
+            }
+            int nameStart = ProcText.skipBlanks(b, next[0], le);
+            int nameEnd = ProcText.skipToken(b, nameStart, le);
+            if (numbers(b, nameEnd, le, 8) < 8) {
+                e.add("/proc/diskstats", line, "counters");
+                continue;
+            }
+            if (!disks.include(b, nameStart, nameEnd - nameStart)) {
+                continue;
+            }
+            devices++;
+            reads += fields[0];
+            sectorsRead += fields[2];
+            readMs += fields[3];
+            writes += fields[4];
+            sectorsWritten += fields[6];
+            writeMs += fields[7];
+        }
+        d.reads = reads;
+        d.bytesRead = sectorsRead * SECTOR_BYTES;
+        d.readTime = readMs;
+        d.writes = writes;
+        d.bytesWritten = sectorsWritten * SECTOR_BYTES;
+        d.writeTime = writeMs;
+        return devices;
+    }
+
+    /**
+     * {@code /proc/net/dev} ("name: rx_bytes rx_packets rx_errs rx_drop fifo frame compressed multicast tx_bytes
+     * tx_packets tx_errs tx_drop ...") → bytes_in, pkts_in, errs_in, drops_in, bytes_out, packets_out, errs_out,
+     * drops_out, summed over the interfaces {@code interfaces} accepts (hsflowd: up, not loopback, not a VLAN
+     * sub-interface, not a bond master). The two header lines are skipped.
+     *
+     * @return number of interfaces summed
+     */
+    public int netdev(ProcText t, CounterRecords.HostNetIo n, NameFilter interfaces, ParseErrors e) {
+        byte[] b = t.buf;
+        int end = t.length;
+        long bIn = 0, pIn = 0, eIn = 0, dIn = 0, bOut = 0, pOut = 0, eOut = 0, dOut = 0;
+        int count = 0;
+        int line = 0;
+        for (int p = 0; p < end; p = ProcText.nextLine(b, p, end)) {
+            line++;
+            int le = ProcText.lineEnd(b, p, end);
+            int colon = p;
+            while (colon < le && b[colon] != ':') {
+                colon++;
+            }
+            if (colon == le) {
+                continue; // the two header lines ("Inter-|   Receive ...", " face |bytes ...") have no colon
+            }
+            int nameStart = ProcText.skipBlanks(b, p, colon);
+            if (numbers(b, colon + 1, le, 12) < 12) {
+                e.add("/proc/net/dev", line, "counters");
+                continue;
+            }
+            if (!interfaces.include(b, nameStart, colon - nameStart)) {
+                continue;
+            }
+            count++;
+            bIn += fields[0];
+            pIn += fields[1];
+            eIn += fields[2];
+            dIn += fields[3];
+            bOut += fields[8];
+            pOut += fields[9];
+            eOut += fields[10];
+            dOut += fields[11];
+        }
+        n.bytesIn = bIn;
+        n.pktsIn = pIn;
+        n.errsIn = eIn;
+        n.dropsIn = dIn;
+        n.bytesOut = bOut;
+        n.pktsOut = pOut;
+        n.errsOut = eOut;
+        n.dropsOut = dOut;
+        return count;
+    }
+
+    /**
+     * Reads up to {@code max} blank-separated unsigned decimals from {@code p} into {@link #fields}; stops at the
+     * first token that is not a number. {@link #next}[0] is left just past the last number read.
+     *
+     * @return how many were read
+     */
+    private int numbers(byte[] b, int p, int end, int max) {
+        int n = 0;
+        int q = p;
+        while (n < max) {
+            int s = ProcText.skipBlanks(b, q, end);
+            long v = ProcText.unsigned(b, s, end, next);
+            if (next[0] < 0 || (next[0] < end && b[next[0]] != ' ' && b[next[0]] != '\t')) {
+                next[0] = q;
+                break;
+            }
+            fields[n++] = v;
+            q = next[0];
+        }
+        next[0] = q;
+        return n;
+    }
+
+    private static long ms(long ticks) {
+        return ticks * 1000 / USER_HZ;
+    }
+}
