@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The /proc parsers on real files: src/test/resources/proc-fixture holds copies of this build machine's /proc/stat,
- * meminfo, diskstats, net/dev, loadavg, vmstat, uptime, cpuinfo and its /sys/block listing (taken 2025-11-30 on
- * kernel 6.x x86_64; SOURCE.txt has the uname line). Expected values are read off those files by hand.
+ * meminfo, diskstats, net/dev, loadavg, vmstat, uptime, cpuinfo and its /sys/block listing (SOURCE.txt: when, how,
+ * and the kernel's uname line). Expected values are read off those files by hand.
  */
 class HostProcParserTest {
     private final HostProcParser p = new HostProcParser();
