@@ -219,6 +219,211 @@ class LiveCountersTest {
         }
     }
 
+    /**
+     * Third-party judge: tshark 4.0 decodes the if_counters (0:1) and ethernet_counters (0:2) the agent sends for
+     * every interface of the lab, with the same values; the records tshark misdecodes — port_name (0:1005) and the
+     * host records (2000–2006) — are checked byte by byte against the layouts of sflow_openflow.txt / sflow_host.txt,
+     * built here independently of the encoder. One datagram per sample, so each tshark row is one sample.
+     */
+    @Test
+    void tsharkJudgesInterfaceCountersAndHostRecordsMatchTheSpecLayout(@org.junit.jupiter.api.io.TempDir Path tmp)
+            throws Exception {
+        LinkTable t = dumpUp();
+        long vbRxPackets = byName(t, "vb").stats[LinkTable.RX_PACKETS];
+        long vbRxBytes = byName(t, "vb").stats[LinkTable.RX_BYTES];
+        sendTraffic();
+        dumper.dump(t);
+        List<byte[]> datagrams = new ArrayList<>();
+        List<CounterSample> sent = new ArrayList<>();
+        try (DatagramChannel sink = DatagramChannel.open()) {
+            sink.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            int port = ((InetSocketAddress) sink.getLocalAddress()).getPort();
+            HsflowdConfig c = HsflowdConfig.parse("sflow { collector { ip = 127.0.0.1 udpport = " + port
+                    + " } psample { group = 1 } }");
+            try (SflowAgent agent = new SflowAgent(c, InetAddress.getByName("192.0.2.1"))) {
+                agent.addListener((buf, len, to, ok) -> datagrams.add(Arrays.copyOf(buf, len)));
+                for (int i = 0; i < t.count; i++) {
+                    LinkTable.Link l = t.links[i];
+                    CounterSample s = new CounterSample();
+                    InterfaceCounters.fill(l, l.arpType == 1 ? 10_000_000_000L : 0, l.arpType == 1 ? 1 : 0, 5 + i, s);
+                    assertThat(agent.onCounterSample(s)).isTrue();
+                    agent.flush();
+                    sent.add(s);
+                }
+                CounterSample h = new CounterSample();
+                new HostCounters().fill(t, 9, h);
+                assertThat(agent.onCounterSample(h)).isTrue();
+                agent.flush();
+                sent.add(h);
+            }
+        }
+        assertThat(datagrams).hasSize(t.count + 1);
+        Path pcap = tmp.resolve("counters.pcap");
+        CounterJudge.writePcap(pcap, datagrams);
+        List<String> fields = List.of("sflow.counters_sample.source_id_type", "sflow.counters_sample.source_id_index",
+                "sflow.counters_sample.sequence_number", "sflow_245.ifindex", "sflow_245.iftype", "sflow_245.ifspeed",
+                "sflow_245.ifdirection", "sflow_245.ifadmin_status", "sflow_245.ifoper_status", "sflow_245.ifinoct",
+                "sflow_245.ifinpkt", "sflow_245.ifinmcast", "sflow_245.ifinbcast", "sflow_245.ifindisc",
+                "sflow_245.ifinerr", "sflow_245.ifinunk", "sflow_245.ifoutoct", "sflow_245.ifoutpkt",
+                "sflow_245.ifoutmcast", "sflow_245.ifoutbcast", "sflow_245.ifoutdisc", "sflow_245.ifouterr",
+                "sflow_245.ifpromisc", "sflow_245.dot3StatsAlignmentErrors", "sflow_245.dot3StatsFCSErrors",
+                "sflow_245.dot3StatsSingleCollisionFrames", "sflow_245.dot3StatsMultipleCollisionFrames",
+                "sflow_245.dot3StatsSQETestErrors", "sflow_245.dot3StatsDeferredTransmissions",
+                "sflow_245.dot3StatsLateCollisions", "sflow_245.dot3StatsExcessiveCollisions",
+                "sflow_245.dot3StatsInternalMacTransmitErrors", "sflow_245.dot3StatsCarrierSenseErrors",
+                "sflow_245.dot3StatsFrameTooLongs", "sflow_245.dot3StatsInternalMacReceiveErrors",
+                "sflow_245.dot3StatsSymbolErrors");
+        List<String[]> rows = CounterJudge.tsharkFields(pcap, fields);
+        assertThat(rows).hasSize(datagrams.size());
+        for (int i = 0; i < t.count; i++) {
+            CounterSample s = sent.get(i);
+            CounterRecords.IfCounters c = s.records.ifCounters;
+            String[] r = rows.get(i);
+            List<Long> expected = new ArrayList<>(List.of(0L, s.sourceIdIndex, s.sequenceNumber, c.ifIndex, c.ifType,
+                    c.ifSpeed, c.ifDirection, c.ifStatus & 1, c.ifStatus >> 1 & 1, c.inOctets, c.inUcastPkts & 0xFFFFFFFFL,
+                    c.inMulticastPkts, c.inBroadcastPkts, c.inDiscards, c.inErrors, c.inUnknownProtos, c.outOctets,
+                    c.outUcastPkts, c.outMulticastPkts, c.outBroadcastPkts, c.outDiscards, c.outErrors,
+                    c.promiscuousMode));
+            if (s.records.hasEthernet) {
+                CounterRecords.EthernetCounters e = s.records.ethernet;
+                expected.addAll(List.of(e.alignmentErrors, e.fcsErrors, e.singleCollisionFrames,
+                        e.multipleCollisionFrames, e.sqeTestErrors, e.deferredTransmissions, e.lateCollisions,
+                        e.excessiveCollisions, e.internalMacTransmitErrors, e.carrierSenseErrors, e.frameTooLongs,
+                        e.internalMacReceiveErrors, e.symbolErrors));
+            }
+            List<Long> judged = new ArrayList<>();
+            for (int k = 0; k < expected.size(); k++) {
+                judged.add(value(r[k]));
+            }
+            assertThat(judged).as("tshark's view of the sample for ifIndex %d (%s)", s.sourceIdIndex,
+                    s.records.portName.name.asString()).isEqualTo(expected);
+            if (!s.records.hasEthernet) {
+                assertThat(r[23]).as("no ethernet_counters for " + s.records.portName.name.asString()).isEmpty();
+            }
+        }
+        // the traffic is in tshark's numbers too: vb received N more frames of FRAME bytes (and nothing else)
+        int vb = java.util.stream.IntStream.range(0, t.count).filter(i -> t.links[i].nameString().equals("vb"))
+                .findFirst().orElseThrow();
+        assertThat(value(rows.get(vb)[10])).isEqualTo(vbRxPackets + N);
+        assertThat(value(rows.get(vb)[9])).isEqualTo(vbRxBytes + (long) N * FRAME);
+
+        // byte by byte: port_name of every interface sample, and every host record
+        for (int i = 0; i < t.count; i++) {
+            byte[] d = datagrams.get(i);
+            List<int[]> recs = records(d);
+            int[] last = recs.get(recs.size() - 1);
+            assertThat(last[0]).isEqualTo(1005);
+            byte[] name = t.links[i].nameString().getBytes();
+            assertThat(Arrays.copyOfRange(d, last[1], last[1] + last[2])).isEqualTo(xdrString(name));
+        }
+        byte[] hd = datagrams.get(t.count);
+        CounterRecords r = sent.get(t.count).records;
+        List<int[]> recs = records(hd);
+        assertThat(recs.stream().map(x -> x[0]).toList()).containsExactly(2001, 2005, 2004, 2003, 2006, 2000);
+        assertThat(body(hd, recs.get(0))).isEqualTo(hostAdapters(r.hostAdapters));
+        assertThat(body(hd, recs.get(1))).isEqualTo(hostDiskIo(r.hostDiskIo));
+        assertThat(body(hd, recs.get(2))).isEqualTo(hostMemory(r.hostMemory));
+        assertThat(body(hd, recs.get(3))).hasSize(80).isEqualTo(hostCpu(r.hostCpu));
+        assertThat(body(hd, recs.get(4))).hasSize(40).isEqualTo(hostNetIo(r.hostNetIo));
+        assertThat(body(hd, recs.get(5))).isEqualTo(hostDescr(r.hostDescr));
+        // and the host sample's header: 0:4, source 2:1, sequence 9
+        ByteBuffer b = ByteBuffer.wrap(hd);
+        assertThat(b.getInt(28)).isEqualTo(4);
+        assertThat(b.getInt(36)).isEqualTo(9);
+        assertThat(b.getInt(40)).isEqualTo(2);
+        assertThat(b.getInt(44)).isEqualTo(1);
+    }
+
+    private static long value(String s) {
+        if (s.equals("True")) {
+            return 1;
+        }
+        if (s.equals("False")) {
+            return 0;
+        }
+        return s.startsWith("0x") ? Long.parseUnsignedLong(s.substring(2), 16) : Long.parseUnsignedLong(s);
+    }
+
+    /** The records of the one counters sample in an IPv4-agent datagram: {data_format, body offset, body length}. */
+    static List<int[]> records(byte[] d) {
+        ByteBuffer b = ByteBuffer.wrap(d);
+        assertThat(b.getInt(24)).as("samples in datagram").isEqualTo(1);
+        int n = b.getInt(28 + 20);
+        int p = 28 + 24;
+        List<int[]> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int fmt = b.getInt(p), len = b.getInt(p + 4);
+            out.add(new int[] {fmt, p + 8, len});
+            p += 8 + len;
+        }
+        assertThat(p).isEqualTo(d.length);
+        return out;
+    }
+
+    private static byte[] body(byte[] d, int[] rec) {
+        return Arrays.copyOfRange(d, rec[1], rec[1] + rec[2]);
+    }
+
+    /** XDR string/opaque: u32 length, bytes, zero padding to 4 (RFC 4506 §4.10-4.11). */
+    private static byte[] xdrString(byte[] s) {
+        ByteBuffer b = ByteBuffer.allocate(4 + (s.length + 3) / 4 * 4);
+        b.putInt(s.length).put(s);
+        return b.array();
+    }
+
+    // sflow_host.txt layouts, written field by field
+
+    private static byte[] hostAdapters(CounterRecords.HostAdapters a) {
+        ByteBuffer b = ByteBuffer.allocate(4 + a.count * 16);
+        b.putInt(a.count);
+        for (int i = 0; i < a.count; i++) {
+            b.putInt((int) a.adapters[i].ifIndex).putInt(1);
+            long m = a.adapters[i].macs[0];
+            for (int k = 5; k >= 0; k--) {
+                b.put((byte) (m >>> (8 * k)));
+            }
+            b.putShort((short) 0);
+        }
+        return b.array();
+    }
+
+    private static byte[] hostDiskIo(CounterRecords.HostDiskIo d) {
+        return ByteBuffer.allocate(52).putLong(d.diskTotal).putLong(d.diskFree).putInt(d.partMaxUsed)
+                .putInt((int) d.reads).putLong(d.bytesRead).putInt((int) d.readTime).putInt((int) d.writes)
+                .putLong(d.bytesWritten).putInt((int) d.writeTime).array();
+    }
+
+    private static byte[] hostMemory(CounterRecords.HostMemory m) {
+        return ByteBuffer.allocate(72).putLong(m.memTotal).putLong(m.memFree).putLong(m.memShared)
+                .putLong(m.memBuffers).putLong(m.memCached).putLong(m.swapTotal).putLong(m.swapFree)
+                .putInt((int) m.pageIn).putInt((int) m.pageOut).putInt((int) m.swapIn).putInt((int) m.swapOut).array();
+    }
+
+    private static byte[] hostCpu(CounterRecords.HostCpu c) {
+        return ByteBuffer.allocate(80).putFloat(c.loadOne).putFloat(c.loadFive).putFloat(c.loadFifteen)
+                .putInt((int) c.procRun).putInt((int) c.procTotal).putInt((int) c.cpuNum).putInt((int) c.cpuSpeed)
+                .putInt((int) c.uptime).putInt((int) c.cpuUser).putInt((int) c.cpuNice).putInt((int) c.cpuSystem)
+                .putInt((int) c.cpuIdle).putInt((int) c.cpuWio).putInt((int) c.cpuIntr).putInt((int) c.cpuSintr)
+                .putInt((int) c.interrupts).putInt((int) c.contexts).putInt((int) c.cpuSteal).putInt((int) c.cpuGuest)
+                .putInt((int) c.cpuGuestNice).array();
+    }
+
+    private static byte[] hostNetIo(CounterRecords.HostNetIo n) {
+        return ByteBuffer.allocate(40).putLong(n.bytesIn).putInt((int) n.pktsIn).putInt((int) n.errsIn)
+                .putInt((int) n.dropsIn).putLong(n.bytesOut).putInt((int) n.pktsOut).putInt((int) n.errsOut)
+                .putInt((int) n.dropsOut).array();
+    }
+
+    private static byte[] hostDescr(CounterRecords.HostDescr h) throws Exception {
+        byte[] host = Netns.sh(List.of("cat", "/proc/sys/kernel/hostname")).strip().getBytes();
+        byte[] rel = Netns.sh(List.of("uname", "-r")).strip().getBytes();
+        rel = Arrays.copyOf(rel, Math.min(rel.length, 32));
+        byte[] hs = xdrString(host), rs = xdrString(rel);
+        ByteBuffer b = ByteBuffer.allocate(hs.length + 16 + 8 + rs.length);
+        b.put(hs).put(h.uuid).putInt((int) HostCounters.machineType(System.getProperty("os.arch"))).putInt(2).put(rs);
+        return b.array();
+    }
+
     /** Decodes a datagram's counters samples into copies (records held by value). */
     static List<CounterSample> decode(byte[] d) {
         List<CounterSample> out = new ArrayList<>();
