@@ -439,26 +439,31 @@ class LiveCountersTest {
                     + " } psample { group = 1 } }");
             try (SflowAgent agent = new SflowAgent(c, InetAddress.getByName("192.0.2.1"))) {
                 long tid = Thread.currentThread().threadId();
-                long before = 0;
                 int refused = 0;
-                int rounds = 14_000; // JIT warm-up: escape analysis needs C2 (9000 rounds were borderline)
-                for (int i = 0; i < rounds; i++) {
-                    if (i == rounds - 2000) {
-                        before = mx.getThreadAllocatedBytes(tid);
-                    }
-                    dumper.dump(t);
-                    for (int k = 0; k < t.count; k++) {
-                        InterfaceCounters.fill(t.links[k], 0, 0, i, s);
-                        if (!agent.onCounterSample(s)) {
-                            refused++; // (no AssertJ object per sample: it would be the allocation measured)
+                long rounds = 0;
+                long perPoll = Long.MAX_VALUE;
+                // Warm up, then the best of 2000-round windows (bounded: 30 windows or 20 s): escape analysis needs
+                // C2, which a loaded machine may compile late; until then the same code allocates.
+                long deadline = System.nanoTime() + 20_000_000_000L;
+                for (int w = -5; w < 30 && perPoll > 0 && (w < 0 || System.nanoTime() < deadline); w++) {
+                    long before = mx.getThreadAllocatedBytes(tid);
+                    for (int i = 0; i < 2000; i++, rounds++) {
+                        dumper.dump(t);
+                        for (int k = 0; k < t.count; k++) {
+                            InterfaceCounters.fill(t.links[k], 0, 0, (int) rounds, s);
+                            if (!agent.onCounterSample(s)) {
+                                refused++; // (no AssertJ object per sample: it would be the allocation measured)
+                            }
                         }
                     }
+                    if (w >= 0) {
+                        perPoll = Math.min(perPoll, (mx.getThreadAllocatedBytes(tid) - before) / 2000);
+                    }
                 }
-                long perPoll = (mx.getThreadAllocatedBytes(tid) - before) / 2000;
                 System.out.printf("interface poll (dump of %d links + encode): %d bytes allocated per poll%n", t.count,
                         perPoll);
                 assertThat(refused).isZero();
-                assertThat(agent.counterSamplesSent()).isEqualTo((long) rounds * t.count);
+                assertThat(agent.counterSamplesSent()).isEqualTo(rounds * t.count);
                 assertThat(perPoll).as("bytes allocated per interface poll").isLessThan(64);
             }
         }
