@@ -6,6 +6,7 @@ import io.vecflow.hsflowd.ConfigException;
 import io.vecflow.hsflowd.HsflowdConfig;
 import io.vecflow.hsflowd.HsflowdDaemon;
 import io.vecflow.hsflowd.RtnetlinkAddresses;
+import io.vecflow.hsflowd.PrivilegeDrop;
 import io.vecflow.hsflowd.SflowAgent;
 import io.vecflow.netlink.vpp.VppUsersockSubscriber;
 import io.vecflow.hsflowd.counters.CounterPoller;
@@ -37,6 +38,12 @@ final class HsflowdCommand implements Callable<Integer> {
     @Option(names = "--check", description = "Validate the config (syntax, values, a packet source, resolvable "
             + "collectors), print what would run, exit: 0 if it can run, 2 if not.")
     boolean check;
+
+    @Option(names = "--user", defaultValue = PrivilegeDrop.DEFAULT_USER, paramLabel = "USER",
+            description = "Started as root, the agent opens its netlink sockets, then becomes USER (setgroups(0), "
+                + "setgid, setuid) and holds no capability (default ${DEFAULT-VALUE}; root keeps root). "
+                + "Ignored when not started as root.")
+    String user;
 
     @Override
     public Integer call() throws Exception {
@@ -116,6 +123,15 @@ final class HsflowdCommand implements Callable<Integer> {
                 }
             }
             try {
+                PrivilegeDrop.Result r;
+                try {
+                    r = PrivilegeDrop.dropTo(user);
+                } catch (PrivilegeDrop.PrivilegeDropException e) {
+                    err.println("vecflow hsflowd: " + e.getMessage());
+                    err.flush();
+                    return 2;
+                }
+                out.println("vecflow hsflowd: " + r.note());
                 out.printf("vecflow hsflowd: agent %s, sub-agent %d, sampling %d, collectors %s, psample %s%n",
                         agentAddr.getHostAddress(), c.subAgentId, c.sampling, c.collectors,
                         c.psample.transport.equals("usersock") ? "usersock group " + c.psample.usersockGroup
