@@ -17,6 +17,11 @@
 # OTHER_MAX_PCT (25), RETRIES (3), GROUP (21), PORT (16343), AGENT_USER (nobody), AGENT_JAVA_OPTS (the package's),
 # NO_BUILD=1 (use the jars as they are).
 set -euo pipefail
+case "${1:-}" in
+  -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+  "") ;;
+  *) echo "hsflowd-throughput.sh: no arguments (settings are environment variables; --help lists them)" >&2; exit 2 ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd -P)
 repo=$(dirname "$here")
 export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}

@@ -36,7 +36,8 @@ final class HsflowdCommand implements Callable<Integer> {
     boolean debug;
 
     @Option(names = "--check", description = "Validate the config (syntax, values, a packet source, resolvable "
-            + "collectors), print what would run, exit: 0 if it can run, 2 if not.")
+            + "collectors, the --user), open and close every source it names (psample, vpp, dropmon) as the agent "
+            + "would, print what would run, exit: 0 if it can run, 2 if not.")
     boolean check;
 
     @Option(names = "--user", defaultValue = PrivilegeDrop.DEFAULT_USER, paramLabel = "USER",
@@ -64,7 +65,15 @@ final class HsflowdCommand implements Callable<Integer> {
         for (String w : c.warnings) {
             err.println(file + ": warning: " + w);
         }
-        List<String> problems = c.runChecks();
+        List<String> problems = new java.util.ArrayList<>(c.runChecks());
+        try {
+            PrivilegeDrop.checkUser(user);
+        } catch (PrivilegeDrop.PrivilegeDropException e) {
+            problems.add(e.getMessage());
+        }
+        if (check && problems.isEmpty()) {
+            problems.addAll(probeSources(c));
+        }
         for (String p : problems) {
             err.println(file + ": " + p);
         }
@@ -152,6 +161,36 @@ final class HsflowdCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /**
+     * Opens and closes every packet, counter and drop source the config names (psample, vpp, dropmon), as the agent
+     * would at start, so {@code --check} fails on a source that cannot run here (e.g. genl without the psample
+     * module, or not running as root).
+     *
+     * @return one line per source that cannot be opened
+     */
+    static List<String> probeSources(HsflowdConfig c) {
+        List<String> out = new java.util.ArrayList<>();
+        try (var s = HsflowdDaemon.openSubscriber(c)) {
+            // opened: fine
+        } catch (Exception e) {
+            out.add("psample: " + e.getMessage());
+        }
+        try (var v = HsflowdDaemon.openVppSubscriber(c)) {
+            // null without a vpp block
+        } catch (Exception e) {
+            out.add("vpp: " + e.getMessage());
+        }
+        if (c.dropmon != null) {
+            try (var d = io.vecflow.hsflowd.dropmon.DropmonDaemon.openSubscriber(
+                    io.vecflow.hsflowd.dropmon.DropmonSettings.from(c.dropmon))) {
+                // opened: fine
+            } catch (Exception e) {
+                out.add("dropmon: " + e.getMessage());
+            }
+        }
+        return out;
     }
 
     /** @return a comment line saying what the agent would run with (agent address and how it was chosen). */

@@ -167,4 +167,23 @@ class CliTest {
         assertThat(p.out()).contains("  port: 16343").contains("json-lines: \"/tmp/f.jsonl\"")
                 .contains("role: \"all\"");
     }
+
+    @Test
+    void hsflowdCheckOpensTheSourcesAndChecksTheUser() throws Exception {
+        Path conf = dir.resolve("genl.conf");
+        Files.writeString(conf, "sflow {\n collector { ip = 127.0.0.1 }\n psample { group = 1 }\n}\n");
+        Run r = run("hsflowd", "-f", conf.toString(), "--check");
+        if (Files.isDirectory(Path.of("/sys/module/psample"))) {
+            assertThat(r.exit()).as(r.err()).isZero(); // a kernel with psample: the genl source opens
+        } else {
+            assertThat(r.exit()).isEqualTo(2);
+            assertThat(r.err()).contains("psample: ").contains("modprobe psample")
+                    .contains("psample { transport = usersock }");
+        }
+        Files.writeString(conf, "sflow {\n collector { ip = 127.0.0.1 }\n psample { transport = usersock }\n}\n");
+        assertThat(run("hsflowd", "-f", conf.toString(), "--check").exit()).isZero();
+        Run u = run("hsflowd", "-f", conf.toString(), "--check", "--user", "no-such-user-vf");
+        assertThat(u.exit()).isEqualTo(2);
+        assertThat(u.err()).contains("--user no-such-user-vf: no such user");
+    }
 }

@@ -206,14 +206,14 @@ final class HsflowdConfigParser {
                 continue;
             }
             // A setting: '=' and the value on the key's line (else a missing value would swallow the next key).
+            // As in hsflowd, '=' is a separator like a space: "key = value" and "key value" are the same setting.
             if (i >= toks.size() || toks.get(i).line != k.line) {
-                throw new ConfigException(k.line, "expected '=' after '" + k.text + "'");
+                throw new ConfigException(k.line, "missing value for '" + k.text + "' (expected '" + k.text
+                        + " = VALUE' on one line)");
             }
-            Tok eq = toks.get(i);
-            if (!eq.is("=")) {
-                throw new ConfigException(k.line, "expected '=' after '" + k.text + "', found '" + eq.text + "'");
+            if (toks.get(i).is("=")) {
+                i++;
             }
-            i++;
             if (i >= toks.size() || toks.get(i).line != k.line || toks.get(i).structural()) {
                 throw new ConfigException(k.line, "missing value for '" + k.text + "'");
             }

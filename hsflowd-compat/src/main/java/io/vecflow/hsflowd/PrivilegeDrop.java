@@ -105,6 +105,30 @@ public final class PrivilegeDrop {
     }
 
     /**
+     * Checks, without changing anything, that {@code user} exists in the passwd database, so a bad {@code --user}
+     * fails before the agent opens anything (and in {@code --check}).
+     *
+     * @throws PrivilegeDropException naming the user when {@code getpwnam} finds no entry
+     */
+    public static void checkUser(String user) throws PrivilegeDropException {
+        if (user == null || user.isBlank()) {
+            throw new PrivilegeDropException("--user: empty user name");
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment st = a.allocate(CALL_STATE);
+            MemorySegment pw = (MemorySegment) GETPWNAM.invokeExact(st, a.allocateFrom(user, StandardCharsets.UTF_8));
+            if (pw.equals(MemorySegment.NULL)) {
+                throw new PrivilegeDropException("--user " + user + ": no such user in the passwd database; create it "
+                        + "or pick another, e.g. --user " + DEFAULT_USER);
+            }
+        } catch (PrivilegeDropException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new PrivilegeDropException("getpwnam(" + user + ") failed: " + t);
+        }
+    }
+
+    /**
      * Gives up root for {@code user}. Call it after every netlink socket is open and bound to its groups.
      *
      * @param user a user name from the passwd database ({@code getpwnam}); {@code "root"} keeps root

@@ -152,7 +152,6 @@ class HsflowdConfigTest {
             psample { transport = foo }            | 3 | transport | genl or usersock
             psample { egress = maybe }             | 3 | egress | on/off
             psample { usersockGroup = 33 }         | 3 | usersockGroup | out of range
-            sampling 400                           | 3 | sampling | expected '='
             sampling =                             | 3 | sampling | missing value
             """)
     void invalidValuesNameTheLineAndTheReason(String line3, int line, String key, String reason) {
@@ -170,7 +169,15 @@ class HsflowdConfigTest {
         assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n  sampling\n  polling = 20\n  collector { ip = 1.2.3.4 }\n}"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("line 2:")
-                .hasMessageContaining("expected '=' after 'sampling'");
+                .hasMessageContaining("missing value for 'sampling'");
+    }
+
+    @Test
+    void equalsIsASeparatorAsInHsflowd() throws Exception {
+        HsflowdConfig c = HsflowdConfig.parse("sflow {\n  polling 10\n  sampling=20\n  collector { ip 1.2.3.4 udpport 6344 }\n}");
+        assertThat(c.polling).isEqualTo(10);
+        assertThat(c.sampling).isEqualTo(20);
+        assertThat(c.collectors.get(0).udpPort).isEqualTo(6344);
     }
 
     @Test
