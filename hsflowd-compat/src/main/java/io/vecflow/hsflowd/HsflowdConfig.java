@@ -108,9 +108,15 @@ public final class HsflowdConfig {
         public String ip;
         /** UDP port (default 6343; 1..65535). */
         public int udpPort = 6343;
-        /** dev: send through this interface (a VRF device, e.g. mgmt0), or null. */
+        /**
+         * dev: send through this interface (a VRF device, e.g. mgmt0; with {@link #namespace}, a device of that
+         * namespace), or null. The collector's socket is bound to it with SO_BINDTODEVICE ({@link CollectorSocket}).
+         */
         public String dev;
-        /** namespace: send from this network namespace (an {@code ip netns} name), or null. */
+        /**
+         * namespace: send from this network namespace (an {@code ip netns} name: {@code /var/run/netns/NAME}), or
+         * null. The collector's socket is created inside it ({@link NetworkNamespace}, {@link CollectorSocket}).
+         */
         public String namespace;
         /** Line of the {@code collector {}} block in the file (0 when built in code). */
         public int line;
@@ -352,7 +358,10 @@ public final class HsflowdConfig {
 
     /**
      * What would stop the agent from running with this configuration, beyond the syntax {@link #parse} checks: a
-     * missing {@code psample { }} block (no packet source), collector or agent names that do not resolve. Used by
+     * missing {@code psample { }} block (no packet source), collector or agent names that do not resolve, a
+     * collector {@code namespace} with no {@code /var/run/netns/NAME} (or {@code /run/netns/NAME}), a collector
+     * {@code dev} (without a namespace) that is not an interface of this namespace ({@code /sys/class/net/DEV}; a
+     * device inside another namespace is checked when the agent opens the socket). Used by
      * {@code --check} and at start, so that a config that passes {@code --check} runs. May query DNS.
      *
      * @return problems, each naming the line where it applies; empty when the agent can start
@@ -369,6 +378,17 @@ public final class HsflowdConfig {
             } catch (java.net.UnknownHostException e) {
                 problems.add((col.line > 0 ? "line " + col.line + ": " : "") + "collector ip '" + col.ip
                         + "' does not resolve");
+            }
+            if (col.namespace != null && NetworkNamespace.find(col.namespace) == null) {
+                problems.add((col.line > 0 ? "line " + col.line + ": " : "") + "collector namespace '"
+                        + col.namespace + "': no such network namespace (neither /var/run/netns/" + col.namespace
+                        + " nor /run/netns/" + col.namespace + " exists; `ip netns add " + col.namespace
+                        + "` creates one)");
+            }
+            if (col.dev != null && col.namespace == null
+                    && !java.nio.file.Files.exists(java.nio.file.Path.of("/sys/class/net", col.dev))) {
+                problems.add((col.line > 0 ? "line " + col.line + ": " : "") + "collector dev '" + col.dev
+                        + "': no such network device (not in /sys/class/net)");
             }
         }
         if (agentIP != null) {

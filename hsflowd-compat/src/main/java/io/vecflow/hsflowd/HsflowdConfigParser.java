@@ -394,14 +394,10 @@ final class HsflowdConfigParser {
                 case "dev" -> {
                     once(seen, key, st);
                     col.dev = device(st);
-                    warn(st.key.line, "collector dev = " + col.dev + ": the agent does not bind its socket to a "
-                            + "device yet; datagrams follow the routing table");
                 }
                 case "namespace" -> {
                     once(seen, key, st);
                     col.namespace = netns(st);
-                    warn(st.key.line, "collector namespace = " + col.namespace + ": the agent does not send from "
-                            + "another network namespace yet; datagrams leave from its own");
                 }
                 default -> warn(st.key.line, "unknown key '" + st.key.text + "' in collector { } ignored");
             }

@@ -66,6 +66,11 @@ import java.util.Objects;
  * <p>The agent address may change ({@link #setAgentAddress}): the pending datagram leaves with the old address, then
  * the datagram sequence restarts at 1 and uptime at 0 (sFlow v5: a collector must see a new agent instance).
  *
+ * <p>Collectors: one datagram goes to every collector in order. Collectors with neither {@code dev} nor
+ * {@code namespace} share one UDP socket ({@link #localPort()}); each one with either gets a socket of its own,
+ * opened by the constructor ({@link CollectorSocket}: created inside the namespace, bound to the device), so the
+ * agent must be constructed before root is dropped.
+ *
  * <p>After warm-up, {@link #onSample} allocates nothing per sample (state is keyed by primitive ifIndex and group; new
  * sources allocate their state once). Times come from {@link System#nanoTime()}, so wall-clock steps change neither
  * uptime nor the 1 s flush.
@@ -86,6 +91,8 @@ public final class SflowAgent implements AutoCloseable {
     private byte[] agentAddress;
     private final InetSocketAddress[] collectors;
     private final DatagramChannel channel;
+    /** Per collector: its own socket when it names a dev or namespace, else null (it uses {@link #channel}). */
+    private final CollectorSocket[] collectorSockets;
     private ByteBuffer sendView;
     private long startNanos = System.nanoTime();
     private final VppPorts vpp;
@@ -118,7 +125,10 @@ public final class SflowAgent implements AutoCloseable {
     /**
      * @param config the parsed hsflowd.conf
      * @param agentAddress the agent address to put in datagrams (IPv4 or IPv6)
-     * @throws IOException if the UDP socket cannot be opened or a collector name does not resolve
+     * @throws IOException if the UDP socket cannot be opened or a collector name does not resolve; for a collector
+     *         with {@code dev} or {@code namespace}, if its own socket cannot be opened ({@link CollectorSocket#open}:
+     *         the message names the collector's line and the reason, e.g. no such namespace or device). Construct
+     *         the agent while still root: those sockets need CAP_SYS_ADMIN / CAP_NET_RAW.
      */
     public SflowAgent(HsflowdConfig config, InetAddress agentAddress) throws IOException {
         this.config = config;
@@ -133,8 +143,24 @@ public final class SflowAgent implements AutoCloseable {
             cs.add(a);
         }
         this.collectors = cs.toArray(new InetSocketAddress[0]);
+        this.collectorSockets = new CollectorSocket[collectors.length];
         this.channel = DatagramChannel.open();
-        channel.bind(null);
+        try {
+            channel.bind(null);
+            for (int i = 0; i < collectors.length; i++) {
+                HsflowdConfig.Collector c = config.collectors.get(i);
+                if (c.dev != null || c.namespace != null) {
+                    collectorSockets[i] = CollectorSocket.open(c, collectors[i], builder.buffer().length);
+                }
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            closeSockets();
+            throw e;
+        } catch (InterruptedException e) {
+            closeSockets();
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while opening collector sockets");
+        }
         this.sendView = ByteBuffer.wrap(builder.buffer());
         this.vpp = config.vpp != null ? new VppPorts(config.vpp) : null;
     }
@@ -169,13 +195,26 @@ public final class SflowAgent implements AutoCloseable {
         listeners = next;
     }
 
-    /** @return the UDP source port datagrams leave from. */
+    /**
+     * @return the UDP source port datagrams leave from to collectors without {@code dev} or {@code namespace} (each
+     *         collector with one has its own socket: {@link #collectorSocket(int)})
+     */
     public int localPort() {
         try {
             return ((InetSocketAddress) channel.getLocalAddress()).getPort();
         } catch (IOException e) {
             return 0;
         }
+    }
+
+    /**
+     * @param index position of the collector in {@link HsflowdConfig#collectors}
+     * @return the collector's own socket (bound to its {@code dev}, created in its {@code namespace}), or null when it
+     *         names neither and shares the agent's socket
+     * @throws IndexOutOfBoundsException if there is no such collector
+     */
+    public CollectorSocket collectorSocket(int index) {
+        return collectorSockets[index];
     }
 
     /** @return the agent address placed in datagrams. */
@@ -587,12 +626,17 @@ public final class SflowAgent implements AutoCloseable {
         int len = builder.finish(datagramSequence, ((System.nanoTime() - startNanos) / 1_000_000L) & U32);
         for (int ci = 0; ci < collectors.length; ci++) { // indexed: no iterator on the hot path
             InetSocketAddress c = collectors[ci];
-            sendView.clear().limit(len);
+            CollectorSocket own = collectorSockets[ci];
             boolean ok;
-            try {
-                ok = channel.send(sendView, c) == len;
-            } catch (IOException e) {
-                ok = false;
+            if (own != null) {
+                ok = own.send(builder.buffer(), len);
+            } else {
+                sendView.clear().limit(len);
+                try {
+                    ok = channel.send(sendView, c) == len;
+                } catch (IOException e) {
+                    ok = false;
+                }
             }
             if (ok) {
                 datagramsSent++;
@@ -704,7 +748,19 @@ public final class SflowAgent implements AutoCloseable {
 
     @Override
     public synchronized void close() throws IOException {
-        flush();
+        try {
+            flush();
+        } finally {
+            closeSockets();
+        }
+    }
+
+    private void closeSockets() throws IOException {
+        for (CollectorSocket s : collectorSockets) {
+            if (s != null) {
+                s.close();
+            }
+        }
         channel.close();
     }
 }

@@ -58,9 +58,17 @@ final class UdpReceiver implements AutoCloseable {
     final List<Datagram> datagrams = new ArrayList<>();
 
     UdpReceiver() throws IOException {
-        channel = DatagramChannel.open();
+        this(DatagramChannel.open(), new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    }
+
+    /**
+     * Receives on {@code channel} (e.g. one opened inside a network namespace), bound here to {@code local}; the
+     * receiver owns and closes it.
+     */
+    UdpReceiver(DatagramChannel channel, InetSocketAddress local) throws IOException {
+        this.channel = channel;
         channel.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
-        channel.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        channel.bind(local);
         reader = Thread.ofPlatform().daemon().name("udp-receiver").start(this::readLoop);
     }
 

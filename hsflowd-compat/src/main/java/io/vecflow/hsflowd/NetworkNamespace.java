@@ -1,0 +1,166 @@
+package io.vecflow.hsflowd;
+
+import io.vecflow.netlink.Errno;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a task inside a named network namespace (an {@code ip netns} name: a bind mount under {@code /var/run/netns},
+ * or {@code /run/netns}), as hsflowd opens a collector socket for {@code collector { namespace = NAME }}
+ * (host-sflow {@code src/Linux/hsflowd.c} openCollectorSocket: open the netns file, {@code setns(fd, CLONE_NEWNET)},
+ * then create the socket on a thread of its own).
+ *
+ * <p>The task runs on a fresh platform thread (a thread of its own, so no other work of the JVM ever runs in the
+ * other namespace): the thread opens {@code /proc/thread-self/ns/net} (its current namespace), opens the named
+ * namespace, {@code setns(fd, CLONE_NEWNET)} (setns(2)), runs the task, {@code setns} back to the namespace it
+ * started in (a failure there is logged, not thrown: the thread ends right after), closes both descriptors and ends. A socket keeps the namespace it was created in for its whole life
+ * (socket(7), network_namespaces(7)), so sockets the task opens send and receive in the named namespace from any
+ * thread afterwards. Names of devices and addresses the task uses are those of the named namespace.
+ *
+ * <p>Privileges: {@code setns} into a network namespace needs CAP_SYS_ADMIN (root), so call this before the agent
+ * drops root ({@link PrivilegeDrop}).
+ */
+public final class NetworkNamespace {
+    private NetworkNamespace() {}
+
+    private static final Logger log = LoggerFactory.getLogger(NetworkNamespace.class);
+    /** Where {@code ip netns} keeps named namespaces (iproute2 NETNS_RUN_DIR), then its usual alias. */
+    private static final String[] DIRS = {"/var/run/netns/", "/run/netns/"};
+    /** Upper bound on the wait for the namespace thread (the task opens a socket: microseconds in practice). */
+    private static final long TASK_TIMEOUT_MS = 30_000;
+
+    /**
+     * Finds the file of a named network namespace.
+     *
+     * @param name an {@code ip netns} name (no '/', not "." or "..")
+     * @return {@code /var/run/netns/NAME} if it exists, else {@code /run/netns/NAME} if it exists, else null
+     * @throws IllegalArgumentException if {@code name} is not a namespace name
+     */
+    public static Path find(String name) {
+        checkName(name);
+        for (String d : DIRS) {
+            Path p = Path.of(d + name);
+            if (Files.exists(p)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Runs {@code task} inside network namespace {@code name} (class comment) and returns its result.
+     *
+     * @param name an {@code ip netns} name
+     * @param task what to do inside the namespace (e.g. open a socket); must not block for long
+     * @param <T> the task's result type
+     * @return what {@code task} returned
+     * @throws IOException "no such network namespace 'NAME'" (neither {@code /var/run/netns/NAME} nor
+     *         {@code /run/netns/NAME} exists), or the namespace file cannot be opened, or {@code setns} fails (EPERM:
+     *         not root / no CAP_SYS_ADMIN; EINVAL: the file is not a network namespace), or the task threw an
+     *         IOException (rethrown as is), or the task did not finish within 30 s
+     * @throws IllegalStateException if the task threw a checked exception other than IOException (as the cause);
+     *         unchecked exceptions and errors of the task are rethrown as they are
+     * @throws IllegalArgumentException if {@code name} is not a namespace name
+     * @throws InterruptedException if interrupted while waiting for the task
+     */
+    public static <T> T callIn(String name, Callable<T> task) throws IOException, InterruptedException {
+        checkName(name);
+        Path path = find(name);
+        if (path == null) {
+            throw new IOException("no such network namespace '" + name + "' (neither " + DIRS[0] + name + " nor "
+                    + DIRS[1] + name + " exists; `ip netns add " + name + "` creates one)");
+        }
+        Outcome<T> out = new Outcome<>();
+        Thread t = Thread.ofPlatform().daemon(true).name("netns-" + name).unstarted(() -> run(path, name, task, out));
+        t.start();
+        t.join(TASK_TIMEOUT_MS);
+        if (t.isAlive()) {
+            throw new IOException("network namespace '" + name + "': the task did not finish within "
+                    + TASK_TIMEOUT_MS / 1000 + " s");
+        }
+        if (out.failure instanceof IOException e) {
+            throw e;
+        }
+        if (out.failure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (out.failure instanceof Error e) {
+            throw e;
+        }
+        if (out.failure != null) {
+            throw new IllegalStateException("network namespace '" + name + "': " + out.failure, out.failure);
+        }
+        return out.value;
+    }
+
+    private static final class Outcome<T> {
+        T value;
+        Throwable failure;
+    }
+
+    private static <T> void run(Path path, String name, Callable<T> task, Outcome<T> out) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment st = a.allocate(NetSys.CALL_STATE);
+            int self = NetSys.open(st, a.allocateFrom("/proc/thread-self/ns/net", StandardCharsets.UTF_8),
+                    NetSys.O_RDONLY | NetSys.O_CLOEXEC);
+            if (self < 0) {
+                out.failure = new IOException("cannot open /proc/thread-self/ns/net (this thread's network "
+                        + "namespace): " + Errno.describe(NetSys.errno(st)));
+                return;
+            }
+            try {
+                int target = NetSys.open(st, a.allocateFrom(path.toString(), StandardCharsets.UTF_8),
+                        NetSys.O_RDONLY | NetSys.O_CLOEXEC);
+                if (target < 0) {
+                    int e = NetSys.errno(st);
+                    out.failure = new IOException(e == Errno.ENOENT
+                            ? "no such network namespace '" + name + "' (" + path + " is gone)"
+                            : "network namespace '" + name + "': cannot open " + path + ": " + Errno.describe(e));
+                    return;
+                }
+                int rc = NetSys.setns(st, target, NetSys.CLONE_NEWNET);
+                int e = NetSys.errno(st);
+                NetSys.close(st, target);
+                if (rc != 0) {
+                    out.failure = new IOException("network namespace '" + name + "': setns(" + path
+                            + ", CLONE_NEWNET) failed: " + Errno.describe(e) + (e == Errno.EPERM
+                                    ? ": entering a network namespace needs root (CAP_SYS_ADMIN); open collector "
+                                    + "sockets before dropping privileges"
+                                    : e == Errno.EINVAL ? ": " + path + " is not a network namespace" : ""));
+                    return;
+                }
+                try {
+                    out.value = task.call();
+                } catch (Throwable x) {
+                    out.failure = x;
+                }
+                if (NetSys.setns(st, self, NetSys.CLONE_NEWNET) != 0) {
+                    // harmless: this thread ends now and nothing else runs on it; what the task opened stays valid
+                    log.warn("network namespace '{}': setns back to the original namespace failed: {}", name,
+                            Errno.describe(NetSys.errno(st)));
+                }
+            } finally {
+                NetSys.close(st, self);
+            }
+        } catch (Throwable x) {
+            if (out.failure == null) {
+                out.failure = x;
+            }
+        }
+    }
+
+    private static void checkName(String name) {
+        if (name == null || name.isEmpty() || name.equals(".") || name.equals("..") || name.indexOf('/') >= 0
+                || name.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("'" + name + "' is not a network namespace name (an `ip netns` name: "
+                    + "no '/')");
+        }
+    }
+}
