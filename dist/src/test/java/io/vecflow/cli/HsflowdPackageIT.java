@@ -152,7 +152,7 @@ class HsflowdPackageIT {
         assertThat(service.get("SuccessExitStatus")).isEqualTo("143");
         assertThat(service.get("ExecStart")).isEqualTo("/usr/sbin/vecflow-hsflowd -f /etc/hsflowd.conf --user nobody");
         assertThat(service.get("CapabilityBoundingSet").split(" "))
-                .containsExactlyInAnyOrder("CAP_NET_ADMIN", "CAP_SYS_ADMIN", "CAP_SETUID", "CAP_SETGID");
+                .containsExactlyInAnyOrder("CAP_NET_ADMIN", "CAP_SYS_ADMIN", "CAP_NET_RAW", "CAP_SETUID", "CAP_SETGID");
         assertThat(service.get("NoNewPrivileges")).isEqualTo("yes");
         assertThat(service.get("RestrictAddressFamilies").split(" "))
                 .contains("AF_NETLINK", "AF_INET", "AF_INET6");
