@@ -110,48 +110,63 @@ class TsharkCaptureJudgeTest {
         }
         assertThat(captures).hasSize(14);
         for (Path cap : captures) {
-            Map<Integer, JsonNode> ours = ours(cap);
-            Map<Integer, JsonNode> theirs = tshark(cap);
-            for (var e : theirs.entrySet()) {
-                JsonNode t = e.getValue();
-                JsonNode o = ours.get(e.getKey());
-                String where = cap.getFileName() + " frame " + e.getKey();
-                assertThat(o).as(where).isNotNull();
-                if (!t.has("sflow_245.version") || !t.get("sflow_245.version").asText().equals("5")
-                        || !o.has("datagram")) {
-                    continue; // not sFlow v5 (NetFlow on 6343) or truncated: judged by the decoder tests
-                }
-                datagrams++;
-                JsonNode dg = o.get("datagram");
-                String agent = t.has("sflow_245.agent") ? t(t, "sflow_245.agent") : t(t, "sflow_245.agent.v6");
-                assertThat(dg.get("agent_address").asText()).as(where).isEqualTo(agent);
-                assertThat(dg.get("sub_agent_id").asLong()).as(where).isEqualTo(num(t(t, "sflow_245.sub_agent_id")));
-                assertThat(dg.get("sequence_number").asLong()).as(where)
-                        .isEqualTo(num(t(t, "sflow_245.sequence_number")));
-                assertThat(dg.get("uptime").asLong()).as(where).isEqualTo(num(t(t, "sflow_245.sysuptime")));
-                assertThat(dg.get("num_samples").asLong()).as(where).isEqualTo(num(t(t, "sflow_245.numsamples")));
-
-                List<JsonNode> tFlows = children(t, "sflow_245.sampletype").stream()
-                        .filter(x -> x.get("sflow_245.sampletype").asText().matches("1|3")
-                                && x.path("sflow.enterprise").asText("0").equals("0"))
-                        .toList();
-                List<JsonNode> oFlows = new ArrayList<>();
-                o.get("samples").forEach(x -> {
-                    if (x.get("sample_type").asText().startsWith("flow_sample")) {
-                        oFlows.add(x);
-                    }
-                });
-                assertThat(oFlows).as(where + " flow samples").hasSameSizeAs(tFlows);
-                for (int i = 0; i < tFlows.size(); i++) {
-                    records += compareSample(where + " sample " + i, tFlows.get(i), oFlows.get(i));
-                    samples++;
-                }
-            }
+            int[] n = judge(cap);
+            datagrams += n[0];
+            samples += n[1];
+            records += n[2];
         }
         System.out.printf("tshark judge: %d datagrams, %d flow samples, %d records compared%n", datagrams, samples,
                 records);
         assertThat(samples).isGreaterThanOrEqualTo(20);
         assertThat(records).isGreaterThanOrEqualTo(samples);
+    }
+
+    /**
+     * Judges one capture: every sFlow v5 datagram's header and every flow sample (0:1 and 0:3) of it, as vecflow
+     * decodes them, must equal tshark's decode (fields and records as in the class comment).
+     *
+     * @return {datagrams, flow samples, records} compared
+     */
+    static int[] judge(Path cap) throws Exception {
+        int datagrams = 0, samples = 0, records = 0;
+        Map<Integer, JsonNode> ours = ours(cap);
+        Map<Integer, JsonNode> theirs = tshark(cap);
+        for (var e : theirs.entrySet()) {
+            JsonNode t = e.getValue();
+            JsonNode o = ours.get(e.getKey());
+            String where = cap.getFileName() + " frame " + e.getKey();
+            assertThat(o).as(where).isNotNull();
+            if (!t.has("sflow_245.version") || !t.get("sflow_245.version").asText().equals("5")
+                    || !o.has("datagram")) {
+                continue; // not sFlow v5 (NetFlow on 6343) or truncated: judged by the decoder tests
+            }
+            datagrams++;
+            JsonNode dg = o.get("datagram");
+            String agent = t.has("sflow_245.agent") ? t(t, "sflow_245.agent") : t(t, "sflow_245.agent.v6");
+            assertThat(dg.get("agent_address").asText()).as(where).isEqualTo(agent);
+            assertThat(dg.get("sub_agent_id").asLong()).as(where).isEqualTo(num(t(t, "sflow_245.sub_agent_id")));
+            assertThat(dg.get("sequence_number").asLong()).as(where)
+                    .isEqualTo(num(t(t, "sflow_245.sequence_number")));
+            assertThat(dg.get("uptime").asLong()).as(where).isEqualTo(num(t(t, "sflow_245.sysuptime")));
+            assertThat(dg.get("num_samples").asLong()).as(where).isEqualTo(num(t(t, "sflow_245.numsamples")));
+
+            List<JsonNode> tFlows = children(t, "sflow_245.sampletype").stream()
+                    .filter(x -> x.get("sflow_245.sampletype").asText().matches("1|3")
+                            && x.path("sflow.enterprise").asText("0").equals("0"))
+                    .toList();
+            List<JsonNode> oFlows = new ArrayList<>();
+            o.get("samples").forEach(x -> {
+                if (x.get("sample_type").asText().startsWith("flow_sample")) {
+                    oFlows.add(x);
+                }
+            });
+            assertThat(oFlows).as(where + " flow samples").hasSameSizeAs(tFlows);
+            for (int i = 0; i < tFlows.size(); i++) {
+                records += compareSample(where + " sample " + i, tFlows.get(i), oFlows.get(i));
+                samples++;
+            }
+        }
+        return new int[] {datagrams, samples, records};
     }
 
     private static int compareSample(String where, JsonNode t, JsonNode o) {
