@@ -66,6 +66,71 @@ public final class NetlinkAttributes {
     }
 
     /**
+     * Checks a generic-netlink message's nlmsghdr and genlmsghdr and, if its command is {@code cmd}, points the
+     * iterator at its attributes ({@code linux/netlink.h}, {@code linux/genetlink.h}; spec {@code netlink-channels.md}
+     * §1). Allocates nothing unless it throws.
+     *
+     * @param msg    buffer holding the message
+     * @param off    offset of its nlmsghdr
+     * @param len    bytes available for it (normally its nlmsg_len)
+     * @param what   names the message kind in errors, e.g. {@code "PSAMPLE"}
+     * @param cmd    the genl command wanted
+     * @param names  attribute names for error messages
+     * @return {@code true} if the command is {@code cmd} (iterator ready); {@code false} for another command
+     * @throws NetlinkFormatException {@code len} below 20 (field {@code nlmsghdr}) or nlmsg_len outside 20..len
+     *                                (field {@code nlmsg_len}), offset {@code off} named
+     */
+    public boolean resetGenl(MemorySegment msg, long off, int len, String what, int cmd, Names names)
+            throws NetlinkFormatException {
+        final int min = Netlink.NLMSG_HDRLEN + Netlink.GENL_HDRLEN;
+        if (len < min) {
+            throw new NetlinkFormatException("nlmsghdr", off, what + " message of " + len
+                    + " bytes is shorter than nlmsghdr + genlmsghdr (" + min + ")");
+        }
+        long nlLen = Integer.toUnsignedLong(msg.get(U32, off + Netlink.NLMSG_LEN_OFFSET));
+        if (nlLen < min || nlLen > len) {
+            throw new NetlinkFormatException("nlmsg_len", off, "value " + nlLen + " outside " + min + ".."
+                    + len + " (bytes available)");
+        }
+        long genl = off + Netlink.NLMSG_HDRLEN;
+        if (Byte.toUnsignedInt(msg.get(ValueLayout.JAVA_BYTE, genl)) != cmd) {
+            return false;
+        }
+        reset(msg, genl + Netlink.GENL_HDRLEN, off + nlLen, names);
+        return true;
+    }
+
+    /**
+     * Checks a plain netlink message's nlmsghdr (no genl header, as on VPP's USERSOCK channel, spec
+     * {@code netlink-channels.md} §3) and, if its nlmsg_type is {@code type}, points the iterator at its attributes.
+     * Allocates nothing unless it throws.
+     *
+     * @param msg   buffer holding the message
+     * @param off   offset of its nlmsghdr
+     * @param len   bytes available for it (at least its nlmsg_len)
+     * @param type  the nlmsg_type wanted
+     * @param names attribute names for error messages
+     * @return {@code true} if the type is {@code type} (iterator ready); {@code false} for another type
+     * @throws NetlinkFormatException {@code len} below 16 (field {@code nlmsghdr}) or nlmsg_len outside 16..len
+     *                                (field {@code nlmsg_len}), offset {@code off} named
+     */
+    public boolean resetMessage(MemorySegment msg, long off, int len, int type, Names names)
+            throws NetlinkFormatException {
+        if (len < Netlink.NLMSG_HDRLEN) {
+            throw new NetlinkFormatException("nlmsghdr", off, len + " bytes, a header needs 16");
+        }
+        long nlLen = Integer.toUnsignedLong(msg.get(U32, off + Netlink.NLMSG_LEN_OFFSET));
+        if (nlLen < Netlink.NLMSG_HDRLEN || nlLen > len) {
+            throw new NetlinkFormatException("nlmsg_len", off, "value " + nlLen + " outside 16.." + len);
+        }
+        if (Short.toUnsignedInt(msg.get(U16, off + Netlink.NLMSG_TYPE_OFFSET)) != type) {
+            return false;
+        }
+        reset(msg, off + Netlink.NLMSG_HDRLEN, off + nlLen, names);
+        return true;
+    }
+
+    /**
      * Advances to the next attribute.
      *
      * @return {@code false} when fewer than 4 bytes remain

@@ -69,6 +69,39 @@ public final class NetlinkSocket implements AutoCloseable {
         return new NetlinkSocket(protocol, fd, arena, state);
     }
 
+    /**
+     * What to do with a freshly opened socket in {@link #openThen(int, Setup)}: bind, join, wrap it.
+     *
+     * @param <T> what the setup makes of the socket
+     */
+    @FunctionalInterface
+    public interface Setup<T> {
+        /**
+         * Sets up {@code socket} and returns its owner.
+         *
+         * @throws NetlinkException a socket call failed (the socket is then closed by {@link #openThen})
+         */
+        T apply(NetlinkSocket socket) throws NetlinkException;
+    }
+
+    /**
+     * Opens a socket of {@code protocol} and hands it to {@code setup}; if {@code setup} throws, the socket is closed
+     * and the exception passed on unchanged. Open-time only (the lambda may allocate).
+     *
+     * @param protocol netlink protocol ({@link Netlink#NETLINK_GENERIC}, {@link Netlink#NETLINK_USERSOCK}, ...)
+     * @return what {@code setup} returned
+     * @throws NetlinkException {@code socket(2)} failed, or whatever {@code setup} threw
+     */
+    public static <T> T openThen(int protocol, Setup<T> setup) throws NetlinkException {
+        NetlinkSocket s = open(protocol);
+        try {
+            return setup.apply(s);
+        } catch (NetlinkException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
     /** The netlink protocol this socket was opened with. */
     public int protocol() {
         return protocol;

@@ -5,7 +5,6 @@ import io.vecflow.netlink.NetlinkAttributes;
 import io.vecflow.netlink.NetlinkFormatException;
 import io.vecflow.netlink.NetlinkWriter;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * Encodes and decodes NET_DM messages: {@code nlmsghdr} (16 bytes) + {@code genlmsghdr} + attributes (Linux
@@ -28,7 +27,6 @@ import java.lang.foreign.ValueLayout;
  * <p>Neither direction allocates; an instance holds reusable attribute cursors, so use one per thread.
  */
 public final class NetDmCodec {
-    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED;
     /** Smallest NET_DM message: nlmsghdr + genlmsghdr. */
     public static final int MIN_MESSAGE = Netlink.NLMSG_HDRLEN + Netlink.GENL_HDRLEN;
     /** Queue length hsflowd configures (spec §5: QUEUE_LEN 1000). */
@@ -161,21 +159,10 @@ public final class NetDmCodec {
      */
     public boolean decode(MemorySegment msg, long off, int len, NetDmAlert out) throws NetlinkFormatException {
         out.clear();
-        if (len < MIN_MESSAGE) {
-            throw new NetlinkFormatException("nlmsghdr", off, "NET_DM message of " + len
-                    + " bytes is shorter than nlmsghdr + genlmsghdr (" + MIN_MESSAGE + ")");
-        }
-        long nlLen = Integer.toUnsignedLong(msg.get(U32, off + Netlink.NLMSG_LEN_OFFSET));
-        if (nlLen < MIN_MESSAGE || nlLen > len) {
-            throw new NetlinkFormatException("nlmsg_len", off, "value " + nlLen + " outside " + MIN_MESSAGE + ".."
-                    + len + " (bytes available)");
-        }
-        long genl = off + Netlink.NLMSG_HDRLEN;
-        int cmd = Byte.toUnsignedInt(msg.get(ValueLayout.JAVA_BYTE, genl));
-        if (cmd != NetDm.CMD_PACKET_ALERT) {
+        if (!attrs.resetGenl(msg, off, len, "NET_DM", NetDm.CMD_PACKET_ALERT, NetDm::attrName)) {
             return false;
         }
-        NetlinkAttributes a = attrs.reset(msg, genl + Netlink.GENL_HDRLEN, off + nlLen, NetDm::attrName);
+        NetlinkAttributes a = attrs;
         while (a.next()) {
             switch (a.type()) {
                 case NetDm.ATTR_PC -> out.pc(a.getU64());

@@ -1,12 +1,9 @@
 package io.vecflow.netlink.netdm;
 
-import io.vecflow.netlink.Errno;
 import io.vecflow.netlink.Netlink;
 import io.vecflow.netlink.NetlinkException;
+import io.vecflow.netlink.NetlinkEmitter;
 import io.vecflow.netlink.NetlinkSocket;
-import io.vecflow.netlink.NetlinkWriter;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 
 /**
  * Sends NET_DM PACKET_ALERTs on NETLINK_USERSOCK, as a stand-in for the kernel's drop_monitor or VPP's sflow plugin
@@ -18,33 +15,16 @@ import java.lang.foreign.MemorySegment;
  * port id. A generic-netlink sender is not offered: on a real kernel alerts come from drop_monitor itself, and VPP
  * sends them with CAP_NET_ADMIN on family "NET_DM" (this machine has neither). Single-threaded.
  */
-public final class NetDmEmitter implements AutoCloseable {
+public final class NetDmEmitter extends NetlinkEmitter {
     /** Send buffer size in bytes: the 0xFFFF-byte netlink message cap plus slack. */
     public static final int BUFFER_BYTES = 0x10000 + 1024;
 
-    private final NetlinkSocket socket;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment buf;
-    private final NetlinkWriter writer;
     private final NetDmCodec codec = new NetDmCodec();
     private final NetDm.Convention convention;
-    private final int groupId;
-    private final int dstGroups;
-    private final int portId;
-    private int seq;
-    private long sent;
-    private long sendFailed;
-    private int lastErrno;
 
     private NetDmEmitter(NetlinkSocket socket, int groupId, NetDm.Convention convention) throws NetlinkException {
-        this.socket = socket;
-        this.groupId = groupId;
-        this.dstGroups = Netlink.groupMask(groupId);
+        super(socket, BUFFER_BYTES, groupId, 0, 0);
         this.convention = convention;
-        socket.bind(0, 0);
-        this.portId = socket.portId();
-        this.buf = arena.allocate(BUFFER_BYTES, 8);
-        this.writer = new NetlinkWriter(buf);
     }
 
     /**
@@ -57,13 +37,7 @@ public final class NetDmEmitter implements AutoCloseable {
      */
     public static NetDmEmitter openUsersock(int usersockGroup, NetDm.Convention convention) throws NetlinkException {
         Netlink.groupMask(usersockGroup);
-        NetlinkSocket s = NetlinkSocket.open(Netlink.NETLINK_USERSOCK);
-        try {
-            return new NetDmEmitter(s, usersockGroup, convention);
-        } catch (NetlinkException | RuntimeException e) {
-            s.close();
-            throw e;
-        }
+        return NetlinkSocket.openThen(Netlink.NETLINK_USERSOCK, s -> new NetDmEmitter(s, usersockGroup, convention));
     }
 
     /**
@@ -74,66 +48,17 @@ public final class NetDmEmitter implements AutoCloseable {
      */
     public boolean emit(NetDmAlert alert) {
         int len;
-        int s = ++seq;
+        int s = nextSeq();
         try {
-            writer.reset();
-            len = codec.encode(alert, writer, NetDm.USERSOCK_MSG_TYPE, s, portId, convention);
+            len = codec.encode(alert, writer(), NetDm.USERSOCK_MSG_TYPE, s, portId(), convention);
         } catch (RuntimeException e) {
-            sendFailed++;
-            lastErrno = Errno.EMSGSIZE;
-            return false;
+            return encodeFailed();
         }
-        int r = socket.trySend(buf, len, 0, dstGroups, 0);
-        if (r < 0) {
-            sendFailed++;
-            lastErrno = -r;
-            return false;
-        }
-        sent++;
-        return true;
-    }
-
-    /** Alerts handed to the kernel. */
-    public long sent() {
-        return sent;
-    }
-
-    /** Alerts that could not be encoded or sent. */
-    public long sendFailed() {
-        return sendFailed;
-    }
-
-    /** errno of the most recent failure, 0 if none yet. */
-    public int lastErrno() {
-        return lastErrno;
-    }
-
-    /** nlmsg_seq of the most recent message (starts at 1). */
-    public int lastSeq() {
-        return seq;
-    }
-
-    /** This emitter's netlink port id (nlmsg_pid of its messages). */
-    public int portId() {
-        return portId;
-    }
-
-    /** Destination group id. */
-    public int groupId() {
-        return groupId;
+        return send(len);
     }
 
     /** The IN_PORT convention. */
     public NetDm.Convention convention() {
         return convention;
-    }
-
-    /** Closes the socket and frees the buffer; idempotent. */
-    @Override
-    public void close() {
-        if (!socket.isClosed()) {
-            socket.close();
-            arena.close();
-        }
     }
 }

@@ -127,22 +127,11 @@ public final class PsampleCodec {
      */
     public boolean decode(MemorySegment msg, long off, int len, PsampleSample out) throws NetlinkFormatException {
         out.clear();
-        if (len < MIN_MESSAGE) {
-            throw new NetlinkFormatException("nlmsghdr", off, "PSAMPLE message of " + len
-                    + " bytes is shorter than nlmsghdr + genlmsghdr (" + MIN_MESSAGE + ")");
-        }
-        long nlLen = Integer.toUnsignedLong(msg.get(U32, off + Netlink.NLMSG_LEN_OFFSET));
-        if (nlLen < MIN_MESSAGE || nlLen > len) {
-            throw new NetlinkFormatException("nlmsg_len", off, "value " + nlLen + " outside " + MIN_MESSAGE + ".."
-                    + len + " (bytes available)");
-        }
-        long genl = off + Netlink.NLMSG_HDRLEN;
-        int cmd = Byte.toUnsignedInt(msg.get(ValueLayout.JAVA_BYTE, genl));
-        if (cmd != Psample.CMD_SAMPLE) {
+        if (!attrs.resetGenl(msg, off, len, "PSAMPLE", Psample.CMD_SAMPLE, Psample::attrName)) {
             return false;
         }
         out.nlmsgPid(msg.get(U32, off + Netlink.NLMSG_PID_OFFSET));
-        NetlinkAttributes a = attrs.reset(msg, genl + Netlink.GENL_HDRLEN, off + nlLen, Psample::attrName);
+        NetlinkAttributes a = attrs;
         while (a.next()) {
             switch (a.type()) {
                 case Psample.ATTR_IIFINDEX -> {

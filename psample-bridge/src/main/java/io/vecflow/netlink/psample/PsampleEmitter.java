@@ -4,11 +4,9 @@ import io.vecflow.netlink.Errno;
 import io.vecflow.netlink.GenlController;
 import io.vecflow.netlink.GenlFamily;
 import io.vecflow.netlink.Netlink;
+import io.vecflow.netlink.NetlinkEmitter;
 import io.vecflow.netlink.NetlinkException;
 import io.vecflow.netlink.NetlinkSocket;
-import io.vecflow.netlink.NetlinkWriter;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 
 /**
  * Dataplane side of the PSAMPLE channel: encodes {@link PsampleSample}s ({@link PsampleCodec}) into one preallocated
@@ -24,44 +22,22 @@ import java.lang.foreign.MemorySegment;
  * answers the unsolicited PSAMPLE_CMD_SAMPLE with an NLMSG_ERROR that queues on this (never read) socket until its
  * receive buffer is full. That is harmless and matches VPP *[inference, not testable here: no psample module]*.
  */
-public final class PsampleEmitter implements AutoCloseable {
+public final class PsampleEmitter extends NetlinkEmitter {
     /** Send buffer size in bytes: the 0xFFFF-byte netlink message cap plus slack. */
     public static final int BUFFER_BYTES = 0x10000 + 256;
 
-    private final NetlinkSocket socket;
-    private final Arena arena;
-    private final MemorySegment buf;
-    private final NetlinkWriter writer;
     private final PsampleCodec codec = new PsampleCodec();
     private final PsampleTransport transport;
     private final Psample.Convention convention;
     private final int nlmsgType;
-    private final int groupId;
-    private final int dstGroups;
-    private final int dstPortId;
-    private final int sendFlags;
-    private final int portId;
-    private int seq;
-    private long sent;
-    private long sendFailed;
-    private int lastErrno;
 
     private PsampleEmitter(NetlinkSocket socket, PsampleTransport transport, Psample.Convention convention,
                            int nlmsgType, int groupId, int dstPortId) throws NetlinkException {
-        this.socket = socket;
+        // unicast: never block the dataplane when the subscriber's buffer is full; count EAGAIN as a failure
+        super(socket, BUFFER_BYTES, groupId, dstPortId, groupId > 0 ? 0 : Netlink.MSG_DONTWAIT);
         this.transport = transport;
         this.convention = convention;
         this.nlmsgType = nlmsgType;
-        this.groupId = groupId;
-        this.dstGroups = groupId > 0 ? Netlink.groupMask(groupId) : 0;
-        this.dstPortId = dstPortId;
-        // unicast: never block the dataplane when the subscriber's buffer is full; count EAGAIN as a failure
-        this.sendFlags = groupId > 0 ? 0 : Netlink.MSG_DONTWAIT;
-        socket.bind(0, 0);
-        this.portId = socket.portId();
-        this.arena = Arena.ofShared();
-        this.buf = arena.allocate(BUFFER_BYTES, 8);
-        this.writer = new NetlinkWriter(buf);
     }
 
     /**
@@ -79,8 +55,7 @@ public final class PsampleEmitter implements AutoCloseable {
     public static PsampleEmitter open(PsampleTransport transport, int usersockGroup, Psample.Convention convention)
             throws NetlinkException {
         if (transport == PsampleTransport.GENL) {
-            NetlinkSocket s = NetlinkSocket.open(Netlink.NETLINK_GENERIC);
-            try {
+            return NetlinkSocket.openThen(Netlink.NETLINK_GENERIC, s -> {
                 GenlFamily family = GenlController.resolve(s, Psample.GENL_NAME);
                 int group = family.groupId(Psample.MCGRP_PACKETS);
                 if (group < 1 || group > 32) {
@@ -89,19 +64,11 @@ public final class PsampleEmitter implements AutoCloseable {
                             + "use --transport usersock");
                 }
                 return new PsampleEmitter(s, transport, convention, family.id(), group, 0);
-            } catch (NetlinkException | RuntimeException e) {
-                s.close();
-                throw e;
-            }
+            });
         }
         Netlink.groupMask(usersockGroup); // validates 1..32
-        NetlinkSocket s = NetlinkSocket.open(Netlink.NETLINK_USERSOCK);
-        try {
-            return new PsampleEmitter(s, transport, convention, Psample.USERSOCK_MSG_TYPE, usersockGroup, 0);
-        } catch (NetlinkException | RuntimeException e) {
-            s.close();
-            throw e;
-        }
+        return NetlinkSocket.openThen(Netlink.NETLINK_USERSOCK,
+                s -> new PsampleEmitter(s, transport, convention, Psample.USERSOCK_MSG_TYPE, usersockGroup, 0));
     }
 
     /**
@@ -117,14 +84,8 @@ public final class PsampleEmitter implements AutoCloseable {
         if (dstPortId == 0) {
             throw new IllegalArgumentException("unicast destination port id must be non-zero (0 is the kernel)");
         }
-        NetlinkSocket s = NetlinkSocket.open(Netlink.NETLINK_USERSOCK);
-        try {
-            return new PsampleEmitter(s, PsampleTransport.USERSOCK, convention, Psample.USERSOCK_MSG_TYPE, 0,
-                    dstPortId);
-        } catch (NetlinkException | RuntimeException e) {
-            s.close();
-            throw e;
-        }
+        return NetlinkSocket.openThen(Netlink.NETLINK_USERSOCK, s -> new PsampleEmitter(s, PsampleTransport.USERSOCK,
+                convention, Psample.USERSOCK_MSG_TYPE, 0, dstPortId));
     }
 
     /**
@@ -135,63 +96,18 @@ public final class PsampleEmitter implements AutoCloseable {
      */
     public boolean emit(PsampleSample sample) {
         int len;
-        int s = ++seq;
+        int s = nextSeq();
         try {
-            writer.reset();
-            len = codec.encode(sample, writer, nlmsgType, s, portId, convention);
+            len = codec.encode(sample, writer(), nlmsgType, s, portId(), convention);
         } catch (RuntimeException e) { // does not fit (KERNEL u16 ifindex, oversize DATA): a counted failure
-            sendFailed++;
-            lastErrno = Errno.EMSGSIZE;
-            return false;
+            return encodeFailed();
         }
-        int r = socket.trySend(buf, len, dstPortId, dstGroups, sendFlags);
-        if (r < 0) {
-            sendFailed++;
-            lastErrno = -r;
-            return false;
-        }
-        sent++;
-        return true;
-    }
-
-    /** Samples handed to the kernel. */
-    public long sent() {
-        return sent;
-    }
-
-    /** Samples that could not be encoded or sent. */
-    public long sendFailed() {
-        return sendFailed;
-    }
-
-    /** errno of the most recent failure (EMSGSIZE for an encoding failure), 0 if none yet. */
-    public int lastErrno() {
-        return lastErrno;
-    }
-
-    /** nlmsg_seq of the most recent message (starts at 1). */
-    public int lastSeq() {
-        return seq;
-    }
-
-    /** This emitter's netlink port id (nlmsg_pid of its messages). */
-    public int portId() {
-        return portId;
+        return send(len);
     }
 
     /** nlmsg_type used: the psample family id (GENL) or {@link Psample#USERSOCK_MSG_TYPE}. */
     public int nlmsgType() {
         return nlmsgType;
-    }
-
-    /** Destination multicast group id, or 0 for a unicast emitter. */
-    public int groupId() {
-        return groupId;
-    }
-
-    /** Destination port id for a unicast emitter, else 0. */
-    public int dstPortId() {
-        return dstPortId;
     }
 
     /** The transport. */
@@ -202,14 +118,5 @@ public final class PsampleEmitter implements AutoCloseable {
     /** The attribute convention. */
     public Psample.Convention convention() {
         return convention;
-    }
-
-    /** Closes the socket and frees the send buffer; idempotent. */
-    @Override
-    public void close() {
-        if (!socket.isClosed()) {
-            socket.close();
-            arena.close();
-        }
     }
 }

@@ -1,11 +1,9 @@
 package io.vecflow.netlink.vpp;
 
-import io.vecflow.netlink.Netlink;
 import io.vecflow.netlink.NetlinkAttributes;
 import io.vecflow.netlink.NetlinkFormatException;
 import io.vecflow.netlink.NetlinkWriter;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * Encodes and decodes VPP USERSOCK IF_COUNTERS messages in VPP's exact format (spec {@code netlink-channels.md} §3;
@@ -77,18 +75,10 @@ public final class VppIfCountersCodec {
      */
     public boolean decode(MemorySegment msg, long off, int len, VppIfCounters out) throws NetlinkFormatException {
         out.clear();
-        if (len < Netlink.NLMSG_HDRLEN) {
-            throw new NetlinkFormatException("nlmsghdr", off, len + " bytes, a header needs 16");
-        }
-        long nlLen = Integer.toUnsignedLong(msg.get(ValueLayout.JAVA_INT_UNALIGNED, off));
-        if (nlLen < Netlink.NLMSG_HDRLEN || nlLen > len) {
-            throw new NetlinkFormatException("nlmsg_len", off, "value " + nlLen + " outside 16.." + len);
-        }
-        int type = Short.toUnsignedInt(msg.get(ValueLayout.JAVA_SHORT_UNALIGNED, off + Netlink.NLMSG_TYPE_OFFSET));
-        if (type != VppUsersock.MSG_IF_COUNTERS) {
+        if (!attrs.resetMessage(msg, off, len, VppUsersock.MSG_IF_COUNTERS, VppUsersock::attrName)) {
             return false;
         }
-        NetlinkAttributes a = attrs.reset(msg, off + Netlink.NLMSG_HDRLEN, off + nlLen, VppUsersock::attrName);
+        NetlinkAttributes a = attrs;
         while (a.next()) {
             int id = a.type();
             switch (id) {

@@ -1,11 +1,9 @@
 package io.vecflow.netlink.vpp;
 
-import io.vecflow.netlink.Netlink;
 import io.vecflow.netlink.NetlinkAttributes;
 import io.vecflow.netlink.NetlinkFormatException;
 import io.vecflow.netlink.NetlinkWriter;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * Encodes and decodes VPP USERSOCK STATUS messages (spec §3): {@code nlmsghdr} (type {@link VppUsersock#MSG_STATUS}
@@ -45,18 +43,10 @@ public final class VppStatusCodec {
      */
     public boolean decode(MemorySegment msg, long off, int len, VppStatus out) throws NetlinkFormatException {
         out.clear();
-        if (len < Netlink.NLMSG_HDRLEN) {
-            throw new NetlinkFormatException("nlmsghdr", off, len + " bytes, a header needs 16");
-        }
-        long nlLen = Integer.toUnsignedLong(msg.get(ValueLayout.JAVA_INT_UNALIGNED, off));
-        if (nlLen < Netlink.NLMSG_HDRLEN || nlLen > len) {
-            throw new NetlinkFormatException("nlmsg_len", off, "value " + nlLen + " outside 16.." + len);
-        }
-        int type = Short.toUnsignedInt(msg.get(ValueLayout.JAVA_SHORT_UNALIGNED, off + Netlink.NLMSG_TYPE_OFFSET));
-        if (type != VppUsersock.MSG_STATUS) {
+        if (!attrs.resetMessage(msg, off, len, VppUsersock.MSG_STATUS, VppUsersock::attrName)) {
             return false;
         }
-        NetlinkAttributes a = attrs.reset(msg, off + Netlink.NLMSG_HDRLEN, off + nlLen, VppUsersock::attrName);
+        NetlinkAttributes a = attrs;
         while (a.next()) {
             switch (a.type()) {
                 case VppUsersock.ATTR_UPTIME_S -> out.uptimeS(a.getU32());
