@@ -1,6 +1,7 @@
 package io.vecflow.hsflowd;
 
 import io.vecflow.netlink.Errno;
+import io.vecflow.netlink.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -53,7 +54,7 @@ public final class CollectorSocket implements AutoCloseable {
         this.fd = fd;
         this.destination = destination;
         this.description = description;
-        this.state = arena.allocate(NetSys.CALL_STATE);
+        this.state = Libc.newCallState(arena);
         this.buffer = arena.allocate(maxDatagramBytes, 8);
         InetAddress a = destination.getAddress();
         this.addressLength = a instanceof Inet4Address ? NetSys.SOCKADDR_IN : NetSys.SOCKADDR_IN6;
@@ -99,7 +100,7 @@ public final class CollectorSocket implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             arena.close();
             try (Arena a = Arena.ofConfined()) {
-                NetSys.close(a.allocate(NetSys.CALL_STATE), fd);
+                Libc.close(Libc.newCallState(a), fd);
             }
             throw e;
         }
@@ -113,19 +114,19 @@ public final class CollectorSocket implements AutoCloseable {
     /** Creates the socket in the calling thread's namespace and binds it to {@code dev}; returns the descriptor. */
     private static int openHere(int family, String dev, String ns) throws IOException {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment st = a.allocate(NetSys.CALL_STATE);
-            int fd = NetSys.socket(st, family, NetSys.SOCK_DGRAM | NetSys.SOCK_CLOEXEC, NetSys.IPPROTO_UDP);
+            MemorySegment st = Libc.newCallState(a);
+            int fd = Libc.socket(st, family, NetSys.SOCK_DGRAM | NetSys.SOCK_CLOEXEC, NetSys.IPPROTO_UDP);
             if (fd < 0) {
                 throw new IOException("socket(" + (family == NetSys.AF_INET ? "AF_INET" : "AF_INET6")
-                        + ", SOCK_DGRAM) failed: " + Errno.describe(NetSys.errno(st)));
+                        + ", SOCK_DGRAM) failed: " + Errno.describe(Libc.errno(st)));
             }
             if (dev != null) {
                 byte[] name = dev.getBytes(StandardCharsets.UTF_8);
                 MemorySegment v = a.allocate(name.length + 1L); // NUL-terminated, as the kernel copies IFNAMSIZ max
                 MemorySegment.copy(name, 0, v, ValueLayout.JAVA_BYTE, 0, name.length);
-                if (NetSys.setsockopt(st, fd, NetSys.SOL_SOCKET, NetSys.SO_BINDTODEVICE, v, name.length + 1) != 0) {
-                    int e = NetSys.errno(st);
-                    NetSys.close(st, fd);
+                if (Libc.setsockopt(st, fd, NetSys.SOL_SOCKET, NetSys.SO_BINDTODEVICE, v, name.length + 1) != 0) {
+                    int e = Libc.errno(st);
+                    Libc.close(st, fd);
                     String where = ns == null ? "this network namespace" : "network namespace '" + ns + "'";
                     throw new IOException(e == Errno.ENODEV
                             ? "no such device '" + dev + "' in " + where + " (SO_BINDTODEVICE: ENODEV)"
@@ -172,11 +173,11 @@ public final class CollectorSocket implements AutoCloseable {
             return false;
         }
         MemorySegment.copy(data, 0, buffer, ValueLayout.JAVA_BYTE, 0, length);
-        long n = NetSys.sendto(state, fd, buffer, length, NetSys.MSG_DONTWAIT, address, addressLength);
+        long n = Libc.sendto(state, fd, buffer, length, NetSys.MSG_DONTWAIT, address, addressLength);
         if (n == length) {
             return true;
         }
-        lastErrno = n < 0 ? NetSys.errno(state) : 0;
+        lastErrno = n < 0 ? Libc.errno(state) : 0;
         return false;
     }
 
@@ -208,7 +209,7 @@ public final class CollectorSocket implements AutoCloseable {
             MemorySegment sa = a.allocate(NetSys.SOCKADDR_IN6, 8);
             MemorySegment len = a.allocate(ValueLayout.JAVA_INT);
             len.set(ValueLayout.JAVA_INT, 0, NetSys.SOCKADDR_IN6);
-            if (NetSys.getsockname(a.allocate(NetSys.CALL_STATE), fd, sa, len) != 0) {
+            if (Libc.getsockname(Libc.newCallState(a), fd, sa, len) != 0) {
                 return 0;
             }
             return Short.toUnsignedInt(sa.get(PORT, 2));
@@ -221,7 +222,7 @@ public final class CollectorSocket implements AutoCloseable {
         if (fd < 0) {
             return;
         }
-        NetSys.close(state, fd);
+        Libc.close(state, fd);
         fd = -1;
         arena.close();
     }

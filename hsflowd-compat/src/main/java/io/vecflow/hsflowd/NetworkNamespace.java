@@ -1,6 +1,7 @@
 package io.vecflow.hsflowd;
 
 import io.vecflow.netlink.Errno;
+import io.vecflow.netlink.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -107,27 +108,27 @@ public final class NetworkNamespace {
 
     private static <T> void run(Path path, String name, Callable<T> task, Outcome<T> out) {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment st = a.allocate(NetSys.CALL_STATE);
+            MemorySegment st = Libc.newCallState(a);
             int self = NetSys.open(st, a.allocateFrom("/proc/thread-self/ns/net", StandardCharsets.UTF_8),
                     NetSys.O_RDONLY | NetSys.O_CLOEXEC);
             if (self < 0) {
                 out.failure = new IOException("cannot open /proc/thread-self/ns/net (this thread's network "
-                        + "namespace): " + Errno.describe(NetSys.errno(st)));
+                        + "namespace): " + Errno.describe(Libc.errno(st)));
                 return;
             }
             try {
                 int target = NetSys.open(st, a.allocateFrom(path.toString(), StandardCharsets.UTF_8),
                         NetSys.O_RDONLY | NetSys.O_CLOEXEC);
                 if (target < 0) {
-                    int e = NetSys.errno(st);
+                    int e = Libc.errno(st);
                     out.failure = new IOException(e == Errno.ENOENT
                             ? "no such network namespace '" + name + "' (" + path + " is gone)"
                             : "network namespace '" + name + "': cannot open " + path + ": " + Errno.describe(e));
                     return;
                 }
                 int rc = NetSys.setns(st, target, NetSys.CLONE_NEWNET);
-                int e = NetSys.errno(st);
-                NetSys.close(st, target);
+                int e = Libc.errno(st);
+                Libc.close(st, target);
                 if (rc != 0) {
                     out.failure = new IOException("network namespace '" + name + "': setns(" + path
                             + ", CLONE_NEWNET) failed: " + Errno.describe(e) + (e == Errno.EPERM
@@ -144,10 +145,10 @@ public final class NetworkNamespace {
                 if (NetSys.setns(st, self, NetSys.CLONE_NEWNET) != 0) {
                     // harmless: this thread ends now and nothing else runs on it; what the task opened stays valid
                     log.warn("network namespace '{}': setns back to the original namespace failed: {}", name,
-                            Errno.describe(NetSys.errno(st)));
+                            Errno.describe(Libc.errno(st)));
                 }
             } finally {
-                NetSys.close(st, self);
+                Libc.close(st, self);
             }
         } catch (Throwable x) {
             if (out.failure == null) {

@@ -20,9 +20,13 @@ import java.lang.invoke.VarHandle;
  * so no allocation happens on the hot path and errno is not clobbered by the JVM.
  *
  * <p>Return values follow libc: {@code -1} (or {@code -1L}) on failure, then read {@link #errno(MemorySegment)}.
+ * Public so other modules' FFM code (hsflowd-compat's collector sockets and namespaces) shares these handles; further
+ * calls get theirs from {@link #downcall(String, FunctionDescriptor)}. Socket calls are those of
+ * {@code <sys/socket.h>} (socket(2), bind(2), setsockopt(2), getsockopt(2), getsockname(2), sendto(2), recv(2),
+ * close(2)); the {@code int}/{@code long} results are returned unchanged.
  */
 @SuppressWarnings("restricted")
-final class Libc {
+public final class Libc {
     private Libc() {}
 
     static final int AF_NETLINK = 16;
@@ -71,23 +75,34 @@ final class Libc {
     private static final MethodHandle STRERROR_R =
             handle("strerror_r", FunctionDescriptor.of(PTR, C_INT, PTR, C_LONG), false);
 
+    /**
+     * A downcall handle to libc function {@code name} that captures errno into the call-state segment passed as its
+     * first argument (read it with {@link #errno(MemorySegment)}).
+     *
+     * @throws UnsatisfiedLinkError libc has no such symbol
+     */
+    public static MethodHandle downcall(String name, FunctionDescriptor fd) {
+        return handle(name, fd, true);
+    }
+
     private static MethodHandle handle(String name, FunctionDescriptor fd, boolean captureErrno) {
         MemorySegment sym = LIBC.find(name)
                 .orElseThrow(() -> new UnsatisfiedLinkError("libc symbol not found: " + name));
         return captureErrno ? LINKER.downcallHandle(sym, fd, CAPTURE) : LINKER.downcallHandle(sym, fd);
     }
 
-    /** Allocates a segment to receive the captured errno of the calls below. */
-    static MemorySegment newCallState(Arena arena) {
+    /** Allocates a segment to receive the captured errno of the calls below (open/setup time: allocates). */
+    public static MemorySegment newCallState(Arena arena) {
         return arena.allocate(CALL_STATE);
     }
 
     /** errno captured by the last call made with {@code state}. */
-    static int errno(MemorySegment state) {
+    public static int errno(MemorySegment state) {
         return (int) ERRNO.get(state, 0L);
     }
 
-    static int socket(MemorySegment state, int domain, int type, int protocol) {
+    /** socket(2); {@code -1} on failure (errno in {@code state}). */
+    public static int socket(MemorySegment state, int domain, int type, int protocol) {
         try {
             return (int) SOCKET.invokeExact(state, domain, type, protocol);
         } catch (Throwable t) {
@@ -95,7 +110,8 @@ final class Libc {
         }
     }
 
-    static int bind(MemorySegment state, int fd, MemorySegment addr, int len) {
+    /** bind(2); {@code -1} on failure (errno in {@code state}). */
+    public static int bind(MemorySegment state, int fd, MemorySegment addr, int len) {
         try {
             return (int) BIND.invokeExact(state, fd, addr, len);
         } catch (Throwable t) {
@@ -103,7 +119,8 @@ final class Libc {
         }
     }
 
-    static int setsockopt(MemorySegment state, int fd, int level, int name, MemorySegment val, int len) {
+    /** setsockopt(2); {@code -1} on failure (errno in {@code state}). */
+    public static int setsockopt(MemorySegment state, int fd, int level, int name, MemorySegment val, int len) {
         try {
             return (int) SETSOCKOPT.invokeExact(state, fd, level, name, val, len);
         } catch (Throwable t) {
@@ -111,7 +128,8 @@ final class Libc {
         }
     }
 
-    static int getsockopt(MemorySegment state, int fd, int level, int name, MemorySegment val, MemorySegment len) {
+    /** getsockopt(2); {@code -1} on failure (errno in {@code state}). */
+    public static int getsockopt(MemorySegment state, int fd, int level, int name, MemorySegment val, MemorySegment len) {
         try {
             return (int) GETSOCKOPT.invokeExact(state, fd, level, name, val, len);
         } catch (Throwable t) {
@@ -119,7 +137,8 @@ final class Libc {
         }
     }
 
-    static int getsockname(MemorySegment state, int fd, MemorySegment addr, MemorySegment len) {
+    /** getsockname(2); {@code -1} on failure (errno in {@code state}). */
+    public static int getsockname(MemorySegment state, int fd, MemorySegment addr, MemorySegment len) {
         try {
             return (int) GETSOCKNAME.invokeExact(state, fd, addr, len);
         } catch (Throwable t) {
@@ -127,7 +146,8 @@ final class Libc {
         }
     }
 
-    static long sendto(MemorySegment state, int fd, MemorySegment buf, long len, int flags, MemorySegment dst, int dlen) {
+    /** sendto(2): bytes, or {@code -1} on failure (errno in {@code state}). */
+    public static long sendto(MemorySegment state, int fd, MemorySegment buf, long len, int flags, MemorySegment dst, int dlen) {
         try {
             return (long) SENDTO.invokeExact(state, fd, buf, len, flags, dst, dlen);
         } catch (Throwable t) {
@@ -135,7 +155,8 @@ final class Libc {
         }
     }
 
-    static long recv(MemorySegment state, int fd, MemorySegment buf, long len, int flags) {
+    /** recv(2): bytes, or {@code -1} on failure (errno in {@code state}). */
+    public static long recv(MemorySegment state, int fd, MemorySegment buf, long len, int flags) {
         try {
             return (long) RECV.invokeExact(state, fd, buf, len, flags);
         } catch (Throwable t) {
@@ -143,7 +164,8 @@ final class Libc {
         }
     }
 
-    static int close(MemorySegment state, int fd) {
+    /** close(2); {@code -1} on failure (errno in {@code state}). */
+    public static int close(MemorySegment state, int fd) {
         try {
             return (int) CLOSE.invokeExact(state, fd);
         } catch (Throwable t) {
@@ -165,7 +187,11 @@ final class Libc {
         }
     }
 
-    private static RuntimeException rethrow(Throwable t) {
+    /**
+     * What a downcall wrapper throws for {@code t} from {@code invokeExact}: a RuntimeException as it is, an Error
+     * rethrown here, anything else wrapped in an IllegalStateException ("native call failed").
+     */
+    public static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) {
             return r;
         }
