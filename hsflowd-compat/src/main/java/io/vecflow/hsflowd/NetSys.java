@@ -35,12 +35,13 @@ final class NetSys {
     static final int SOCKADDR_IN = 16;
     static final int SOCKADDR_IN6 = 28;
 
+    private static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
+    private static final ValueLayout PTR = ValueLayout.ADDRESS;
+
     // int open(const char *path, int flags)
-    private static final MethodHandle OPEN =
-            Libc.downcall("open", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    private static final MethodHandle OPEN = Libc.downcall("open", FunctionDescriptor.of(C_INT, PTR, C_INT));
     // int setns(int fd, int nstype)
-    private static final MethodHandle SETNS =
-            Libc.downcall("setns", FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    private static final MethodHandle SETNS = Libc.downcall("setns", FunctionDescriptor.of(C_INT, C_INT, C_INT));
 
     /** open(2) of {@code path} (a NUL-terminated C string); an fd, or {@code -1} (errno in {@code state}). */
     static int open(MemorySegment state, MemorySegment path, int flags) {

@@ -129,7 +129,8 @@ public final class Libc {
     }
 
     /** getsockopt(2); {@code -1} on failure (errno in {@code state}). */
-    public static int getsockopt(MemorySegment state, int fd, int level, int name, MemorySegment val, MemorySegment len) {
+    public static int getsockopt(MemorySegment state, int fd, int level, int name, MemorySegment val,
+            MemorySegment len) {
         try {
             return (int) GETSOCKOPT.invokeExact(state, fd, level, name, val, len);
         } catch (Throwable t) {
@@ -147,7 +148,8 @@ public final class Libc {
     }
 
     /** sendto(2): bytes, or {@code -1} on failure (errno in {@code state}). */
-    public static long sendto(MemorySegment state, int fd, MemorySegment buf, long len, int flags, MemorySegment dst, int dlen) {
+    public static long sendto(MemorySegment state, int fd, MemorySegment buf, long len, int flags, MemorySegment dst,
+            int dlen) {
         try {
             return (long) SENDTO.invokeExact(state, fd, buf, len, flags, dst, dlen);
         } catch (Throwable t) {

@@ -3,6 +3,7 @@ package io.vecflow.netlink.netdm;
 import io.vecflow.netlink.NetlinkException;
 import io.vecflow.netlink.NetlinkFormatException;
 import io.vecflow.netlink.NetlinkSocket;
+import io.vecflow.netlink.ChannelSubscriber;
 import io.vecflow.netlink.NetlinkSubscriber;
 import java.lang.foreign.MemorySegment;
 
@@ -20,23 +21,16 @@ import java.lang.foreign.MemorySegment;
  * <p>On a kernel without drop_monitor, opening the GENL transport throws
  * {@link io.vecflow.netlink.GenlFamilyNotFoundException} whose message says {@code modprobe drop_monitor}.
  */
-public final class NetDmSubscriber extends NetlinkSubscriber<NetDmHandler> {
+public final class NetDmSubscriber extends ChannelSubscriber<NetDmHandler, NetDmTransport, NetDmAlert> {
     /** Receive buffer requested at open, bytes. */
     public static final int DEFAULT_RECEIVE_BUFFER_BYTES = 8 * 1024 * 1024;
 
     private final NetDmCodec codec = new NetDmCodec();
-    private final NetDmAlert alert;
-    private final NetDmTransport transport;
-    private final int nlmsgType;
-    private long alerts;
-    private long payloadTruncated;
 
     private NetDmSubscriber(NetlinkSocket socket, NetDmTransport transport, int nlmsgType, int groupId,
             int payloadCapacity) throws NetlinkException {
-        super(socket, groupId, DEFAULT_RECEIVE_BUFFER_BYTES, "NET_DM subscriber");
-        this.transport = transport;
-        this.nlmsgType = nlmsgType;
-        this.alert = new NetDmAlert(payloadCapacity);
+        super(socket, transport, nlmsgType, groupId, new NetDmAlert(payloadCapacity), DEFAULT_RECEIVE_BUFFER_BYTES,
+                "NET_DM subscriber");
     }
 
     /**
@@ -59,50 +53,36 @@ public final class NetDmSubscriber extends NetlinkSubscriber<NetDmHandler> {
      */
     public static NetDmSubscriber open(NetDmTransport transport, int usersockGroup, int payloadCapacity)
             throws NetlinkException {
-        Factory<NetDmSubscriber> f = (s, type, group) -> new NetDmSubscriber(s, transport, type, group, payloadCapacity);
+        Factory<NetDmSubscriber> f = (s, type, group) -> new NetDmSubscriber(s, transport, type, group,
+                payloadCapacity);
         return transport == NetDmTransport.GENL
                 ? openGenl(NetDm.GENL_NAME, NetDm.MCGRP_EVENTS, f)
                 : openUsersock(usersockGroup, NetDm.USERSOCK_MSG_TYPE, f);
     }
 
-    /**
-     * Decodes one message (see {@link NetlinkSubscriber#poll}): PACKET_ALERTs of this transport's nlmsg_type go to
-     * {@link NetDmHandler#onAlert} with the reused holder; other types and other NET_DM commands are skipped.
-     */
     @Override
-    protected boolean onMessage(int type, MemorySegment buf, long offset, int length, NetDmHandler handler)
+    protected boolean decode(MemorySegment buf, long offset, int length, NetDmAlert alert)
             throws NetlinkFormatException {
-        if (type != nlmsgType) {
-            return false; // ACKs, control traffic, other users of the group
-        }
-        if (!codec.decode(buf, offset, length, alert)) {
-            return false; // another NET_DM command (summary ALERT, CONFIG_NEW, STATS_NEW)
-        }
-        alerts++;
-        if (alert.payloadTruncated()) {
-            payloadTruncated++;
-        }
+        return codec.decode(buf, offset, length, alert);
+    }
+
+    @Override
+    protected boolean wasTruncated(NetDmAlert alert) {
+        return alert.payloadTruncated();
+    }
+
+    @Override
+    protected void deliver(NetDmHandler handler, NetDmAlert alert) {
         handler.onAlert(alert);
-        return true;
     }
 
     /** PACKET_ALERTs decoded and delivered. */
     public long alerts() {
-        return alerts;
+        return delivered();
     }
 
     /** Alerts whose PAYLOAD exceeded the holder capacity and was cut. */
     public long payloadTruncated() {
-        return payloadTruncated;
-    }
-
-    /** nlmsg_type of accepted messages: the NET_DM family id (GENL) or {@link NetDm#USERSOCK_MSG_TYPE}. */
-    public int nlmsgType() {
-        return nlmsgType;
-    }
-
-    /** The transport. */
-    public NetDmTransport transport() {
-        return transport;
+        return truncated();
     }
 }

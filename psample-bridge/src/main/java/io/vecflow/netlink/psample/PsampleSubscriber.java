@@ -3,6 +3,7 @@ package io.vecflow.netlink.psample;
 import io.vecflow.netlink.NetlinkException;
 import io.vecflow.netlink.NetlinkFormatException;
 import io.vecflow.netlink.NetlinkSocket;
+import io.vecflow.netlink.ChannelSubscriber;
 import io.vecflow.netlink.NetlinkSubscriber;
 import java.lang.foreign.MemorySegment;
 
@@ -11,29 +12,23 @@ import java.lang.foreign.MemorySegment;
  * USERSOCK unicasts, and decodes samples into one reused {@link PsampleSample}.
  *
  * <p>{@link #poll} reads one datagram into a preallocated off-heap buffer
- * ({@value NetlinkSubscriber#READ_BUFFER_BYTES} bytes) and walks every message in it; nothing is allocated per message. A malformed message is counted in
- * {@link #decodeErrors()} (text in {@link #lastDecodeError()}, naming field and offset) and skipped; a receive-buffer
- * overrun (ENOBUFS) is counted in {@link #overruns()}; messages of other types or other PSAMPLE commands are counted
- * in {@link #ignored()}. The subscriber keeps going after all of these. Like hsflowd's mod_psample the socket gets an
- * 8 MB receive buffer (SO_RCVBUFFORCE as root). Single-threaded.
+ * ({@value NetlinkSubscriber#READ_BUFFER_BYTES} bytes) and walks every message in it; nothing is allocated per
+ * message. A malformed message is counted in {@link #decodeErrors()} (text in {@link #lastDecodeError()}, naming
+ * field and offset) and skipped; a receive-buffer overrun (ENOBUFS) is counted in {@link #overruns()}; messages of
+ * other types or other PSAMPLE commands are counted in {@link #ignored()}. The subscriber keeps going after all of
+ * these. Like hsflowd's mod_psample the socket gets an 8 MB receive buffer (SO_RCVBUFFORCE as root).
+ * Single-threaded.
  */
-public final class PsampleSubscriber extends NetlinkSubscriber<PsampleHandler> {
+public final class PsampleSubscriber extends ChannelSubscriber<PsampleHandler, PsampleTransport, PsampleSample> {
     /** Receive buffer requested at open, bytes (hsflowd uses the same). */
     public static final int DEFAULT_RECEIVE_BUFFER_BYTES = 8 * 1024 * 1024;
 
     private final PsampleCodec codec = new PsampleCodec();
-    private final PsampleSample sample;
-    private final PsampleTransport transport;
-    private final int nlmsgType;
-    private long samples;
-    private long dataTruncated;
 
     private PsampleSubscriber(NetlinkSocket socket, PsampleTransport transport, int nlmsgType, int groupId,
                               int dataCapacity) throws NetlinkException {
-        super(socket, groupId, DEFAULT_RECEIVE_BUFFER_BYTES, "PSAMPLE subscriber");
-        this.transport = transport;
-        this.nlmsgType = nlmsgType;
-        this.sample = new PsampleSample(dataCapacity);
+        super(socket, transport, nlmsgType, groupId, new PsampleSample(dataCapacity), DEFAULT_RECEIVE_BUFFER_BYTES,
+                "PSAMPLE subscriber");
     }
 
     /**
@@ -73,44 +68,29 @@ public final class PsampleSubscriber extends NetlinkSubscriber<PsampleHandler> {
                 PsampleTransport.USERSOCK, type, group, PsampleSample.DEFAULT_DATA_CAPACITY));
     }
 
-    /**
-     * Decodes one message (see {@link NetlinkSubscriber#poll}): PSAMPLE_CMD_SAMPLEs of this transport's nlmsg_type
-     * go to {@link PsampleHandler#onSample} with the reused holder; other types and other commands are skipped.
-     */
     @Override
-    protected boolean onMessage(int type, MemorySegment buf, long offset, int length, PsampleHandler handler)
+    protected boolean decode(MemorySegment buf, long offset, int length, PsampleSample sample)
             throws NetlinkFormatException {
-        if (type != nlmsgType) {
-            return false; // control messages (genl) or other traffic on the group
-        }
-        if (!codec.decode(buf, offset, length, sample)) {
-            return false; // another PSAMPLE command (group notifications)
-        }
-        samples++;
-        if (sample.dataTruncated()) {
-            dataTruncated++;
-        }
+        return codec.decode(buf, offset, length, sample);
+    }
+
+    @Override
+    protected boolean wasTruncated(PsampleSample sample) {
+        return sample.dataTruncated();
+    }
+
+    @Override
+    protected void deliver(PsampleHandler handler, PsampleSample sample) {
         handler.onSample(sample);
-        return true;
     }
 
     /** Samples decoded and delivered. */
     public long samples() {
-        return samples;
+        return delivered();
     }
 
     /** Samples whose DATA exceeded the holder capacity and was truncated. */
     public long dataTruncated() {
-        return dataTruncated;
-    }
-
-    /** nlmsg_type of accepted messages: the psample family id (GENL) or {@link Psample#USERSOCK_MSG_TYPE}. */
-    public int nlmsgType() {
-        return nlmsgType;
-    }
-
-    /** The transport. */
-    public PsampleTransport transport() {
-        return transport;
+        return truncated();
     }
 }
