@@ -632,6 +632,16 @@ final class HsflowdConfigParser {
     /** @return why {@code v} is neither an IP literal nor a host name, or null if it is one */
     static String addressProblem(String v) {
         if (v.indexOf(':') >= 0) {
+            // A zone (%eth0, %2) is checked for its form only: whether that interface exists is the host's state at
+            // start (runChecks), not the file's syntax.
+            int pct = v.indexOf('%');
+            if (pct >= 0) {
+                String zone = v.substring(pct + 1);
+                if (!zone.matches("[A-Za-z0-9_.:@-]{1,15}")) {
+                    return "bad IPv6 zone '" + zone + "' (an interface name or index)";
+                }
+                v = v.substring(0, pct);
+            }
             try {
                 InetAddress.ofLiteral(v);
                 return null;

@@ -395,9 +395,9 @@ class HsflowdConfigTest {
 
     @Test
     void addressesHostNamesAndInterfaceNames() throws Exception {
-        HsflowdConfig c = HsflowdConfig.parse("sflow { agentIP = fe80::1%lo collector { ip = collector.example.com } "
+        HsflowdConfig c = HsflowdConfig.parse("sflow { agentIP = fe80::1%eth9 collector { ip = collector.example.com } "
                 + "collector { ip = my_host-1 } collector { ip = ::ffff:10.1.2.3 dev = vrf.mgmt-0 namespace = x.y } }");
-        assertThat(c.agentIP).isEqualTo("fe80::1%lo"); // lo: an interface every namespace has
+        assertThat(c.agentIP).isEqualTo("fe80::1%eth9"); // the zone is syntax here; eth9 need not exist
         assertThat(c.collectors).extracting(x -> x.ip).containsExactly("collector.example.com", "my_host-1",
                 "::ffff:10.1.2.3");
         for (String bad : new String[] {"-lead.example", "a..b", "10.0.0", "1.2.3.4.5", "1:2:3", "a b"}) {
