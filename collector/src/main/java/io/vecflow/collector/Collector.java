@@ -159,8 +159,13 @@ public final class Collector implements AutoCloseable {
                         lossRecorder, s.clickhouseBatchRows, s.clickhouseFlushMs);
             }
             if (s.role != Role.OUTLET) {
-                admission = new Admission(s.allowPrefixes, s.rateLimit, s.burst == 0 ? s.rateLimit : s.burst,
-                        Admission.DEFAULT_MAX_AGENTS);
+                if (!s.allowPrefixes.isEmpty() || s.rateLimit > 0) {
+                    admission = new Admission(s.allowPrefixes, s.rateLimit, s.burst == 0 ? s.rateLimit : s.burst,
+                            Admission.DEFAULT_MAX_AGENTS);
+                } else if (!java.net.InetAddress.getByName(s.bindAddress).isLoopbackAddress()) {
+                    // Nothing to check: no admission at all; say once that anyone may send (not for loopback-only).
+                    log.warn(Admission.NO_ALLOWLIST_WARNING + " (admission.allow in the collector config)");
+                }
                 inlet = new UdpInlet(new InetSocketAddress(s.bindAddress, s.port), s.threads, s.receiveBufferBytes,
                         s.maxDatagramBytes, s.readBatch, stats.datagramsTruncated,
                         () -> new DatagramProcessor(stats.decode, stats, rawSinks,
@@ -184,7 +189,7 @@ public final class Collector implements AutoCloseable {
         return outlet;
     }
 
-    /** @return admission control of the UDP inlet, or null for the outlet role. */
+    /** @return admission control of the UDP inlet, or null (outlet role, or no allowlist and no rate limit). */
     public Admission admission() {
         return admission;
     }
