@@ -78,20 +78,8 @@ final class RecvmmsgInlet implements AutoCloseable {
             int len = c.readableBytes();
             c.getBytes(c.readerIndex(), buf, 0, len);
             InetSocketAddress s = p.sender();
-            mapped(s.getAddress(), peer16);
+            io.vecflow.collector.UdpInlet.mapped(s.getAddress(), peer16);
             proc.process(buf, 0, len, now, peer16, s.getPort());
-        }
-
-        static void mapped(InetAddress a, byte[] out) {
-            byte[] b = a.getAddress();
-            if (b.length == 16) {
-                System.arraycopy(b, 0, out, 0, 16);
-            } else {
-                java.util.Arrays.fill(out, 0, 10, (byte) 0);
-                out[10] = (byte) 0xFF;
-                out[11] = (byte) 0xFF;
-                System.arraycopy(b, 0, out, 12, 4);
-            }
         }
     }
 

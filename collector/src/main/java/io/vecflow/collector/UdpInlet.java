@@ -195,8 +195,13 @@ public final class UdpInlet implements AutoCloseable {
         }
     }
 
-    /** Writes an address as 16 bytes, IPv4 mapped to ::ffff:a.b.c.d. */
-    static void mapped(InetAddress a, byte[] out) {
+    /**
+     * Writes an address as 16 bytes, IPv4 mapped to ::ffff:a.b.c.d (RFC 4291 §2.5.5.2), the collector's form.
+     *
+     * @param a the address
+     * @param out 16 bytes, overwritten
+     */
+    public static void mapped(InetAddress a, byte[] out) {
         byte[] b = a.getAddress();
         if (b.length == 16) {
             System.arraycopy(b, 0, out, 0, 16);
