@@ -31,6 +31,10 @@ public final class BufferPool implements AutoCloseable {
     public final int[] l3Offset;
     /** Receive timestamp (System.nanoTime) of each buffer. */
     public final long[] timestampNanos;
+    /** {@link DropReason#ordinal()} set by the node that sends the buffer to error-drop. */
+    public final int[] dropReason;
+    /** Adjacency (next hop) chosen by a lookup node, -1 before. */
+    public final int[] adjacency;
 
     /**
      * @param count number of buffers
@@ -50,6 +54,8 @@ public final class BufferPool implements AutoCloseable {
         this.etherType = new int[count];
         this.l3Offset = new int[count];
         this.timestampNanos = new long[count];
+        this.dropReason = new int[count];
+        this.adjacency = new int[count];
         for (int i = 0; i < count; i++) {
             free[i] = count - 1 - i;
         }

@@ -1,17 +1,46 @@
 package io.vecflow.dataplane;
 
+import io.vecflow.dataplane.fib.Forwarding;
+import io.vecflow.dataplane.port.Port;
+import io.vecflow.dataplane.port.PortCounters;
+import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.netlink.netdm.NetDmEmitter;
 import io.vecflow.netlink.psample.PsampleEmitter;
+import io.vecflow.netlink.vpp.VppUsersockEmitter;
 import io.vecflow.packet.PcapFile;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A running dataplane: W workers, each with its buffer pool, sample FIFO and graph
- * {@code port-input → ethernet-input → sflow → (l2-xconnect | error-drop)}, fed by a {@link PcapReplayPort}, and the
- * {@link SflowMainThread} that turns samples into PSAMPLE messages.
+ * A running dataplane: W workers, each with its buffer pool, sample and discard FIFOs and one instance of the graph
+ *
+ * <pre>
+ * port-input → [device-input arc: sflow] → ethernet-input → l2-xconnect ─────────────────────────┐
+ *                                                         → ip4-input → [ip4-unicast arc] → ip4-lookup → ip4-rewrite ┤
+ *                                                         → ip6-input → [ip6-unicast arc] → ip6-lookup → ip6-rewrite ┤
+ * interface-output → [interface-output arc: sflow-egress] → port-output                                          ◄─┘
+ * error-drop (per reason, per interface) → [error-drop arc: sflow-drop] → drop
+ * </pre>
+ *
+ * and the {@link SflowMainThread} that turns samples into PSAMPLE, discards into NET_DM alerts and port counters
+ * into VPP IF_COUNTERS. Settings change at run time through the methods below (the control socket calls them).
  */
 public final class Dataplane implements AutoCloseable {
-    /** Dataplane settings (defaults as in VPP where VPP has one). */
+    /** sFlow sampling directions (VPP {@code sflow direction rx|tx|both}). */
+    public enum SflowDirection {
+        /** Ingress only (VPP's default). */
+        RX,
+        /** Egress only. */
+        TX,
+        /** Both. */
+        BOTH
+    }
+
+    /** Replay-demo settings (defaults as in VPP where VPP has one). */
     public static final class Settings {
         /** Worker threads (default 2). */
         public int workers = 2;
@@ -27,7 +56,7 @@ public final class Dataplane implements AutoCloseable {
         public int ifIndex = 1;
         /** ifIndex the xconnect output sends to (default 2). */
         public int xconnectIfIndex = 2;
-        /** true: output node l2-xconnect; false: error-drop (default true). */
+        /** true: frames are cross-connected to the output port; false: dropped (default true). */
         public boolean xconnect = true;
         /** Capture replays (default 1). */
         public long loops = 1;
@@ -37,45 +66,177 @@ public final class Dataplane implements AutoCloseable {
         public int sampleGroup = 1;
     }
 
+    /** A dataplane's whole configuration: interfaces, forwarding, sFlow. */
+    public static final class Topology {
+        /** Worker threads (default 2). */
+        public int workers = 2;
+        /** Buffers per worker (default 4096). */
+        public int buffersPerWorker = 4096;
+        /** Sample FIFO records per worker (default 2047). */
+        public int fifoCapacity = 2047;
+        /** Discard FIFO records per worker (default 64; VPP has 4). */
+        public int discardFifoCapacity = 64;
+        /** Ports, cross-connects, MACs, MTUs (required). */
+        public InterfaceTable interfaces;
+        /** Routes and neighbours (default: none). */
+        public Forwarding forwarding = new Forwarding.Builder().build();
+        /** sFlow sampling rate N (default 10000; 0 disables). */
+        public int samplingRate = 10_000;
+        /** Header bytes per sample (default 128; 64–256, multiple of 32). */
+        public int headerBytes = 128;
+        /** Counter polling interval, seconds (default 20). */
+        public int pollingIntervalSeconds = 20;
+        /** Sampling direction (default rx). */
+        public SflowDirection direction = SflowDirection.RX;
+        /** Interfaces (by name) with sFlow enabled (default none). */
+        public Set<String> sflowInterfaces = new LinkedHashSet<>();
+        /** Drop monitoring on (default off, as VPP). */
+        public boolean dropMonitoring;
+        /** NET_DM alerts per second at most (default 1000; 0 unlimited). */
+        public int discardLimitPerSecond = 1000;
+        /** PSAMPLE group of ingress samples (default 3, as VPP). */
+        public int ingressGroup = 3;
+        /** PSAMPLE group of egress samples (default 4, as VPP). */
+        public int egressGroup = 4;
+    }
+
     /** Totals over all workers, read while running or after. */
     public record Stats(long packetsReplayed, long bytesReplayed, long samplePool, long samplesTaken,
             long fifoDrops, long psampleSent, long psampleFailed, long fifoDropsCarried, long outputPackets,
             long ip4, long ip6, long otherEthertypes) {}
 
-    private final Settings settings;
-    private final PcapReplayPort port;
+    private final Topology topology;
+    private final InterfaceTable interfaces;
+    private final AtomicReference<Forwarding> forwarding;
+    private final FeatureArc deviceInput = new FeatureArc("device-input", EthernetInputNode.NAME, SflowNode.NAME);
+    private final FeatureArc ip4Unicast = new FeatureArc("ip4-unicast", IpLookupNode.IP4);
+    private final FeatureArc ip6Unicast = new FeatureArc("ip6-unicast", IpLookupNode.IP6);
+    private final FeatureArc interfaceOutput = new FeatureArc("interface-output", PortOutputNode.NAME,
+            SflowNode.EGRESS);
+    private final FeatureArc errorDrop = new FeatureArc("error-drop", DropNode.NAME, SflowNode.DROP);
     private final List<Worker> workers = new ArrayList<>();
     private final List<SampleFifo> fifos = new ArrayList<>();
+    private final List<SampleFifo> discardFifos = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private final SflowMainThread main;
+    private final Set<String> sflowEnabled = new LinkedHashSet<>();
+    private volatile SflowDirection direction;
+    private volatile boolean dropMonitoring;
+    private volatile int samplingRate, headerBytes;
     private Thread mainThread;
+    private final Settings legacy;
 
     /**
      * Builds the graph and workers (not started).
+     *
+     * @param t configuration (its ports must have {@code t.workers} queues)
+     * @param psample where PSAMPLE messages go (owned by the caller)
+     * @param netDm where NET_DM alerts go, or null
+     * @param vpp where IF_COUNTERS/STATUS go, or null
+     * @throws IllegalArgumentException for inconsistent settings (named)
+     */
+    public Dataplane(Topology t, PsampleEmitter psample, NetDmEmitter netDm, VppUsersockEmitter vpp) {
+        this(t, psample, netDm, vpp, null);
+    }
+
+    private Dataplane(Topology t, PsampleEmitter psample, NetDmEmitter netDm, VppUsersockEmitter vpp,
+            Settings legacy) {
+        if (t.interfaces == null) {
+            throw new IllegalArgumentException("topology needs interfaces");
+        }
+        if (t.workers < 1 || t.workers > 64) {
+            throw new IllegalArgumentException("workers must be 1..64, got " + t.workers);
+        }
+        for (Port p : t.interfaces.ports()) {
+            if (p.queues() != t.workers) {
+                throw new IllegalArgumentException("port " + p.name() + " has " + p.queues() + " queues for "
+                        + t.workers + " workers");
+            }
+        }
+        this.legacy = legacy;
+        this.topology = t;
+        this.interfaces = t.interfaces;
+        this.forwarding = new AtomicReference<>(t.forwarding);
+        this.samplingRate = t.samplingRate;
+        this.headerBytes = t.headerBytes;
+        this.direction = t.direction;
+        Port[] ports = interfaces.ports().toArray(Port[]::new);
+        for (int w = 0; w < t.workers; w++) {
+            SampleFifo fifo = new SampleFifo(t.fifoCapacity);
+            SampleFifo discards = new SampleFifo(t.discardFifoCapacity);
+            fifos.add(fifo);
+            discardFifos.add(discards);
+            Graph g = new Graph()
+                    .arc(deviceInput).arc(ip4Unicast).arc(ip6Unicast).arc(interfaceOutput).arc(errorDrop)
+                    .register(PortInputNode.NAME, i -> new PortInputNode(i, ports, deviceInput))
+                    .register(SflowNode.NAME, i -> new SflowNode(i, SflowNode.Direction.INGRESS, t.samplingRate,
+                            t.headerBytes, fifo, deviceInput))
+                    .register(EthernetInputNode.NAME, i -> new EthernetInputNode(interfaces))
+                    .register(L2XconnectNode.NAME, i -> new L2XconnectNode(interfaces))
+                    .register(Ip4InputNode.NAME, i -> new Ip4InputNode(ip4Unicast))
+                    .register(Ip6InputNode.NAME, i -> new Ip6InputNode(ip6Unicast))
+                    .register(IpLookupNode.IP4, i -> new IpLookupNode(false, forwarding))
+                    .register(IpLookupNode.IP6, i -> new IpLookupNode(true, forwarding))
+                    .register(IpRewriteNode.IP4, i -> new IpRewriteNode(false, forwarding, interfaces))
+                    .register(IpRewriteNode.IP6, i -> new IpRewriteNode(true, forwarding, interfaces))
+                    .register(InterfaceOutputNode.NAME, i -> new InterfaceOutputNode(interfaceOutput))
+                    .register(SflowNode.EGRESS, i -> new SflowNode(i, SflowNode.Direction.EGRESS, t.samplingRate,
+                            t.headerBytes, fifo, interfaceOutput))
+                    .register(PortOutputNode.NAME, i -> new PortOutputNode(i, interfaces))
+                    .register(ErrorDropNode.NAME, i -> new ErrorDropNode(errorDrop, interfaces.maxIfIndex()))
+                    .register(SflowNode.DROP, i -> new SflowNode(i, SflowNode.Direction.DROP, 1, t.headerBytes,
+                            discards, errorDrop))
+                    .register(DropNode.NAME, i -> new DropNode());
+            workers.add(new Worker(w, g, new BufferPool(t.buffersPerWorker, BufferPool.DEFAULT_BUFFER_BYTES)));
+        }
+        SflowMainThread.Duties d = new SflowMainThread.Duties();
+        d.discardFifos = discardFifos;
+        d.netDm = netDm;
+        d.discardLimitPerSecond = t.discardLimitPerSecond;
+        d.vpp = vpp;
+        d.ports = interfaces.ports();
+        d.graphDropsOn = this::graphDropsOn;
+        d.egressGroup = t.egressGroup;
+        d.pollingIntervalSeconds = t.pollingIntervalSeconds;
+        this.main = new SflowMainThread(fifos, psample, t.ingressGroup, 4096, d);
+        main.macs(interfaces::mac);
+        for (String name : t.sflowInterfaces) {
+            enableSflow(name, true);
+        }
+        setDropMonitoring(t.dropMonitoring);
+    }
+
+    /**
+     * The replay demo: a {@link PcapReplayPort} (ifIndex {@code s.ifIndex}) cross-connected to a sink port (ifIndex
+     * {@code s.xconnectIfIndex}), or dropping everything when {@code s.xconnect} is false, sFlow ingress sampling on
+     * the replay port into PSAMPLE group {@code s.sampleGroup}.
      *
      * @param s settings
      * @param capture Ethernet capture to replay
      * @param emitter where the main thread sends PSAMPLE messages (owned by the caller)
      */
     public Dataplane(Settings s, PcapFile capture, PsampleEmitter emitter) {
-        this.settings = s;
-        this.port = new PcapReplayPort(capture, s.ifIndex, s.workers, s.loops, s.packetsPerSecond);
-        String out = s.xconnect ? CountingOutputNode.L2_XCONNECT : CountingOutputNode.ERROR_DROP;
-        for (int w = 0; w < s.workers; w++) {
-            SampleFifo fifo = new SampleFifo(s.fifoCapacity);
-            fifos.add(fifo);
-            Graph g = new Graph()
-                    .register(ReplayInputNode.NAME, i -> port.inputNode(i, EthernetInputNode.NAME))
-                    .register(EthernetInputNode.NAME, i -> new EthernetInputNode(SflowNode.NAME,
-                            CountingOutputNode.ERROR_DROP))
-                    .register(SflowNode.NAME, i -> new SflowNode(i, s.samplingRate, s.headerBytes, fifo, out))
-                    .register(CountingOutputNode.L2_XCONNECT,
-                            i -> new CountingOutputNode(CountingOutputNode.L2_XCONNECT, s.xconnectIfIndex))
-                    .register(CountingOutputNode.ERROR_DROP,
-                            i -> new CountingOutputNode(CountingOutputNode.ERROR_DROP, 0));
-            workers.add(new Worker(w, g, new BufferPool(s.buffersPerWorker, BufferPool.DEFAULT_BUFFER_BYTES)));
+        this(topology(s, capture), emitter, null, null, s);
+    }
+
+    private static Topology topology(Settings s, PcapFile capture) {
+        Topology t = new Topology();
+        t.workers = s.workers;
+        t.buffersPerWorker = s.buffersPerWorker;
+        t.fifoCapacity = s.fifoCapacity;
+        t.samplingRate = s.samplingRate;
+        t.headerBytes = s.headerBytes;
+        t.ingressGroup = s.sampleGroup;
+        t.egressGroup = s.sampleGroup + 1;
+        t.interfaces = new InterfaceTable(Math.max(s.ifIndex, s.xconnectIfIndex));
+        PcapReplayPort in = new PcapReplayPort("pcap0", capture, s.ifIndex, s.workers, s.loops, s.packetsPerSecond);
+        t.interfaces.add(in, 0x020000000001L, 9000, false);
+        t.interfaces.add(new SinkPort("null0", s.xconnectIfIndex, s.workers), 0x020000000002L, 9000, false);
+        if (s.xconnect) {
+            t.interfaces.xconnect(s.ifIndex, s.xconnectIfIndex);
         }
-        this.main = new SflowMainThread(fifos, emitter, s.sampleGroup, 4096);
+        t.sflowInterfaces.add("pcap0");
+        return t;
     }
 
     /** Starts the main thread and the workers. */
@@ -87,7 +248,7 @@ public final class Dataplane implements AutoCloseable {
     }
 
     /**
-     * Waits until the replay finished, then lets the main thread drain every FIFO.
+     * Waits until every input is exhausted (replay/generator count), then lets the main thread drain every FIFO.
      *
      * @throws InterruptedException if interrupted
      */
@@ -107,9 +268,224 @@ public final class Dataplane implements AutoCloseable {
         awaitCompletion();
     }
 
-    /** @return the replay port. */
-    public PcapReplayPort port() {
-        return port;
+    // ---------------------------------------------------------------- control (any thread)
+
+    /**
+     * {@code sflow sampling-rate N}: changes N on every worker; 0 disables sampling.
+     *
+     * @throws IllegalArgumentException for a negative N
+     */
+    public void setSamplingRate(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("sampling-rate must be >= 0, got " + n);
+        }
+        samplingRate = n;
+        for (Worker w : workers) {
+            ((SflowNode) w.node(SflowNode.NAME)).setSamplingRate(n);
+            ((SflowNode) w.node(SflowNode.EGRESS)).setSamplingRate(n);
+        }
+    }
+
+    /**
+     * {@code sflow header-bytes B}.
+     *
+     * @throws IllegalArgumentException unless 64 ≤ B ≤ 256 and B is a multiple of 32
+     */
+    public void setHeaderBytes(int b) {
+        if (b < 64 || b > 256 || b % 32 != 0) {
+            throw new IllegalArgumentException("header-bytes must be 64..256 and a multiple of 32, got " + b);
+        }
+        headerBytes = b;
+        for (Worker w : workers) {
+            for (String n : new String[] {SflowNode.NAME, SflowNode.EGRESS, SflowNode.DROP}) {
+                ((SflowNode) w.node(n)).setHeaderBytes(b);
+            }
+        }
+    }
+
+    /**
+     * {@code sflow polling-interval S}.
+     *
+     * @throws IllegalArgumentException for S &lt; 1
+     */
+    public void setPollingInterval(int seconds) {
+        main.setPollingInterval(seconds);
+    }
+
+    /** {@code sflow direction rx|tx|both}: re-applies the features on every sFlow-enabled interface. */
+    public synchronized void setDirection(SflowDirection d) {
+        direction = d;
+        for (String name : sflowEnabled) {
+            applySflow(interfaces.port(name).ifIndex(), true);
+        }
+    }
+
+    /**
+     * {@code sflow enable IF} / {@code sflow disable IF}.
+     *
+     * @param name interface name
+     * @param enable true to enable
+     * @throws IllegalArgumentException for an unknown interface (the message lists the known ones)
+     */
+    public synchronized void enableSflow(String name, boolean enable) {
+        Port p = interfaces.port(name);
+        if (p == null) {
+            List<String> known = new ArrayList<>();
+            interfaces.ports().forEach(x -> known.add(x.name()));
+            throw new IllegalArgumentException("unknown interface '" + name + "'; interfaces: " + known);
+        }
+        if (enable) {
+            sflowEnabled.add(name);
+        } else {
+            sflowEnabled.remove(name);
+        }
+        applySflow(p.ifIndex(), enable);
+    }
+
+    private void applySflow(int ifIndex, boolean enable) {
+        SflowDirection d = direction;
+        deviceInput.enable(SflowNode.NAME, ifIndex, enable && d != SflowDirection.TX);
+        interfaceOutput.enable(SflowNode.EGRESS, ifIndex, enable && d != SflowDirection.RX);
+    }
+
+    /** {@code sflow drop-monitoring enable|disable}: the sflow-drop feature on every interface. */
+    public synchronized void setDropMonitoring(boolean on) {
+        dropMonitoring = on;
+        for (Port p : interfaces.ports()) {
+            errorDrop.enable(SflowNode.DROP, p.ifIndex(), on);
+        }
+    }
+
+    /**
+     * Replaces the forwarding state (routes, neighbours); workers pick it up at their next vector.
+     *
+     * @param f the new state
+     */
+    public void setForwarding(Forwarding f) {
+        forwarding.set(f);
+    }
+
+    // ---------------------------------------------------------------- show (any thread)
+
+    /** @return {@code show sflow}: settings, per-direction samples, FIFO drops, netlink sent/failed. */
+    public String showSflow() {
+        long pool = 0, in = 0, eg = 0, dr = 0, fd = 0, dd = 0;
+        for (int i = 0; i < workers.size(); i++) {
+            Worker w = workers.get(i);
+            SflowNode a = (SflowNode) w.node(SflowNode.NAME);
+            SflowNode b = (SflowNode) w.node(SflowNode.EGRESS);
+            SflowNode c = (SflowNode) w.node(SflowNode.DROP);
+            pool += a.samplePool() + b.samplePool();
+            in += a.samplesTaken();
+            eg += b.samplesTaken();
+            dr += c.samplesTaken();
+            fd += fifos.get(i).dropped();
+            dd += discardFifos.get(i).dropped();
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "sflow sampling-rate %d%n", samplingRate));
+        sb.append(String.format(Locale.ROOT, "sflow polling-interval %d%n", main.pollingInterval()));
+        sb.append(String.format(Locale.ROOT, "sflow header-bytes %d%n", headerBytes));
+        sb.append(String.format(Locale.ROOT, "sflow direction %s%n", direction.name().toLowerCase(Locale.ROOT)));
+        sb.append(String.format(Locale.ROOT, "sflow drop-monitoring %s%n", dropMonitoring ? "enabled" : "disabled"));
+        sb.append(String.format(Locale.ROOT, "sflow psample groups ingress %d egress %d%n", topology.ingressGroup,
+                topology.egressGroup));
+        synchronized (this) {
+            sb.append("interfaces enabled: ").append(sflowEnabled.isEmpty() ? "none" : String.join(" ", sflowEnabled))
+                    .append('\n');
+        }
+        sb.append(String.format(Locale.ROOT, "packets seen while sampling %d%n", pool));
+        sb.append(String.format(Locale.ROOT, "samples taken ingress %d egress %d, discards taken %d%n", in, eg, dr));
+        sb.append(String.format(Locale.ROOT, "sample fifo drops %d, discard fifo drops %d%n", fd, dd));
+        sb.append(String.format(Locale.ROOT, "psample sent %d failed %d%n", main.emitted(), main.emitFailed()));
+        sb.append(String.format(Locale.ROOT, "net_dm sent %d failed %d rate-limited %d%n", main.discardsSent(),
+                main.discardsFailed(), main.discardsLimited()));
+        sb.append(String.format(Locale.ROOT, "if_counters sent %d, status sent %d, usersock failed %d%n",
+                main.ifCountersSent(), main.statusSent(), main.vppFailed()));
+        return sb.toString();
+    }
+
+    /** @return {@code show errors}: count, node, reason, sFlow code — non-zero reasons only. */
+    public String showErrors() {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%12s  %-28s %s%n", "Count", "Reason",
+                "sFlow discard code"));
+        for (DropReason r : DropReason.values()) {
+            long n = dropped(r);
+            if (n != 0) {
+                sb.append(String.format(Locale.ROOT, "%12d  %-28s %d%n", n, r.counterName(), r.sflowCode()));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** @return {@code show interfaces}: per port rx/tx packets and octets, discards, errors, graph drops. */
+    public String showInterfaces() {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
+                "%-12s %5s %14s %16s %14s %16s %10s %10s %10s%n", "Name", "Idx", "rx packets", "rx octets",
+                "tx packets", "tx octets", "rx disc", "tx disc", "drops"));
+        for (Port p : interfaces.ports()) {
+            PortCounters c = p.counters();
+            sb.append(String.format(Locale.ROOT, "%-12s %5d %14d %16d %14d %16d %10d %10d %10d%n", p.name(),
+                    p.ifIndex(), c.sum(PortCounters.RX_PACKETS), c.sum(PortCounters.RX_OCTETS),
+                    c.sum(PortCounters.TX_PACKETS), c.sum(PortCounters.TX_OCTETS), c.sum(PortCounters.RX_DISCARDS),
+                    c.sum(PortCounters.TX_DISCARDS), graphDropsOn(p.ifIndex())));
+        }
+        return sb.toString();
+    }
+
+    /** @return {@code show runtime}: per node over all workers: calls (vectors), packets, vectors/call, ns/packet. */
+    public String showRuntime() {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-20s %14s %16s %12s %12s%n", "Name",
+                "Calls", "Vectors", "Vectors/Call", "ns/packet"));
+        Node[] first = workers.get(0).nodes();
+        for (int k = 0; k < first.length; k++) {
+            long calls = 0, pk = 0, ns = 0;
+            for (Worker w : workers) {
+                Node n = w.nodes()[k];
+                calls += n.vectors();
+                pk += n.packets();
+                ns += n.nanos();
+            }
+            sb.append(String.format(Locale.ROOT, "%-20s %14d %16d %12.2f %12.2f%n", first[k].name(), calls, pk,
+                    calls == 0 ? 0.0 : (double) pk / calls, pk == 0 ? 0.0 : (double) ns / pk));
+        }
+        return sb.toString();
+    }
+
+    /** @return packets dropped for a reason, over all workers. */
+    public long dropped(DropReason r) {
+        long n = 0;
+        for (Worker w : workers) {
+            n += ((ErrorDropNode) w.node(ErrorDropNode.NAME)).dropped(r);
+        }
+        return n;
+    }
+
+    /** @return packets dropped for a reason that were received on {@code ifIndex}, over all workers. */
+    public long dropped(DropReason r, int ifIndex) {
+        long n = 0;
+        for (Worker w : workers) {
+            n += ((ErrorDropNode) w.node(ErrorDropNode.NAME)).dropped(r, ifIndex);
+        }
+        return n;
+    }
+
+    private long graphDropsOn(int ifIndex) {
+        long n = 0;
+        for (Worker w : workers) {
+            n += ((ErrorDropNode) w.node(ErrorDropNode.NAME)).droppedOn(ifIndex);
+        }
+        return n;
+    }
+
+    /** @return the interfaces. */
+    public InterfaceTable interfaces() {
+        return interfaces;
+    }
+
+    /** @return the main thread (netlink counters). */
+    public SflowMainThread mainThread() {
+        return main;
     }
 
     /** @return the workers. */
@@ -117,30 +493,48 @@ public final class Dataplane implements AutoCloseable {
         return List.copyOf(workers);
     }
 
-    /** @return the settings. */
-    public Settings settings() {
-        return settings;
+    /** @return the replay port of the demo constructor, or null. */
+    public PcapReplayPort port() {
+        return legacy == null ? null : (PcapReplayPort) interfaces.port(legacy.ifIndex);
     }
 
-    /** @return totals over all workers. */
+    /** @return the demo settings, or null for a topology-built dataplane. */
+    public Settings settings() {
+        return legacy;
+    }
+
+    /** @return totals over all workers (the replay counters refer to the demo's replay port, else to every port). */
     public Stats stats() {
-        long pk = 0, by = 0, pool = 0, taken = 0, drops = 0, out = 0, v4 = 0, v6 = 0, oth = 0;
+        long pk = 0, by = 0, pool = 0, taken = 0, drops = 0, v4 = 0, v6 = 0, oth = 0;
+        for (Port p : interfaces.ports()) {
+            if (legacy == null || p.ifIndex() == legacy.ifIndex) {
+                pk += p.counters().sum(PortCounters.RX_PACKETS);
+                by += p.counters().sum(PortCounters.RX_OCTETS);
+            }
+        }
         for (int i = 0; i < workers.size(); i++) {
             Worker w = workers.get(i);
-            ReplayInputNode in = (ReplayInputNode) w.node(ReplayInputNode.NAME);
             SflowNode sf = (SflowNode) w.node(SflowNode.NAME);
+            SflowNode eg = (SflowNode) w.node(SflowNode.EGRESS);
             EthernetInputNode eth = (EthernetInputNode) w.node(EthernetInputNode.NAME);
-            CountingOutputNode o = (CountingOutputNode) w.node(settings.xconnect ? CountingOutputNode.L2_XCONNECT
-                    : CountingOutputNode.ERROR_DROP);
-            pk += in.rxPackets();
-            by += in.rxBytes();
-            pool += sf.samplePool();
-            taken += sf.samplesTaken();
+            pool += sf.samplePool() + eg.samplePool();
+            taken += sf.samplesTaken() + eg.samplesTaken();
             drops += fifos.get(i).dropped();
-            out += o.outPackets();
             v4 += eth.ip4();
             v6 += eth.ip6();
             oth += eth.other();
+        }
+        long out;
+        if (legacy != null && !legacy.xconnect) {
+            out = 0;
+            for (DropReason r : DropReason.values()) {
+                out += dropped(r);
+            }
+        } else {
+            out = 0;
+            for (Port p : interfaces.ports()) {
+                out += p.counters().sum(PortCounters.TX_PACKETS);
+            }
         }
         return new Stats(pk, by, pool, taken, drops, main.emitted(), main.emitFailed(), main.fifoDropsCarried(), out,
                 v4, v6, oth);
@@ -151,6 +545,8 @@ public final class Dataplane implements AutoCloseable {
         for (Worker w : workers) {
             w.pool().close();
         }
-        port.close();
+        for (Port p : interfaces.ports()) {
+            p.close();
+        }
     }
 }

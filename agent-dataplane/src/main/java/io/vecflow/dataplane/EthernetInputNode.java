@@ -7,15 +7,22 @@ import java.nio.ByteOrder;
 /**
  * {@code ethernet-input}: reads the Ethernet II header, walks up to 4 VLAN tags (802.1Q 0x8100, 802.1ad 0x88A8, 0x9100)
  * and records the inner ethertype and L3 offset in the buffer metadata (IEEE 802.3, 802.1Q). Runts (< 14 bytes) go to
- * the drop next node; everything else to the next node.
+ * error-drop ({@link DropReason#ETHERNET_RUNT}).
+ *
+ * <p>With an {@link InterfaceTable} it then classifies as VPP's ethernet-input does per interface mode: frames of a
+ * cross-connected (L2) port go to {@code l2-xconnect}; on a routed (L3) port IPv4 goes to {@code ip4-input}, IPv6 to
+ * {@code ip6-input}, anything else is dropped ({@link DropReason#BAD_ETHERTYPE}); a port that is neither drops
+ * ({@link DropReason#L2_NO_XCONNECT}). Without a table (the two-argument constructor) every frame goes to the one
+ * next node.
  */
 public final class EthernetInputNode extends Node {
     /** Node name. */
     public static final String NAME = "ethernet-input";
     private static final ValueLayout.OfShort BE_SHORT =
             ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final int NEXT_FORWARD = 0, NEXT_DROP = 1;
+    private static final int NEXT_FORWARD = 0, NEXT_DROP = 1, NEXT_L2 = 2, NEXT_IP4 = 3, NEXT_IP6 = 4;
 
+    private final InterfaceTable interfaces;
     private volatile long ip4, ip6, other, runts;
 
     /**
@@ -24,6 +31,18 @@ public final class EthernetInputNode extends Node {
      */
     public EthernetInputNode(String next, String drop) {
         super(NAME, next, drop);
+        this.interfaces = null;
+    }
+
+    /**
+     * A classifying ethernet-input (next nodes {@code error-drop}, {@code l2-xconnect}, {@code ip4-input},
+     * {@code ip6-input}).
+     *
+     * @param interfaces interface modes
+     */
+    public EthernetInputNode(InterfaceTable interfaces) {
+        super(NAME, ErrorDropNode.NAME, ErrorDropNode.NAME, L2XconnectNode.NAME, Ip4InputNode.NAME, Ip6InputNode.NAME);
+        this.interfaces = interfaces;
     }
 
     @Override
@@ -39,6 +58,7 @@ public final class EthernetInputNode extends Node {
                 runt++;
                 pool.etherType[b] = 0;
                 pool.l3Offset[b] = -1;
+                pool.dropReason[b] = DropReason.ETHERNET_RUNT.ordinal();
                 w.enqueue(next(NEXT_DROP), b, 0);
                 continue;
             }
@@ -58,7 +78,24 @@ public final class EthernetInputNode extends Node {
             } else {
                 oth++;
             }
-            w.enqueue(next(NEXT_FORWARD), b, 0);
+            if (interfaces == null) {
+                w.enqueue(next(NEXT_FORWARD), b, 0);
+                continue;
+            }
+            int rx = pool.rxIfIndex[b];
+            if (interfaces.xconnectPeer(rx) != 0) {
+                w.enqueue(next(NEXT_L2), b, 0);
+            } else if (!interfaces.routed(rx)) {
+                pool.dropReason[b] = DropReason.L2_NO_XCONNECT.ordinal();
+                w.enqueue(next(NEXT_DROP), b, 0);
+            } else if (type == 0x0800) {
+                w.enqueue(next(NEXT_IP4), b, 0);
+            } else if (type == 0x86DD) {
+                w.enqueue(next(NEXT_IP6), b, 0);
+            } else {
+                pool.dropReason[b] = DropReason.BAD_ETHERTYPE.ordinal();
+                w.enqueue(next(NEXT_DROP), b, 0);
+            }
         }
         ip4 += v4;
         ip6 += v6;

@@ -14,6 +14,7 @@ import java.util.function.IntFunction;
  */
 public final class Graph {
     private final Map<String, IntFunction<? extends Node>> factories = new LinkedHashMap<>();
+    private final List<FeatureArc> arcs = new ArrayList<>();
 
     /**
      * Registers a node.
@@ -27,6 +28,17 @@ public final class Graph {
         if (factories.putIfAbsent(name, factory) != null) {
             throw new IllegalArgumentException("node already registered: " + name);
         }
+        return this;
+    }
+
+    /**
+     * Registers a feature arc; its feature and end node names are resolved when a worker instantiates the graph.
+     *
+     * @param arc the arc (shared by every worker)
+     * @return this graph
+     */
+    public Graph arc(FeatureArc arc) {
+        arcs.add(arc);
         return this;
     }
 
@@ -65,6 +77,15 @@ public final class Graph {
                 next[j] = k;
             }
             n.bind(i, next);
+        }
+        for (FeatureArc arc : arcs) {
+            arc.resolve(name -> {
+                Integer k = index.get(name);
+                if (k == null) {
+                    throw new IllegalStateException("arc " + arc.name() + " names unknown node " + name);
+                }
+                return k;
+            });
         }
         return nodes.toArray(Node[]::new);
     }

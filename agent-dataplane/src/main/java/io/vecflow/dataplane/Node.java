@@ -12,8 +12,10 @@ public abstract class Node {
     private int index;
     /** Packets this node processed (vectors × their size). */
     protected long packets;
-    /** Vectors this node processed. */
+    /** Vectors this node processed (VPP's "calls"). */
     protected long vectors;
+    /** Time spent in {@link #process}, ns. */
+    protected long nanos;
 
     /**
      * @param name node name as shown by {@code show runtime} (e.g. {@code "ethernet-input"})
@@ -68,9 +70,16 @@ public abstract class Node {
      */
     protected abstract void process(Worker w, PacketVector v);
 
+    /** @return nanoseconds spent processing vectors. */
+    public long nanos() {
+        return nanos;
+    }
+
     final void run(Worker w, PacketVector v) {
+        long t0 = System.nanoTime();
         vectors++;
         packets += v.count;
         process(w, v);
+        nanos += System.nanoTime() - t0;
     }
 }

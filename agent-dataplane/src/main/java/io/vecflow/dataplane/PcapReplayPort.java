@@ -5,6 +5,8 @@ import io.vecflow.packet.PacketParser;
 import io.vecflow.packet.ParsedPacket;
 import io.vecflow.packet.PcapFile;
 import io.vecflow.packet.PcapPacket;
+import io.vecflow.dataplane.port.Port;
+import io.vecflow.dataplane.port.PortCounters;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -14,18 +16,22 @@ import java.util.List;
  * A port that replays a capture: the whole capture is loaded off-heap once, and each packet is assigned to a worker by
  * the hash of its 5-tuple, as a NIC's RSS would assign it to a receive queue (non-IP packets hash on their MAC
  * addresses). Each worker's {@link ReplayInputNode} then replays its own queue {@code loops} times, optionally paced
- * to its share of a packets/s rate.
+ * to its share of a packets/s rate. Frames longer than a buffer are truncated and counted as
+ * {@link PortCounters#RX_ERRORS}; transmit counts and frees (a replay port sends nowhere).
  */
-public final class PcapReplayPort implements AutoCloseable {
+public final class PcapReplayPort extends Port {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment data;
-    private final int ifIndex;
     private final int workers;
     private final long loops;
     private final double packetsPerSecond;
     private final long[][] offsets;
     private final int[][] lengths;
     private final int totalPackets;
+    private final int[] cursor;
+    private final long[] loop;
+    private final long[] startNanos;
+    private final long[] produced;
 
     /**
      * @param capture the loaded capture; must be Ethernet
@@ -36,6 +42,21 @@ public final class PcapReplayPort implements AutoCloseable {
      * @throws IllegalArgumentException for a non-Ethernet or empty capture, or bad parameters
      */
     public PcapReplayPort(PcapFile capture, int ifIndex, int workers, long loops, double packetsPerSecond) {
+        this("pcap" + ifIndex, capture, ifIndex, workers, loops, packetsPerSecond);
+    }
+
+    /**
+     * @param name interface name
+     * @param capture the loaded capture; must be Ethernet
+     * @param ifIndex the ifIndex packets arrive on
+     * @param workers number of workers (RSS queues)
+     * @param loops how many times each packet is replayed (≥ 1)
+     * @param packetsPerSecond total replay rate over all workers, or 0 for as fast as possible
+     * @throws IllegalArgumentException for a non-Ethernet or empty capture, or bad parameters
+     */
+    public PcapReplayPort(String name, PcapFile capture, int ifIndex, int workers, long loops,
+            double packetsPerSecond) {
+        super(name, ifIndex, Math.max(1, workers));
         if (capture.linkType() != LinkType.ETHERNET) {
             throw new IllegalArgumentException("the replay port needs an Ethernet capture; this one has link type "
                     + capture.linkType());
@@ -47,8 +68,11 @@ public final class PcapReplayPort implements AutoCloseable {
         if (workers < 1 || loops < 1 || packetsPerSecond < 0) {
             throw new IllegalArgumentException("workers and loops must be >= 1 and the rate >= 0");
         }
-        this.ifIndex = ifIndex;
         this.workers = workers;
+        this.cursor = new int[workers];
+        this.loop = new long[workers];
+        this.startNanos = new long[workers];
+        this.produced = new long[workers];
         this.loops = loops;
         this.packetsPerSecond = packetsPerSecond;
         this.totalPackets = packets.size();
@@ -107,35 +131,83 @@ public final class PcapReplayPort implements AutoCloseable {
         return totalPackets * loops;
     }
 
-    /** @return the ifIndex packets arrive on. */
-    public int ifIndex() {
-        return ifIndex;
+    @Override
+    public int rx(int queue, BufferPool pool, PacketVector out, int max) {
+        long[] offs = offsets[queue];
+        int[] lens = lengths[queue];
+        if (offs.length == 0 || loop[queue] >= loops) {
+            return 0;
+        }
+        long now = System.nanoTime();
+        if (startNanos[queue] == 0) {
+            startNanos[queue] = now;
+        }
+        int budget = max;
+        if (packetsPerSecond > 0) {
+            double share = packetsPerSecond * offs.length / totalPackets;
+            long allowed = (long) ((now - startNanos[queue]) * share / 1e9) + 1 - produced[queue];
+            if (allowed <= 0) {
+                return 0;
+            }
+            budget = (int) Math.min(budget, allowed);
+        }
+        MemorySegment dst = pool.data();
+        int bufBytes = pool.bufferBytes();
+        int ifIndex = ifIndex();
+        int c = cursor[queue];
+        long lp = loop[queue];
+        int n = 0;
+        long bytes = 0, truncated = 0;
+        while (n < budget && lp < loops) {
+            int b = pool.alloc();
+            if (b < 0) {
+                break; // nothing taken off the "wire": retried next round, not a loss
+            }
+            int len = lens[c];
+            if (len > bufBytes) {
+                truncated++;
+                len = bufBytes;
+            }
+            MemorySegment.copy(data, offs[c], dst, pool.offset(b), len);
+            pool.length[b] = len;
+            pool.rxIfIndex[b] = ifIndex;
+            pool.txIfIndex[b] = 0;
+            pool.timestampNanos[b] = now;
+            out.add(b);
+            bytes += len;
+            n++;
+            if (++c == offs.length) {
+                c = 0;
+                lp++;
+            }
+        }
+        cursor[queue] = c;
+        loop[queue] = lp;
+        produced[queue] += n;
+        PortCounters k = counters();
+        k.add(queue, PortCounters.RX_PACKETS, n);
+        k.add(queue, PortCounters.RX_OCTETS, bytes);
+        if (truncated != 0) {
+            k.add(queue, PortCounters.RX_ERRORS, truncated);
+        }
+        return n;
     }
 
-    /** @return the input node for worker {@code w}. */
-    public ReplayInputNode inputNode(int w, String next) {
-        double share = packetsPerSecond == 0 ? 0 : packetsPerSecond * lengths[w].length / totalPackets;
-        return new ReplayInputNode(this, w, next, share);
+    @Override
+    public boolean rxExhausted(int queue) {
+        return offsets[queue].length == 0 || loop[queue] >= loops;
     }
 
-    MemorySegment data() {
-        return data;
-    }
-
-    long[] offsets(int w) {
-        return offsets[w];
-    }
-
-    int[] lengths(int w) {
-        return lengths[w];
-    }
-
-    long loops() {
-        return loops;
-    }
-
-    int workers() {
-        return workers;
+    @Override
+    public void tx(int queue, BufferPool pool, PacketVector v) {
+        long bytes = 0;
+        for (int i = 0; i < v.count; i++) {
+            bytes += pool.length[v.buffers[i]];
+        }
+        PortCounters k = counters();
+        k.add(queue, PortCounters.TX_PACKETS, v.count);
+        k.add(queue, PortCounters.TX_OCTETS, bytes);
+        pool.free(v);
     }
 
     @Override

@@ -18,7 +18,7 @@ public final class SampleRecord {
     public int frameLength;
     /** Bytes used in {@link #header}. */
     public int headerLength;
-    /** sFlow discard reason for drop samples, or -1 for a normal sample. */
+    /** {@link DropReason#ordinal()} for drop samples, or -1 for a normal sample. */
     public int dropReason = -1;
     /** Sampling direction: 0 ingress, 1 egress, 2 drop. */
     public int direction;

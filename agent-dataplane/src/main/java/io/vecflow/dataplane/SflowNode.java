@@ -4,25 +4,47 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * {@code sflow}: 1-in-N ingress packet sampling with a random skip, exactly as FDio/vpp {@code src/plugins/sflow}
+ * {@code sflow} / {@code sflow-egress} / {@code sflow-drop}: 1-in-N packet sampling with a random skip, exactly as FDio/vpp {@code src/plugins/sflow}
  * samples: the skip to the next sample is uniform in [1, 2N−1] (mean N) from a per-worker PRNG seeded with the worker
  * index; skip 1 takes the next packet; when the skip exceeds the rest of the vector the whole vector passes and the
  * skip shrinks by its size. N = 1 samples every packet, N = 0 disables sampling. Every packet goes on to the next node.
+ *
+ * <p>Three directions, as feature nodes: {@code sflow} on the {@code device-input} arc (ingress: input ifIndex = the
+ * receive port, output 0), {@code sflow-egress} on {@code interface-output} (input = receive port, output = transmit
+ * port), {@code sflow-drop} on {@code error-drop} — which takes <em>every</em> dropped packet (no skip; the discard
+ * FIFO and the main thread's rate limit bound them) with its own receive ifIndex and {@link DropReason}.
  *
  * <p>A sample copies up to {@code headerBytes} bytes of the frame into a {@link SampleRecord} from the worker's
  * {@link SampleFifo}; a full FIFO drops the sample and counts it. No allocation per packet or sample.
  */
 public final class SflowNode extends Node {
-    /** Node name. */
+    /** Ingress node name. */
     public static final String NAME = "sflow";
+    /** Egress node name. */
+    public static final String EGRESS = "sflow-egress";
+    /** Drop node name. */
+    public static final String DROP = "sflow-drop";
+
+    /** Sampling direction, as in {@link SampleRecord#direction}. */
+    public enum Direction {
+        /** Received packets. */
+        INGRESS,
+        /** Transmitted packets. */
+        EGRESS,
+        /** Dropped packets. */
+        DROP
+    }
 
     private final SampleFifo fifo;
+    private final Direction direction;
+    private final FeatureArc arc;
+    private final int position;
     private volatile int samplingRate;
     private volatile int headerBytes;
     private long rng;
     private long skip;
     private int lastRate;
-    private volatile long pool, samples;
+    private volatile long samplePoolCount, samples;
 
     /**
      * @param worker worker index (seeds the PRNG, as VPP seeds with the thread index)
@@ -32,7 +54,34 @@ public final class SflowNode extends Node {
      * @param next the next node name
      */
     public SflowNode(int worker, int samplingRate, int headerBytes, SampleFifo fifo, String next) {
-        super(NAME, next);
+        this(NAME, worker, Direction.INGRESS, samplingRate, headerBytes, fifo, null, next);
+    }
+
+    /**
+     * A feature node on an arc.
+     *
+     * @param worker worker index (seeds the PRNG)
+     * @param direction which arc: INGRESS on device-input, EGRESS on interface-output, DROP on error-drop
+     * @param samplingRate N (0 disables; ignored for DROP, which takes every packet unless N = 0)
+     * @param headerBytes header bytes to copy, 1..256
+     * @param fifo this worker's sample FIFO (the discard FIFO for DROP)
+     * @param arc the arc this feature sits on
+     */
+    public SflowNode(int worker, Direction direction, int samplingRate, int headerBytes, SampleFifo fifo,
+            FeatureArc arc) {
+        this(switch (direction) {
+            case INGRESS -> NAME;
+            case EGRESS -> EGRESS;
+            case DROP -> DROP;
+        }, worker, direction, samplingRate, headerBytes, fifo, arc, null);
+    }
+
+    private SflowNode(String name, int worker, Direction direction, int samplingRate, int headerBytes,
+            SampleFifo fifo, FeatureArc arc, String next) {
+        super(name, next == null ? new String[0] : new String[] {next});
+        this.direction = direction;
+        this.arc = arc;
+        this.position = arc == null ? -1 : arc.position(name);
         if (headerBytes < 1 || headerBytes > SampleRecord.MAX_HEADER_BYTES) {
             throw new IllegalArgumentException("header-bytes must be 1..256, got " + headerBytes);
         }
@@ -42,7 +91,7 @@ public final class SflowNode extends Node {
         this.fifo = fifo;
         this.samplingRate = samplingRate;
         this.headerBytes = headerBytes;
-        this.rng = 0x9E3779B97F4A7C15L * (worker + 1);
+        this.rng = 0x9E3779B97F4A7C15L * (worker + 1) + direction.ordinal();
         this.skip = nextSkip(samplingRate);
         this.lastRate = samplingRate;
     }
@@ -70,23 +119,42 @@ public final class SflowNode extends Node {
     protected void process(Worker w, PacketVector v) {
         int n = v.count;
         int rate = samplingRate;
-        if (rate != lastRate) {
-            lastRate = rate;
-            skip = nextSkip(rate);
-        }
-        if (rate != 0) {
-            pool += n;
-            long s = skip;
-            int i = 0;
-            while (s <= n - i) {
-                int idx = i + (int) s - 1;
-                take(w.pool(), v.buffers[idx], rate);
-                i = idx + 1;
-                s = nextSkip(rate);
+        BufferPool pool = w.pool();
+        if (direction == Direction.DROP) {
+            if (rate != 0) {
+                samplePoolCount += n;
+                for (int i = 0; i < n; i++) {
+                    take(pool, v.buffers[i], 1);
+                }
             }
-            skip = s - (n - i);
+        } else {
+            if (rate != lastRate) {
+                lastRate = rate;
+                skip = nextSkip(rate);
+            }
+            if (rate != 0) {
+                samplePoolCount += n;
+                long s = skip;
+                int i = 0;
+                while (s <= n - i) {
+                    int idx = i + (int) s - 1;
+                    take(pool, v.buffers[idx], rate);
+                    i = idx + 1;
+                    s = nextSkip(rate);
+                }
+                skip = s - (n - i);
+            }
         }
-        w.enqueueAll(next(0), v);
+        if (arc == null) {
+            w.enqueueAll(next(0), v);
+            return;
+        }
+        boolean egress = direction == Direction.EGRESS;
+        for (int i = 0; i < n; i++) {
+            int b = v.buffers[i];
+            arc.next(w, b, egress ? pool.txIfIndex[b] : pool.rxIfIndex[b], position);
+        }
+        v.count = 0;
     }
 
     private void take(BufferPool pool, int b, int rate) {
@@ -99,14 +167,32 @@ public final class SflowNode extends Node {
         int h = Math.min(len, headerBytes);
         r.samplingRate = rate;
         r.inputIfIndex = pool.rxIfIndex[b];
-        r.outputIfIndex = 0;
+        r.outputIfIndex = direction == Direction.INGRESS ? 0 : pool.txIfIndex[b];
         r.frameLength = len;
         r.headerLength = h;
-        r.dropReason = -1;
-        r.direction = 0;
+        r.dropReason = direction == Direction.DROP ? pool.dropReason[b] : -1;
+        r.direction = direction.ordinal();
         r.timestampNanos = pool.timestampNanos[b];
         MemorySegment.copy(pool.data(), ValueLayout.JAVA_BYTE, pool.offset(b), r.header, 0, h);
         fifo.publish(r);
+    }
+
+    /**
+     * Changes the header bytes copied per sample at run time (VPP {@code sflow header-bytes B}).
+     *
+     * @param b bytes, 1..256
+     * @throws IllegalArgumentException outside that range
+     */
+    public void setHeaderBytes(int b) {
+        if (b < 1 || b > SampleRecord.MAX_HEADER_BYTES) {
+            throw new IllegalArgumentException("header-bytes must be 1..256, got " + b);
+        }
+        headerBytes = b;
+    }
+
+    /** @return the sampling direction. */
+    public Direction direction() {
+        return direction;
     }
 
     /**
@@ -128,7 +214,7 @@ public final class SflowNode extends Node {
 
     /** @return packets seen while sampling was enabled (the sFlow sample_pool). */
     public long samplePool() {
-        return pool;
+        return samplePoolCount;
     }
 
     /** @return samples taken (including those the FIFO then dropped). */

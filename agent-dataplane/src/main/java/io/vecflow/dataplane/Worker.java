@@ -18,8 +18,11 @@ public final class Worker implements Runnable {
     private final Node[] nodes;
     private final InputNode[] inputs;
     private final PacketVector[] pending;
-    private final PacketVector[] spare;
+    private PacketVector[] spare;
     private int spareCount;
+    private PacketVector[] fullVectors = new PacketVector[16];
+    private int[] fullNodes = new int[16];
+    private int fullCount;
     private volatile boolean running = true;
     private volatile boolean finished;
     private long dispatchRounds;
@@ -77,16 +80,18 @@ public final class Worker implements Runnable {
     }
 
     /**
-     * Hands one buffer to a next node.
+     * Hands one buffer to a next node. When the next node's pending vector is full it is queued whole and a fresh one
+     * started (VPP gets a new frame the same way); nodes never run inside another node, so per-node time in
+     * {@code show runtime} is exact.
      *
-     * @param next graph index of the next node (from {@link Node#next(int)})
+     * @param next graph index of the next node (from {@link Node#next(int)} or a {@link FeatureArc})
      * @param buffer buffer index
      * @param unused reserved for per-packet next-node metadata; pass 0
      */
     public void enqueue(int next, int buffer, int unused) {
         PacketVector v = pending[next];
-        if (v.isFull()) {
-            dispatch(next);
+        if (v.count == PacketVector.CAPACITY) {
+            park(next);
             v = pending[next];
         }
         v.add(buffer);
@@ -101,23 +106,54 @@ public final class Worker implements Runnable {
         v.count = 0;
     }
 
+    private void park(int node) {
+        if (fullCount == fullVectors.length) {
+            // Grows only while buffers in flight exceed what was seen before; steady state allocates nothing.
+            fullVectors = java.util.Arrays.copyOf(fullVectors, fullCount * 2);
+            fullNodes = java.util.Arrays.copyOf(fullNodes, fullCount * 2);
+        }
+        fullVectors[fullCount] = pending[node];
+        fullNodes[fullCount++] = node;
+        pending[node] = takeSpare();
+    }
+
+    private PacketVector takeSpare() {
+        if (spareCount == 0) {
+            return new PacketVector();
+        }
+        return spare[--spareCount];
+    }
+
+    private void giveSpare(PacketVector v) {
+        v.count = 0;
+        if (spareCount == spare.length) {
+            spare = java.util.Arrays.copyOf(spare, spare.length * 2);
+        }
+        spare[spareCount++] = v;
+    }
+
     private void dispatch(int node) {
         PacketVector v = pending[node];
         if (v.count == 0) {
             return;
         }
-        pending[node] = spare[--spareCount];
+        pending[node] = takeSpare();
         // The node hands every buffer on (enqueue) or frees it; the vector itself is only a list of indices.
         nodes[node].run(this, v);
-        v.count = 0;
-        spare[spareCount++] = v;
+        giveSpare(v);
     }
 
-    /** Runs pending vectors until the graph is idle. */
+    /** Runs queued full vectors and pending vectors until the graph is idle. */
     void drain() {
         boolean any = true;
         while (any) {
             any = false;
+            while (fullCount > 0) {
+                PacketVector v = fullVectors[--fullCount];
+                fullVectors[fullCount] = null;
+                nodes[fullNodes[fullCount]].run(this, v);
+                giveSpare(v);
+            }
             for (int i = 0; i < pending.length; i++) {
                 if (pending[i].count != 0) {
                     dispatch(i);

@@ -3,6 +3,7 @@ package io.vecflow.dataplane;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vecflow.dataplane.port.Port;
 import io.vecflow.packet.LinkType;
 import io.vecflow.packet.PacketParser;
 import io.vecflow.packet.ParsedPacket;
@@ -49,8 +50,9 @@ class PcapReplayPortTest {
     }
 
     private static Worker worker(PcapReplayPort port, int index, Recorder[] recorders) {
-        Graph g = new Graph()
-                .register(ReplayInputNode.NAME, i -> port.inputNode(i, "l2-xconnect"))
+        FeatureArc arc = new FeatureArc("device-input", "l2-xconnect");
+        Graph g = new Graph().arc(arc)
+                .register(PortInputNode.NAME, i -> new PortInputNode(i, new Port[] {port}, arc))
                 .register("l2-xconnect", i -> recorders[i] = new Recorder());
         return new Worker(index, g, new BufferPool(512, 2048));
     }
@@ -84,8 +86,9 @@ class PcapReplayPortTest {
         cap.packets().forEach(p -> byLength.merge(p.data().length, 1, Integer::sum));
         Map<Integer, Integer> seen = new HashMap<>();
         try (PcapReplayPort port = new PcapReplayPort(cap, 3, 1, 1, 0)) {
-            Graph g = new Graph()
-                    .register(ReplayInputNode.NAME, i -> port.inputNode(i, "l2-xconnect"))
+            FeatureArc arc = new FeatureArc("device-input", "l2-xconnect");
+            Graph g = new Graph().arc(arc)
+                    .register(PortInputNode.NAME, i -> new PortInputNode(i, new Port[] {port}, arc))
                     .register("l2-xconnect", i -> new Node("l2-xconnect") {
                         private int k;
 

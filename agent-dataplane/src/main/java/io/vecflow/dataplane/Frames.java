@@ -1,0 +1,59 @@
+package io.vecflow.dataplane;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/** Big-endian field access and checksum helpers over buffer data, shared by the nodes. No allocation. */
+final class Frames {
+    static final ValueLayout.OfShort BE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    static final ValueLayout.OfInt BE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    private Frames() {}
+
+    static int u8(MemorySegment d, long off) {
+        return d.get(ValueLayout.JAVA_BYTE, off) & 0xFF;
+    }
+
+    static int u16(MemorySegment d, long off) {
+        return d.get(BE16, off) & 0xFFFF;
+    }
+
+    static void put16(MemorySegment d, long off, int v) {
+        d.set(BE16, off, (short) v);
+    }
+
+    /** Writes a 48-bit MAC. */
+    static void putMac(MemorySegment d, long off, long mac) {
+        d.set(BE16, off, (short) (mac >>> 32));
+        d.set(BE32, off + 2, (int) mac);
+    }
+
+    /** @return the one's-complement sum (folded to 16 bits, not inverted) of {@code len} bytes (RFC 1071). */
+    static int sum16(MemorySegment d, long off, int len) {
+        long s = 0;
+        int i = 0;
+        for (; i + 1 < len; i += 2) {
+            s += d.get(BE16, off + i) & 0xFFFF;
+        }
+        if (i < len) {
+            s += (d.get(ValueLayout.JAVA_BYTE, off + i) & 0xFF) << 8;
+        }
+        while ((s >>> 16) != 0) {
+            s = (s & 0xFFFF) + (s >>> 16);
+        }
+        return (int) s;
+    }
+
+    /**
+     * Incrementally updates a 16-bit Internet checksum for one 16-bit word changing from {@code oldWord} to
+     * {@code newWord} (RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m')).
+     */
+    static int updateChecksum(int checksum, int oldWord, int newWord) {
+        int s = (~checksum & 0xFFFF) + (~oldWord & 0xFFFF) + (newWord & 0xFFFF);
+        s = (s & 0xFFFF) + (s >>> 16);
+        s = (s & 0xFFFF) + (s >>> 16);
+        return ~s & 0xFFFF;
+    }
+}

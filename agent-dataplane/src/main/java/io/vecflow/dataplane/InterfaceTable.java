@@ -1,0 +1,127 @@
+package io.vecflow.dataplane;
+
+import io.vecflow.dataplane.port.Port;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The dataplane's interfaces by ifIndex (VPP's hardware/software interface pools, simplified: one software interface
+ * per port): the port, its MAC address, MTU, whether it routes (L3) and its L2 cross-connect peer. Shared by every
+ * worker; configured before the workers start, except the cross-connect and L3 mode which the control thread may
+ * change (plain array writes, seen by workers within a dispatch round or so).
+ */
+public final class InterfaceTable {
+    private final Port[] ports;
+    private final long[] mac;
+    private final int[] mtu;
+    private final boolean[] l3;
+    private final int[] xconnect;
+    private final int maxIfIndex;
+    private final List<Port> list = new ArrayList<>();
+
+    /**
+     * @param maxIfIndex largest ifIndex any port will have (1..{@link FeatureArc#MAX_IF_INDEX})
+     */
+    public InterfaceTable(int maxIfIndex) {
+        if (maxIfIndex < 1 || maxIfIndex > FeatureArc.MAX_IF_INDEX) {
+            throw new IllegalArgumentException("maxIfIndex must be 1.." + FeatureArc.MAX_IF_INDEX);
+        }
+        this.maxIfIndex = maxIfIndex;
+        ports = new Port[maxIfIndex + 1];
+        mac = new long[maxIfIndex + 1];
+        mtu = new int[maxIfIndex + 1];
+        l3 = new boolean[maxIfIndex + 1];
+        xconnect = new int[maxIfIndex + 1];
+    }
+
+    /**
+     * Adds a port.
+     *
+     * @param p the port (its ifIndex must be free and ≤ maxIfIndex)
+     * @param macAddress the port's MAC (48 bits), the source MAC of routed frames it sends
+     * @param mtuBytes L3 MTU in bytes (IP packet size; 1500 typical)
+     * @param routed true: IPv4/IPv6 frames go to the IP nodes; false: the port is L2 (cross-connect)
+     * @throws IllegalArgumentException for a taken or out-of-range ifIndex
+     */
+    public synchronized void add(Port p, long macAddress, int mtuBytes, boolean routed) {
+        int i = p.ifIndex();
+        if (i > maxIfIndex) {
+            throw new IllegalArgumentException("port " + p.name() + ": ifIndex " + i + " above " + maxIfIndex);
+        }
+        if (ports[i] != null) {
+            throw new IllegalArgumentException("port " + p.name() + ": ifIndex " + i + " already used by "
+                    + ports[i].name());
+        }
+        ports[i] = p;
+        mac[i] = macAddress;
+        mtu[i] = mtuBytes;
+        l3[i] = routed;
+        list.add(p);
+    }
+
+    /**
+     * Cross-connects two ports both ways (VPP {@code set interface l2 xconnect}).
+     *
+     * @throws IllegalArgumentException if either is not a port
+     */
+    public void xconnect(int a, int b) {
+        check(a);
+        check(b);
+        xconnect[a] = b;
+        xconnect[b] = a;
+    }
+
+    private void check(int i) {
+        if (i < 1 || i > maxIfIndex || ports[i] == null) {
+            throw new IllegalArgumentException("no interface with ifIndex " + i);
+        }
+    }
+
+    /** @return the port with this ifIndex, or null. */
+    public Port port(int ifIndex) {
+        return ifIndex > 0 && ifIndex <= maxIfIndex ? ports[ifIndex] : null;
+    }
+
+    /**
+     * @param name interface name
+     * @return the port, or null
+     */
+    public Port port(String name) {
+        for (Port p : list) {
+            if (p.name().equals(name)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** @return every port, in the order added. */
+    public List<Port> ports() {
+        return List.copyOf(list);
+    }
+
+    /** @return the cross-connect peer of {@code ifIndex}, 0 when none. */
+    public int xconnectPeer(int ifIndex) {
+        return ifIndex > 0 && ifIndex <= maxIfIndex ? xconnect[ifIndex] : 0;
+    }
+
+    /** @return true when {@code ifIndex} is a routed (L3) port. */
+    public boolean routed(int ifIndex) {
+        return ifIndex > 0 && ifIndex <= maxIfIndex && l3[ifIndex];
+    }
+
+    /** @return the MAC of {@code ifIndex} (48 bits). */
+    public long mac(int ifIndex) {
+        return mac[ifIndex];
+    }
+
+    /** @return the L3 MTU of {@code ifIndex}, bytes. */
+    public int mtu(int ifIndex) {
+        return mtu[ifIndex];
+    }
+
+    /** @return the largest ifIndex this table can hold. */
+    public int maxIfIndex() {
+        return maxIfIndex;
+    }
+}

@@ -1,0 +1,58 @@
+package io.vecflow.dataplane;
+
+import io.vecflow.dataplane.port.Port;
+
+/**
+ * {@code port-output}: the device transmit node: groups the vector's frames by transmit ifIndex and hands each group to
+ * its port's transmit queue for this worker ({@link Port#tx}), which sends and frees them. A frame for an ifIndex with
+ * no port goes to error-drop ({@link DropReason#INTERFACE_DOWN}).
+ */
+public final class PortOutputNode extends Node {
+    /** Node name. */
+    public static final String NAME = "port-output";
+
+    private final InterfaceTable interfaces;
+    private final int queue;
+    private final PacketVector[] perPort;
+    private final int[] touched;
+
+    /**
+     * @param queue this worker's transmit queue index
+     * @param interfaces the ports
+     */
+    public PortOutputNode(int queue, InterfaceTable interfaces) {
+        super(NAME, ErrorDropNode.NAME);
+        this.queue = queue;
+        this.interfaces = interfaces;
+        this.perPort = new PacketVector[interfaces.maxIfIndex() + 1];
+        for (Port p : interfaces.ports()) {
+            perPort[p.ifIndex()] = new PacketVector();
+        }
+        this.touched = new int[PacketVector.CAPACITY];
+    }
+
+    @Override
+    protected void process(Worker w, PacketVector v) {
+        BufferPool pool = w.pool();
+        int nTouched = 0;
+        for (int i = 0, n = v.count; i < n; i++) {
+            int b = v.buffers[i];
+            int tx = pool.txIfIndex[b];
+            PacketVector pv = tx > 0 && tx < perPort.length ? perPort[tx] : null;
+            if (pv == null) {
+                pool.dropReason[b] = DropReason.INTERFACE_DOWN.ordinal();
+                w.enqueue(next(0), b, 0);
+                continue;
+            }
+            if (pv.count == 0) {
+                touched[nTouched++] = tx;
+            }
+            pv.add(b);
+        }
+        for (int i = 0; i < nTouched; i++) {
+            int tx = touched[i];
+            interfaces.port(tx).tx(queue, pool, perPort[tx]);
+            perPort[tx].count = 0;
+        }
+    }
+}
