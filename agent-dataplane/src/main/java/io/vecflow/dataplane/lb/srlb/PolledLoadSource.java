@@ -7,7 +7,8 @@ package io.vecflow.dataplane.lb.srlb;
  *
  * <p>{@link #refresh} takes the time as a parameter (nanoseconds, any fixed origin, e.g. {@link System#nanoTime()})
  * so rate-based sources ({@link CgroupCpuSource}) are testable without a clock. Refreshes of one source must not run
- * concurrently ({@link LoadSourcePoller} runs them on one thread).
+ * concurrently ({@link LoadSourcePoller} runs them on one thread); the counters are volatile for readers but written
+ * by that one refreshing thread only.
  */
 public abstract class PolledLoadSource implements LoadSource {
     private volatile double value = Double.NaN;
