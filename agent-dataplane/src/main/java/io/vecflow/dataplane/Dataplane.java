@@ -488,6 +488,16 @@ public final class Dataplane implements AutoCloseable {
         return main;
     }
 
+    /** @return the sample FIFOs, one per worker (for a caller that drains them itself instead of the main thread). */
+    public List<SampleFifo> sampleFifos() {
+        return List.copyOf(fifos);
+    }
+
+    /** @return the discard FIFOs, one per worker. */
+    public List<SampleFifo> discardFifos() {
+        return List.copyOf(discardFifos);
+    }
+
     /** @return the workers. */
     public List<Worker> workers() {
         return List.copyOf(workers);
