@@ -15,8 +15,8 @@ public abstract class NetlinkEmitter implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment buf;
     private final NetlinkWriter writer;
-    private final int groupId;
-    private final int dstGroups;
+    private int groupId;
+    private int dstGroups;
     private final int dstPortId;
     private final int sendFlags;
     private final int portId;
@@ -69,6 +69,31 @@ public abstract class NetlinkEmitter implements AutoCloseable {
         sendFailed++;
         lastErrno = Errno.EMSGSIZE;
         return false;
+    }
+
+    /**
+     * Counts a message that was not handed to the kernel for a reason found before sending (e.g. ENOENT: the generic
+     * netlink family is not registered yet).
+     *
+     * @param errno the reason, stored in {@link #lastErrno()}
+     * @return {@code false}, for {@code return failed(errno);}
+     */
+    protected final boolean failed(int errno) {
+        sendFailed++;
+        lastErrno = errno;
+        return false;
+    }
+
+    /**
+     * Points later sends at another multicast group (a generic-netlink group id resolved after open). Call from the
+     * sending thread.
+     *
+     * @param groupId destination multicast group 1..32
+     * @throws IllegalArgumentException outside 1..32
+     */
+    protected final void retarget(int groupId) {
+        this.dstGroups = Netlink.groupMask(groupId);
+        this.groupId = groupId;
     }
 
     /**

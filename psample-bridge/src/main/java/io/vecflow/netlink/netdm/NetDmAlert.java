@@ -359,18 +359,56 @@ public final class NetDmAlert {
         return this;
     }
 
+    /**
+     * Sets HW_TRAP_GROUP_NAME from UTF-8 bytes without a NUL (copies; allocates nothing).
+     *
+     * @throws IllegalArgumentException longer than {@value #STRING_CAPACITY} bytes or containing a NUL byte
+     * @throws IndexOutOfBoundsException the range is outside {@code src}
+     */
+    public NetDmAlert hwTrapGroup(byte[] src, int offset, int length) {
+        hwTrapGroupLength = setBytes(hwTrapGroup, src, offset, length, "NET_DM_ATTR_HW_TRAP_GROUP_NAME");
+        mark(NetDm.ATTR_HW_TRAP_GROUP_NAME);
+        return this;
+    }
+
+    /** Sets HW_TRAP_NAME from bytes; as {@link #hwTrapGroup(byte[], int, int)}. */
+    public NetDmAlert hwTrapName(byte[] src, int offset, int length) {
+        hwTrapNameLength = setBytes(hwTrapName, src, offset, length, "NET_DM_ATTR_HW_TRAP_NAME");
+        mark(NetDm.ATTR_HW_TRAP_NAME);
+        return this;
+    }
+
+    /** Sets REASON from bytes; as {@link #hwTrapGroup(byte[], int, int)}. */
+    public NetDmAlert reason(byte[] src, int offset, int length) {
+        reasonLength = setBytes(reason, src, offset, length, "NET_DM_ATTR_REASON");
+        mark(NetDm.ATTR_REASON);
+        return this;
+    }
+
+    /** Sets SYMBOL from bytes; as {@link #hwTrapGroup(byte[], int, int)}. */
+    public NetDmAlert symbol(byte[] src, int offset, int length) {
+        symbolLength = setBytes(symbol, src, offset, length, "NET_DM_ATTR_SYMBOL");
+        mark(NetDm.ATTR_SYMBOL);
+        return this;
+    }
+
     private static int setString(byte[] dst, String s, String what) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        if (b.length > dst.length) {
-            throw new IllegalArgumentException(what + " of " + b.length + " bytes exceeds " + dst.length);
+        return setBytes(dst, b, 0, b.length, what);
+    }
+
+    private static int setBytes(byte[] dst, byte[] src, int offset, int length, String what) {
+        java.util.Objects.checkFromIndexSize(offset, length, src.length);
+        if (length > dst.length) {
+            throw new IllegalArgumentException(what + " of " + length + " bytes exceeds " + dst.length);
         }
-        for (byte x : b) {
-            if (x == 0) {
-                throw new IllegalArgumentException(what + " contains a NUL byte");
+        for (int i = offset; i < offset + length; i++) {
+            if (src[i] == 0) {
+                throw new IllegalArgumentException(what + " contains a NUL byte at index " + (i - offset));
             }
         }
-        System.arraycopy(b, 0, dst, 0, b.length);
-        return b.length;
+        System.arraycopy(src, offset, dst, 0, length);
+        return length;
     }
 
     /** Copies a NUL-terminated string payload (up to the first NUL, capped); returns the kept length. */
