@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 @Command(name = "vecflow", mixinStandardHelpOptions = true, versionProvider = VecflowCommand.Version.class,
         description = "Network telemetry pipeline: sampling dataplane -> netlink PSAMPLE -> sFlow v5 agent -> collector.",
         subcommands = {DemoCommand.class, DataplaneCommand.class, HsflowdCommand.class, CollectorCommand.class,
-            DecodeCommand.class, PsampleCommand.class, CommandLine.HelpCommand.class})
+            DecodeCommand.class, PsampleCommand.class, CtlCommand.class, CommandLine.HelpCommand.class})
 public final class VecflowCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -43,6 +43,9 @@ public final class VecflowCommand implements Runnable {
     /** @return the configured command line (shared by main and tests). */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new VecflowCommand());
+        CommandLine ctl = cl.getSubcommands().get("ctl");
+        ctl.setStopAtPositional(true); // `vecflow ctl show sflow`: every word after the first belongs to the command
+        CtlCommand.addHelpFooter(ctl);
         cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
             cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + message(ex));
             if (System.getenv("VECFLOW_DEBUG") != null) {

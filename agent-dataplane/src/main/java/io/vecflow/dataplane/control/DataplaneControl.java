@@ -1,0 +1,184 @@
+package io.vecflow.dataplane.control;
+
+import java.net.InetAddress;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * What the control socket can ask of a running dataplane: the sFlow settings of VPP's sflow plugin (FDio/vpp
+ * {@code src/plugins/sflow/sflow.c} CLI; spec {@code netlink-channels.md} "Settings"), the {@code show} views, and
+ * the load-balancer VIP / application-server (backend) tables of VPP's lb plugin ({@code src/plugins/lb/cli.c}).
+ * {@link CommandParser} turns a command line into exactly one call; every argument has been range-checked by then.
+ *
+ * <p>Threading: the {@link ControlServer} makes one call at a time (never concurrently), on its own thread, off the
+ * packet path. An implementation publishes new settings to the workers itself (e.g. volatile fields or a config
+ * snapshot swap) and must not block for long. A call that cannot be done (an unknown interface, a VIP that does not
+ * exist) throws {@link ControlException}; its message is shown to the user and the command exits with status 1.
+ */
+public interface DataplaneControl {
+
+    /** Sampling direction (VPP {@code sflow direction}): ingress (device-input), egress (interface-output), both. */
+    enum Direction {
+        /** Ingress only (VPP's default). */
+        RX,
+        /** Egress only. */
+        TX,
+        /** Both. */
+        BOTH;
+
+        /** The CLI word: rx, tx or both. */
+        public String word() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** L4 protocol of a per-port VIP (IANA protocol numbers). */
+    enum Protocol {
+        /** TCP, protocol 6. */
+        TCP(6),
+        /** UDP, protocol 17. */
+        UDP(17);
+
+        private final int number;
+
+        Protocol(int number) {
+            this.number = number;
+        }
+
+        /** IANA protocol number. */
+        public int number() {
+            return number;
+        }
+    }
+
+    /**
+     * How a VIP's packets reach the chosen backend. VPP's lb has gre4, gre6, l3dsr, nat4 and nat6; vecflow implements
+     * the GRE pair plus IP-in-IP, SRv6 and SRLB (issue 6; spec {@code lb.md}).
+     */
+    enum Encap {
+        /** GRE in an outer IPv4 header (VPP {@code encap gre4}, its default). */
+        GRE4,
+        /** GRE in an outer IPv6 header (VPP {@code encap gre6}). */
+        GRE6,
+        /** IPv4-in-IPv4 or IPv6-in-IPv6, the backend's family (Katran's default). */
+        IPIP,
+        /** SRv6 H.Encaps with a one-segment SRH (the backend's SID). */
+        SRV6,
+        /** SRv6 service hunting (6LB): SRH [candidate 1, candidate 2, LB SID, VIP]. */
+        SRLB;
+
+        /** The CLI word, e.g. gre4. */
+        public String word() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * Identifies a VIP as VPP's lb does ({@code lb_vip_find_index}): prefix, and protocol + port for a per-port VIP.
+     *
+     * @param prefix       network address (host bits zero), IPv4 or IPv6
+     * @param prefixLength 0..32 (IPv4) or 0..128 (IPv6)
+     * @param protocol     TCP or UDP for a per-port VIP; {@code null} for an all-port VIP
+     * @param port         1..65535 for a per-port VIP; 0 for an all-port VIP
+     */
+    record VipKey(InetAddress prefix, int prefixLength, Protocol protocol, int port) {
+        /** @throws IllegalArgumentException inconsistent fields */
+        public VipKey {
+            Objects.requireNonNull(prefix, "prefix");
+            int max = prefix.getAddress().length * 8;
+            if (prefixLength < 0 || prefixLength > max) {
+                throw new IllegalArgumentException("prefix length " + prefixLength + " outside 0.." + max);
+            }
+            if ((protocol == null) != (port == 0) || port < 0 || port > 65535) {
+                throw new IllegalArgumentException("protocol " + protocol + " with port " + port
+                        + ": a per-port VIP needs both (port 1..65535), an all-port VIP neither");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return prefix.getHostAddress() + "/" + prefixLength
+                    + (protocol == null ? "" : " protocol " + protocol.name().toLowerCase(Locale.ROOT) + " port " + port);
+        }
+    }
+
+    /**
+     * A VIP to add.
+     *
+     * @param key       which VIP
+     * @param encap     encapsulation toward the backends
+     * @param newLength Maglev lookup-table size M, a prime (VPP's {@code new_len}; default
+     *                  {@link CommandParser#DEFAULT_NEW_LEN})
+     */
+    record Vip(VipKey key, Encap encap, int newLength) {
+        /** Requires non-null fields. */
+        public Vip {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(encap, "encap");
+        }
+    }
+
+    /** {@code sflow sampling-rate N}: mean 1-in-N random skip per worker; 0 disables sampling. */
+    void setSamplingRate(int n) throws ControlException;
+
+    /** {@code sflow polling-interval S}: interface counter polling interval, seconds (≥ 1). */
+    void setPollingInterval(int seconds) throws ControlException;
+
+    /** {@code sflow header-bytes B}: bytes copied per sample, 64..256 in steps of 32. */
+    void setHeaderBytes(int bytes) throws ControlException;
+
+    /** {@code sflow direction rx|tx|both}. */
+    void setDirection(Direction direction) throws ControlException;
+
+    /**
+     * {@code sflow enable IF} / {@code sflow disable IF}: per-interface sampling.
+     *
+     * @param interfaceName the port name from the configuration
+     * @throws ControlException no such interface (the message should list the known ones)
+     */
+    void setInterfaceSampling(String interfaceName, boolean enable) throws ControlException;
+
+    /** {@code sflow drop-monitoring enable|disable}: NET_DM alerts for dropped packets. */
+    void setDropMonitoring(boolean enable) throws ControlException;
+
+    /** {@code show sflow}: settings, samples taken, FIFO drops, netlink sent / failed (text, lines). */
+    String showSflow() throws ControlException;
+
+    /** {@code show errors}: drop reasons counted per node and interface (text). */
+    String showErrors() throws ControlException;
+
+    /** {@code show interfaces}: ports with their counters (text). */
+    String showInterfaces() throws ControlException;
+
+    /** {@code show runtime}: per node calls, vectors/call, clocks/packet (text). */
+    String showRuntime() throws ControlException;
+
+    /** {@code lb vip <prefix> ...}: adds a VIP. @throws ControlException e.g. it exists already */
+    void addVip(Vip vip) throws ControlException;
+
+    /** {@code lb vip <prefix> ... del}: removes a VIP. @throws ControlException no such VIP */
+    void delVip(VipKey key) throws ControlException;
+
+    /**
+     * {@code lb as <vip> ... <address>...}: adds application servers (backends) to a VIP.
+     *
+     * @param addresses one or more distinct addresses
+     * @throws ControlException no such VIP, an address family the VIP's encapsulation cannot reach, ...
+     */
+    void addBackends(VipKey vip, List<InetAddress> addresses) throws ControlException;
+
+    /**
+     * {@code lb as <vip> ... <address>... del [flush]}: removes backends.
+     *
+     * @param flush also drop the existing flows pinned to them (VPP {@code flush}); otherwise they drain
+     * @throws ControlException no such VIP or backend
+     */
+    void delBackends(VipKey vip, List<InetAddress> addresses, boolean flush) throws ControlException;
+
+    /** {@code show lb}: VIPs with their backends and counters (text). */
+    String showLb() throws ControlException;
+
+    /** {@code show lb flows}: the connection tables (text; the implementation bounds its length). */
+    String showLbFlows() throws ControlException;
+}
