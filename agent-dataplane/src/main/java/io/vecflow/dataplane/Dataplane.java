@@ -1,5 +1,6 @@
 package io.vecflow.dataplane;
 
+import io.vecflow.dataplane.control.DataplaneControl.Direction;
 import io.vecflow.dataplane.fib.Forwarding;
 import io.vecflow.dataplane.port.Port;
 import io.vecflow.dataplane.port.PortCounters;
@@ -30,16 +31,6 @@ import java.util.concurrent.atomic.AtomicReference;
  * into VPP IF_COUNTERS. Settings change at run time through the methods below (the control socket calls them).
  */
 public final class Dataplane implements AutoCloseable {
-    /** sFlow sampling directions (VPP {@code sflow direction rx|tx|both}). */
-    public enum SflowDirection {
-        /** Ingress only (VPP's default). */
-        RX,
-        /** Egress only. */
-        TX,
-        /** Both. */
-        BOTH
-    }
-
     /** Replay-demo settings (defaults as in VPP where VPP has one). */
     public static final class Settings {
         /** Worker threads (default 2). */
@@ -87,7 +78,7 @@ public final class Dataplane implements AutoCloseable {
         /** Counter polling interval, seconds (default 20). */
         public int pollingIntervalSeconds = 20;
         /** Sampling direction (default rx). */
-        public SflowDirection direction = SflowDirection.RX;
+        public Direction direction = Direction.RX;
         /** Interfaces (by name) with sFlow enabled (default none). */
         public Set<String> sflowInterfaces = new LinkedHashSet<>();
         /** Drop monitoring on (default off, as VPP). */
@@ -120,7 +111,7 @@ public final class Dataplane implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final SflowMainThread main;
     private final Set<String> sflowEnabled = new LinkedHashSet<>();
-    private volatile SflowDirection direction;
+    private volatile Direction direction;
     private volatile boolean dropMonitoring;
     private volatile int samplingRate, headerBytes;
     private Thread mainThread;
@@ -313,7 +304,7 @@ public final class Dataplane implements AutoCloseable {
     }
 
     /** {@code sflow direction rx|tx|both}: re-applies the features on every sFlow-enabled interface. */
-    public synchronized void setDirection(SflowDirection d) {
+    public synchronized void setDirection(Direction d) {
         direction = d;
         for (String name : sflowEnabled) {
             applySflow(interfaces.port(name).ifIndex(), true);
@@ -343,9 +334,9 @@ public final class Dataplane implements AutoCloseable {
     }
 
     private void applySflow(int ifIndex, boolean enable) {
-        SflowDirection d = direction;
-        deviceInput.enable(SflowNode.NAME, ifIndex, enable && d != SflowDirection.TX);
-        interfaceOutput.enable(SflowNode.EGRESS, ifIndex, enable && d != SflowDirection.RX);
+        Direction d = direction;
+        deviceInput.enable(SflowNode.NAME, ifIndex, enable && d != Direction.TX);
+        interfaceOutput.enable(SflowNode.EGRESS, ifIndex, enable && d != Direction.RX);
     }
 
     /** {@code sflow drop-monitoring enable|disable}: the sflow-drop feature on every interface. */

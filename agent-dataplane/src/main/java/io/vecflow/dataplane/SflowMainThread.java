@@ -2,12 +2,11 @@ package io.vecflow.dataplane;
 
 import io.vecflow.dataplane.port.Port;
 import io.vecflow.dataplane.port.PortCounters;
-import io.vecflow.netlink.netdm.NetDmAlert;
+import io.vecflow.netlink.netdm.NetDmDropPoint;
 import io.vecflow.netlink.netdm.NetDmEmitter;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import io.vecflow.netlink.psample.PsampleSample;
 import io.vecflow.netlink.vpp.VppIfCounters;
-import io.vecflow.netlink.vpp.VppStatus;
 import io.vecflow.netlink.vpp.VppUsersock;
 import io.vecflow.netlink.vpp.VppUsersockEmitter;
 import java.util.List;
@@ -61,14 +60,23 @@ public final class SflowMainThread implements Runnable {
         public int pollingIntervalSeconds = 20;
     }
 
+    /** One pre-encoded NET_DM drop point per {@link DropReason}: group "vecflow", its trap name and Linux reason. */
+    private static final NetDmDropPoint[] DROP_POINTS = dropPoints();
+
+    private static NetDmDropPoint[] dropPoints() {
+        NetDmDropPoint[] p = new NetDmDropPoint[DropReason.count()];
+        for (DropReason r : DropReason.values()) {
+            p[r.ordinal()] = NetDmDropPoint.devlink("error-drop", "vecflow", r.trapName(), r.linuxReason());
+        }
+        return p;
+    }
+
     private final List<SampleFifo> fifos;
     private final PsampleEmitter emitter;
     private final int sampleGroup;
     private final Duties duties;
     private final PsampleSample msg = new PsampleSample(SampleRecord.MAX_HEADER_BYTES);
-    private final NetDmAlert alert = new NetDmAlert(SampleRecord.MAX_HEADER_BYTES);
     private final VppIfCounters ifc = new VppIfCounters();
-    private final VppStatus status = new VppStatus();
     private final byte[] macBytes = new byte[6];
     private final long[] droppedSeen;
     private final int maxPerWake;
@@ -79,7 +87,6 @@ public final class SflowMainThread implements Runnable {
     private volatile boolean finished;
     private long groupSeq, egressSeq;
     private boolean egressStarted;
-    private long vppSeq;
     private long nextStatusNanos = startNanos;
     private double tokens;
     private long lastRefillNanos = startNanos;
@@ -246,21 +253,10 @@ public final class SflowMainThread implements Runnable {
             }
             tokens -= 1;
         }
-        DropReason reason = DropReason.of(r.dropReason);
         int ethertype = r.headerLength >= 14 ? (r.header[12] & 0xFF) << 8 | (r.header[13] & 0xFF) : 0;
-        alert.clear()
-                .origin(0)
-                .pc(0)
-                .inPortIfIndex(r.inputIfIndex & 0xFFFFFFFFL)
-                .timestampNs(r.timestampNanos)
-                .proto(ethertype == 0 ? 0x0800 : ethertype)
-                .origLen(r.frameLength)
-                .truncLen(r.headerLength)
-                .hwTrapGroup("vecflow")
-                .hwTrapName(reason.trapName())
-                .reason(reason.linuxReason())
-                .payload(r.header, 0, r.headerLength);
-        if (e.emit(alert)) {
+        boolean ok = e.emitDrop(DROP_POINTS[DropReason.of(r.dropReason).ordinal()], r.inputIfIndex & 0xFFFFFFFFL,
+                ethertype == 0 ? 0x0800 : ethertype, r.frameLength, r.header, r.headerLength, r.headerLength, 0);
+        if (ok) {
             discardsSent++;
         } else {
             discardsFailed++;
@@ -284,9 +280,7 @@ public final class SflowMainThread implements Runnable {
             for (SampleFifo f : fifos) {
                 fifoDrops += f.dropped();
             }
-            status.clear().uptimeS((t - startNanos) / 1_000_000_000L).drops((emitFailed + fifoDrops) & 0xFFFFFFFFL)
-                    .seq(++vppSeq & 0xFFFFFFFFL);
-            if (vpp.emitStatus(status)) {
+            if (vpp.sendStatus((t - startNanos) / 1_000_000_000L, emitFailed + fifoDrops)) {
                 statusSent++;
             } else {
                 vppFailed++;
@@ -329,9 +323,8 @@ public final class SflowMainThread implements Runnable {
                 .counter(VppUsersock.ATTR_TX_DISCARDS, c.sum(PortCounters.TX_DISCARDS))
                 .counter(VppUsersock.ATTR_RX_ERRORS, c.sum(PortCounters.RX_ERRORS))
                 .counter(VppUsersock.ATTR_TX_ERRORS, c.sum(PortCounters.TX_ERRORS))
-                .hwAddress(macBytes)
-                .seq(++vppSeq & 0xFFFFFFFFL);
-        if (vpp.emitIfCounters(ifc)) {
+                .hwAddress(macBytes);
+        if (vpp.sendIfCounters(ifc)) {
             ifCountersSent++;
         } else {
             vppFailed++;

@@ -62,7 +62,7 @@ class AllocationTest {
         }
         t.forwarding = fb.route("10.2.0.0/16", "10.0.4.2", 2).build();
         t.samplingRate = 100;
-        t.direction = Dataplane.SflowDirection.BOTH;
+        t.direction = io.vecflow.dataplane.control.DataplaneControl.Direction.BOTH;
         t.sflowInterfaces.add("in");
         t.sflowInterfaces.add("out");
         t.dropMonitoring = true;

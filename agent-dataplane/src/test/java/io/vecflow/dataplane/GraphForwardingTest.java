@@ -104,7 +104,7 @@ class GraphForwardingTest {
                 .route("10.2.0.0/16", "10.0.4.2", 4).route("10.4.0.0/24", null, 4)
                 .route("2001:db8:2::/48", "2001:db8:4::2", 4).build();
         t.samplingRate = 1;
-        t.direction = Dataplane.SflowDirection.BOTH;
+        t.direction = io.vecflow.dataplane.control.DataplaneControl.Direction.BOTH;
         t.sflowInterfaces.addAll(List.of("vfgt-a", "vfgt-b", "vfgt-r1", "vfgt-r2", "vfgt-x"));
         t.dropMonitoring = true;
         t.discardLimitPerSecond = 0;

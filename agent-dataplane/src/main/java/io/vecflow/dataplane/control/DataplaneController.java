@@ -1,0 +1,116 @@
+package io.vecflow.dataplane.control;
+
+import io.vecflow.dataplane.Dataplane;
+import java.net.InetAddress;
+import java.util.List;
+
+/**
+ * The {@link DataplaneControl} of a running {@link Dataplane}: each command calls the dataplane's run-time setter
+ * and turns a refused value ({@link IllegalArgumentException}, whose message names the value and the allowed range)
+ * into a {@link ControlException} the control socket reports with status 1. Load-balancer commands answer that no
+ * load balancer is configured until the dataplane has one.
+ */
+public final class DataplaneController implements DataplaneControl {
+    private final Dataplane dp;
+
+    /** @param dp the dataplane to control */
+    public DataplaneController(Dataplane dp) {
+        this.dp = dp;
+    }
+
+    private interface Action {
+        void run();
+    }
+
+    private static void apply(Action a) throws ControlException {
+        try {
+            a.run();
+        } catch (IllegalArgumentException e) {
+            throw new ControlException(e.getMessage());
+        }
+    }
+
+    @Override
+    public void setSamplingRate(int n) throws ControlException {
+        apply(() -> dp.setSamplingRate(n));
+    }
+
+    @Override
+    public void setPollingInterval(int seconds) throws ControlException {
+        apply(() -> dp.setPollingInterval(seconds));
+    }
+
+    @Override
+    public void setHeaderBytes(int bytes) throws ControlException {
+        apply(() -> dp.setHeaderBytes(bytes));
+    }
+
+    @Override
+    public void setDirection(Direction direction) throws ControlException {
+        apply(() -> dp.setDirection(direction));
+    }
+
+    @Override
+    public void setInterfaceSampling(String interfaceName, boolean enable) throws ControlException {
+        apply(() -> dp.enableSflow(interfaceName, enable));
+    }
+
+    @Override
+    public void setDropMonitoring(boolean enable) throws ControlException {
+        apply(() -> dp.setDropMonitoring(enable));
+    }
+
+    @Override
+    public String showSflow() {
+        return dp.showSflow();
+    }
+
+    @Override
+    public String showErrors() {
+        return dp.showErrors();
+    }
+
+    @Override
+    public String showInterfaces() {
+        return dp.showInterfaces();
+    }
+
+    @Override
+    public String showRuntime() {
+        return dp.showRuntime();
+    }
+
+    private static ControlException noLb() {
+        return new ControlException("no load balancer in this dataplane (configure lb: in the dataplane config)");
+    }
+
+    @Override
+    public void addVip(Vip vip) throws ControlException {
+        throw noLb();
+    }
+
+    @Override
+    public void delVip(VipKey key) throws ControlException {
+        throw noLb();
+    }
+
+    @Override
+    public void addBackends(VipKey vip, List<InetAddress> addresses) throws ControlException {
+        throw noLb();
+    }
+
+    @Override
+    public void delBackends(VipKey vip, List<InetAddress> addresses, boolean flush) throws ControlException {
+        throw noLb();
+    }
+
+    @Override
+    public String showLb() throws ControlException {
+        throw noLb();
+    }
+
+    @Override
+    public String showLbFlows() throws ControlException {
+        throw noLb();
+    }
+}
