@@ -1,0 +1,801 @@
+package io.vecflow.dataplane.config;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.vecflow.dataplane.control.CommandParser;
+import io.vecflow.dataplane.control.ControlServer;
+import io.vecflow.dataplane.control.DataplaneControl.Direction;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The dataplane's YAML configuration ({@code ./vecflow dataplane --config FILE}): workers and buffers, ports
+ * (AF_PACKET, pcap replay, traffic generator), L2 cross-connects, IPv4/IPv6 routes with static neighbours (no ARP/ND),
+ * the sFlow settings of VPP's sflow plugin (spec {@code netlink-channels.md}: sampling-rate 10000, polling-interval
+ * 20 s, header-bytes 128, direction rx, PSAMPLE groups 3/4), the netlink transports, the control socket and the
+ * metrics endpoint. The documented example with every key is {@link #example()} (resource
+ * {@code dataplane-example.yaml}).
+ *
+ * <p>Keys are kebab-case. Unknown keys, wrong types and values out of range are errors naming the source, the line and
+ * the key path, e.g. {@code dp.yaml line 12: ports[1].name: "eth0" is already the name of ports[0]}; all problems are
+ * reported at once ({@link DataplaneConfigException#problems()}). Relative pcap paths are resolved against the
+ * configuration file's directory. After {@link #load}/{@link #parse} the typed accessors ({@link Port#portType()},
+ * {@link Route#prefixAddress()}, {@link Neighbour#macBytes()}, ...) are valid. Not thread-safe while loading; read-only
+ * afterwards.
+ */
+public final class DataplaneConfig {
+    /** Worker threads, 1..{@value #MAX_WORKERS}. */
+    public int workers = 2;
+    /** Packet buffers per worker pool, {@value #MIN_BUFFERS}..{@value #MAX_BUFFERS}. */
+    public int buffersPerWorker = 4096;
+    /** Ports, in order; at least one. */
+    public List<Port> ports = new ArrayList<>();
+    /** L2 cross-connects: pairs of port names, each pair forwarding both ways. */
+    public List<List<String>> xconnects = new ArrayList<>();
+    /** IPv4 and IPv6 routes. */
+    public List<Route> routes = new ArrayList<>();
+    /** Static neighbours (the only way next hops get a MAC: no ARP, no ND). */
+    public List<Neighbour> neighbours = new ArrayList<>();
+    /** sFlow settings. */
+    public Sflow sflow = new Sflow();
+    /** Control socket path ({@code ./vecflow ctl}). */
+    public String controlSocket = ControlServer.DEFAULT_SOCKET.toString();
+    /** Prometheus endpoint. */
+    public Metrics metrics = new Metrics();
+
+    /** Largest worker count. */
+    public static final int MAX_WORKERS = 64;
+    /** Buffer pool bounds per worker. */
+    public static final int MIN_BUFFERS = 512, MAX_BUFFERS = 1 << 20;
+    /** Most problems listed in one exception. */
+    static final int MAX_PROBLEMS = 50;
+
+    /** Port types. */
+    public enum PortType {
+        /** Linux AF_PACKET socket (TPACKET_V3 ring) on a device, optionally inside a network namespace. */
+        AF_PACKET,
+        /** Replays an Ethernet pcap file. */
+        PCAP,
+        /** Synthesises traffic (benchmarks). */
+        GENERATOR
+    }
+
+    /** One port. */
+    public static final class Port {
+        /** Port name, used by xconnects, routes, neighbours, sflow.interfaces and the control commands. */
+        public String name;
+        /** af_packet, pcap or generator. */
+        public String type;
+        /** ifIndex reported in samples and counters (u32 ≥ 1); absent: see {@link #ifIndexOr(int)}. */
+        public Long ifIndex;
+        /** Network namespace name (af_packet only; {@code ip netns} name under /run/netns). */
+        public String netns;
+        /** MTU in bytes (L3, without the Ethernet header), 68..65535. */
+        public int mtu = 1500;
+        /** The port's MAC (source of routed frames); absent: the device's (af_packet) or 02:00:00:00:00:00 + ifIndex. */
+        public String mac;
+        /** af_packet options. */
+        public AfPacket afPacket;
+        /** pcap options. */
+        public Pcap pcap;
+        /** generator options. */
+        public Generator generator;
+
+        @JsonIgnore
+        private PortType portType;
+        @JsonIgnore
+        private byte[] macBytes;
+
+        /** The type (valid after loading). */
+        public PortType portType() {
+            return portType;
+        }
+
+        /** The configured MAC as 6 bytes, or {@code null} when absent. */
+        public byte[] macBytes() {
+            return macBytes == null ? null : macBytes.clone();
+        }
+
+        /**
+         * The ifIndex to use.
+         *
+         * @param fallback what to use when none is configured (af_packet: the device's Linux ifindex; others: the
+         *                 port's position + 1)
+         */
+        public long ifIndexOr(int fallback) {
+            return ifIndex != null ? ifIndex : fallback;
+        }
+    }
+
+    /** af_packet options. */
+    public static final class AfPacket {
+        /** Linux device name (default: the port name), 1..15 characters. */
+        @JsonProperty("interface")
+        public String device;
+        /** TPACKET_V3 receive ring blocks per socket, 2..1024. */
+        public int ringBlocks = 16;
+        /** Bytes per ring block: a power of two, 4096..16 MiB. */
+        public int ringBlockBytes = 1 << 20;
+    }
+
+    /** pcap replay options. */
+    public static final class Pcap {
+        /** The capture (Ethernet link type); relative paths are resolved against the configuration's directory. */
+        public String file;
+        /** Replays, ≥ 1. */
+        public long loops = 1;
+        /** Packets per second, 0 = as fast as possible. */
+        public double pps;
+
+        @JsonIgnore
+        private Path path;
+
+        /** The capture path, resolved (valid after loading). */
+        public Path path() {
+            return path;
+        }
+    }
+
+    /** Traffic generator options. */
+    public static final class Generator {
+        /** Frame size in bytes without FCS, 60..9216, or {@code imix} (7:4:1 of 60, 590, 1514 bytes). */
+        public String size = "64";
+        /** Distinct flows, 1..16777216. */
+        public int flows = 1024;
+        /** Flow popularity: uniform or zipf. */
+        public String popularity = "uniform";
+        /** Zipf exponent s > 0 (zipf only). */
+        public double zipfExponent = 1.0;
+        /** IP version of the generated packets: 4 or 6. */
+        public int ipVersion = 4;
+        /** Packets per second, 0 = as fast as possible. */
+        public double pps;
+        /** Packets to send, 0 = until stopped. */
+        public long packets;
+
+        @JsonIgnore
+        private int frameBytes;
+
+        /** Fixed frame size in bytes, or 0 for IMIX (valid after loading). */
+        public int frameBytes() {
+            return frameBytes;
+        }
+
+        /** Whether popularity is Zipf. */
+        public boolean zipf() {
+            return "zipf".equals(popularity);
+        }
+    }
+
+    /** One route. */
+    public static final class Route {
+        /** Destination prefix, e.g. 10.0.2.0/24 or 2001:db8:2::/64 (host bits clear). */
+        public String prefix;
+        /** Next-hop address (same family as the prefix). */
+        public String via;
+        /** Output port name. */
+        public String port;
+
+        @JsonIgnore
+        private InetAddress prefixAddress, viaAddress;
+        @JsonIgnore
+        private int prefixLength;
+
+        /** Network address of the prefix (valid after loading). */
+        public InetAddress prefixAddress() {
+            return prefixAddress;
+        }
+
+        /** Prefix length. */
+        public int prefixLength() {
+            return prefixLength;
+        }
+
+        /** Next-hop address. */
+        public InetAddress viaAddress() {
+            return viaAddress;
+        }
+    }
+
+    /** One static neighbour. */
+    public static final class Neighbour {
+        /** IPv4 or IPv6 address. */
+        public String address;
+        /** MAC, six colon-separated hex bytes. */
+        public String mac;
+        /** The port it is reached on. */
+        public String port;
+
+        @JsonIgnore
+        private InetAddress inetAddress;
+        @JsonIgnore
+        private byte[] macBytes;
+
+        /** The address (valid after loading). */
+        public InetAddress inetAddress() {
+            return inetAddress;
+        }
+
+        /** The MAC as 6 bytes. */
+        public byte[] macBytes() {
+            return macBytes.clone();
+        }
+    }
+
+    /** The {@code sflow} section. */
+    public static final class Sflow {
+        /** Mean 1-in-N sampling, 0 = off (VPP default 10000). */
+        public int samplingRate = 10_000;
+        /** Counter polling interval in seconds, 1..86400 (VPP default 20). */
+        public int pollingInterval = 20;
+        /** Header bytes per sample: 64..256, a multiple of 32 (VPP default 128). */
+        public int headerBytes = 128;
+        /** rx, tx or both (VPP default rx). */
+        public String direction = "rx";
+        /** Port names with sampling enabled at start. */
+        public List<String> interfaces = new ArrayList<>();
+        /** NET_DM alerts for dropped packets (VPP default off). */
+        public boolean dropMonitoring;
+        /** PSAMPLE group of ingress samples (VPP 3). */
+        public int psampleIngressGroup = 3;
+        /** PSAMPLE group of egress samples (VPP 4). */
+        public int psampleEgressGroup = 4;
+        /** PSAMPLE and NET_DM transport: genl (kernel modules psample / drop_monitor) or usersock. */
+        public String transport = "usersock";
+        /** NETLINK_USERSOCK groups 1..32 for the usersock transport and VPP's counters channel. */
+        public UsersockGroups usersockGroups = new UsersockGroups();
+        /** NET_DM IN_PORT convention: nested (kernel, default) or flat (VPP). */
+        public String netDmConvention = "nested";
+        /** Sample FIFO slots per worker, 2..1048576 (VPP: 2048). */
+        public int sampleFifoSlots = 2048;
+        /** Discard FIFO slots per worker, 2..1048576 (VPP: 4). */
+        public int discardFifoSlots = 256;
+
+        /** Direction as an enum (valid after loading). */
+        public Direction directionEnum() {
+            return Direction.valueOf(direction.toUpperCase(Locale.ROOT));
+        }
+
+        /** Whether NET_DM IN_PORT is VPP's flat u32. */
+        public boolean netDmFlat() {
+            return "flat".equals(netDmConvention);
+        }
+
+        /** Whether PSAMPLE / NET_DM go over generic netlink. */
+        public boolean genl() {
+            return "genl".equals(transport);
+        }
+    }
+
+    /** NETLINK_USERSOCK multicast groups. */
+    public static final class UsersockGroups {
+        /** PSAMPLE over usersock (vecflow convention 30). */
+        public int psample = 30;
+        /** NET_DM over usersock (vecflow convention 31). */
+        public int netDm = 31;
+        /** VPP IF_COUNTERS / STATUS (VPP and hsflowd: 29). */
+        public int counters = 29;
+    }
+
+    /** The {@code metrics} section. */
+    public static final class Metrics {
+        /** Address of the Prometheus endpoint. */
+        public String listen = "127.0.0.1";
+        /** TCP port, 0 = off. */
+        public int port = 9478;
+    }
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .setPropertyNamingStrategy(PropertyNamingStrategies.KEBAB_CASE)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+    /**
+     * Reads and validates a configuration file.
+     *
+     * @throws DataplaneConfigException unknown keys, wrong types, values out of range, dangling port names, a missing
+     *                                  pcap file (each problem names the file, line and key path)
+     * @throws IOException              the file cannot be read
+     */
+    public static DataplaneConfig load(Path file) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString(), dir);
+    }
+
+    /**
+     * Parses and validates YAML text.
+     *
+     * @param yaml    the text
+     * @param source  name used in messages (the file name)
+     * @param baseDir directory relative pcap paths resolve against; {@code null} resolves against the working
+     *                directory and skips the file-exists check
+     * @throws DataplaneConfigException as {@link #load}
+     */
+    public static DataplaneConfig parse(String yaml, String source, Path baseDir) {
+        DataplaneConfig c;
+        try {
+            c = yaml.isBlank() ? null : YAML.readValue(yaml, DataplaneConfig.class);
+        } catch (UnrecognizedPropertyException e) {
+            List<String> known = new ArrayList<>();
+            for (Object k : e.getKnownPropertyIds()) {
+                known.add(String.valueOf(k));
+            }
+            java.util.Collections.sort(known);
+            throw new DataplaneConfigException(List.of(source + " line " + line(e.getLocation()) + ": " + path(e)
+                    + ": unknown key (known here: " + String.join(", ", known) + ")"));
+        } catch (JsonProcessingException e) {
+            if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException
+                    && e.getOriginalMessage().startsWith("No content to map")) {
+                c = null; // only comments: every default
+            } else {
+                String where = e instanceof JsonMappingException m && !m.getPath().isEmpty() ? path(m) + ": " : "";
+                throw new DataplaneConfigException(List.of(source + " line " + line(e.getLocation()) + ": " + where
+                        + e.getOriginalMessage().lines().findFirst().orElse("")));
+            }
+        }
+        if (c == null) {
+            c = new DataplaneConfig();
+        }
+        c.validate(new Problems(source, YamlLines.of(yaml)), baseDir);
+        return c;
+    }
+
+    /** The documented example configuration (resource {@code dataplane-example.yaml}). */
+    public static String example() {
+        try (InputStream in = DataplaneConfig.class.getResourceAsStream("dataplane-example.yaml")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int line(JsonLocation l) {
+        return l == null ? 0 : l.getLineNr();
+    }
+
+    private static String path(JsonMappingException e) {
+        StringBuilder b = new StringBuilder();
+        for (JsonMappingException.Reference r : e.getPath()) {
+            if (r.getFieldName() != null) {
+                b.append(b.isEmpty() ? "" : ".").append(r.getFieldName());
+            } else {
+                b.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return b.toString();
+    }
+
+    /** Collects problems with their lines. */
+    private static final class Problems {
+        final String source;
+        final YamlLines lines;
+        final List<String> list = new ArrayList<>();
+
+        Problems(String source, YamlLines lines) {
+            this.source = source;
+            this.lines = lines;
+        }
+
+        void add(String path, String problem) {
+            if (list.size() < MAX_PROBLEMS) {
+                int l = lines.line(path);
+                list.add(source + (l > 0 ? " line " + l : "") + ": " + path + ": " + problem);
+            }
+        }
+
+        boolean check(boolean ok, String path, Object value, String rule) {
+            if (!ok) {
+                add(path, quote(value) + " is invalid (" + rule + ")");
+            }
+            return ok;
+        }
+    }
+
+    private static String quote(Object v) {
+        return v instanceof String s ? "\"" + s + "\"" : String.valueOf(v);
+    }
+
+    private void validate(Problems p, Path baseDir) {
+        // sections written with no value (e.g. "sflow:") are YAML null: the defaults
+        ports = ports == null ? new ArrayList<>() : ports;
+        xconnects = xconnects == null ? new ArrayList<>() : xconnects;
+        routes = routes == null ? new ArrayList<>() : routes;
+        neighbours = neighbours == null ? new ArrayList<>() : neighbours;
+        sflow = sflow == null ? new Sflow() : sflow;
+        metrics = metrics == null ? new Metrics() : metrics;
+        if (sflow.interfaces == null) {
+            sflow.interfaces = new ArrayList<>();
+        }
+        if (sflow.usersockGroups == null) {
+            sflow.usersockGroups = new UsersockGroups();
+        }
+
+        p.check(workers >= 1 && workers <= MAX_WORKERS, "workers", workers, "need 1.." + MAX_WORKERS);
+        p.check(buffersPerWorker >= MIN_BUFFERS && buffersPerWorker <= MAX_BUFFERS, "buffers-per-worker",
+                buffersPerWorker, "need " + MIN_BUFFERS + ".." + MAX_BUFFERS);
+        Map<String, Integer> byName = validatePorts(p, baseDir);
+        validateXconnects(p, byName);
+        Map<InetAddress, Neighbour> neigh = validateNeighbours(p, byName);
+        validateRoutes(p, byName, neigh);
+        validateSflow(p, byName);
+        p.check(controlSocket != null && !controlSocket.isBlank() && controlSocket.getBytes(StandardCharsets.UTF_8)
+                .length <= 107, "control-socket", controlSocket, "need a path of 1..107 bytes (sun_path)");
+        p.check(metrics.port >= 0 && metrics.port <= 65535, "metrics.port", metrics.port, "need 0..65535 (0 = off)");
+        p.check(metrics.listen != null && ipLiteral(metrics.listen) != null, "metrics.listen", metrics.listen,
+                "need an IP address");
+        if (!p.list.isEmpty()) {
+            throw new DataplaneConfigException(p.list);
+        }
+    }
+
+    private Map<String, Integer> validatePorts(Problems p, Path baseDir) {
+        Map<String, Integer> byName = new LinkedHashMap<>();
+        Map<Long, Integer> byIfIndex = new HashMap<>();
+        Map<String, Integer> byDevice = new HashMap<>();
+        if (ports.isEmpty()) {
+            p.add("ports", "at least one port is needed");
+        }
+        for (int i = 0; i < ports.size(); i++) {
+            String at = "ports[" + i + "]";
+            Port port = ports.get(i);
+            if (port == null) {
+                p.add(at, "empty port entry");
+                continue;
+            }
+            if (port.name == null) {
+                p.add(at, "name is required");
+            } else if (p.check(port.name.matches("[A-Za-z0-9_.:/-]{1,63}"), at + ".name", port.name,
+                    "need 1..63 of A-Z a-z 0-9 _ . : / -")) {
+                Integer prev = byName.putIfAbsent(port.name, i);
+                if (prev != null) {
+                    p.add(at + ".name", quote(port.name) + " is already the name of ports[" + prev + "]");
+                }
+            }
+            if (port.type == null) {
+                p.add(at, "type is required (af_packet, pcap or generator)");
+            } else {
+                port.portType = switch (port.type) {
+                    case "af_packet" -> PortType.AF_PACKET;
+                    case "pcap" -> PortType.PCAP;
+                    case "generator" -> PortType.GENERATOR;
+                    default -> null;
+                };
+                p.check(port.portType != null, at + ".type", port.type, "need af_packet, pcap or generator");
+            }
+            if (port.ifIndex != null && p.check(port.ifIndex >= 1 && port.ifIndex <= 0xFFFF_FFFFL, at + ".if-index",
+                    port.ifIndex, "need 1..4294967295")) {
+                Integer prev = byIfIndex.putIfAbsent(port.ifIndex, i);
+                if (prev != null) {
+                    p.add(at + ".if-index", port.ifIndex + " is already the if-index of ports[" + prev + "]");
+                }
+            }
+            p.check(port.mtu >= 68 && port.mtu <= 65535, at + ".mtu", port.mtu, "need 68..65535 bytes");
+            if (port.mac != null) {
+                port.macBytes = mac(port.mac);
+                p.check(port.macBytes != null && (port.macBytes[0] & 1) == 0, at + ".mac", port.mac,
+                        "need a unicast MAC like 02:00:00:00:00:01");
+            }
+            if (port.netns != null) {
+                p.check(port.netns.matches("[A-Za-z0-9_.-]{1,64}") && !port.netns.startsWith("."), at + ".netns",
+                        port.netns, "need a network namespace name of 1..64 of A-Z a-z 0-9 _ . -");
+                p.check(port.portType == null || port.portType == PortType.AF_PACKET, at + ".netns", port.netns,
+                        "only af_packet ports live in a network namespace");
+            }
+            checkOptionSections(p, at, port);
+            if (port.portType == PortType.AF_PACKET) {
+                AfPacket a = port.afPacket == null ? (port.afPacket = new AfPacket()) : port.afPacket;
+                if (a.device == null) {
+                    a.device = port.name;
+                }
+                if (a.device != null && p.check(a.device.matches("[^\\s/:]{1,15}") && !a.device.equals(".")
+                        && !a.device.equals(".."), at + ".af-packet.interface", a.device,
+                        "need a Linux interface name of 1..15 characters without blanks, / or :")) {
+                    String key = (port.netns == null ? "" : port.netns) + "/" + a.device;
+                    Integer prev = byDevice.putIfAbsent(key, i);
+                    if (prev != null) {
+                        p.add(at + ".af-packet.interface", quote(a.device) + (port.netns == null ? ""
+                                : " in netns " + port.netns) + " is already used by ports[" + prev + "]");
+                    }
+                }
+                p.check(a.ringBlocks >= 2 && a.ringBlocks <= 1024, at + ".af-packet.ring-blocks", a.ringBlocks,
+                        "need 2..1024");
+                p.check(a.ringBlockBytes >= 4096 && a.ringBlockBytes <= 16 << 20
+                        && Integer.bitCount(a.ringBlockBytes) == 1, at + ".af-packet.ring-block-bytes",
+                        a.ringBlockBytes, "need a power of two, 4096..16777216");
+            } else if (port.portType == PortType.PCAP) {
+                Pcap c = port.pcap;
+                if (c == null || c.file == null || c.file.isBlank()) {
+                    p.add(at + (c == null ? "" : ".pcap"), "a pcap port needs pcap.file");
+                } else {
+                    Path f = Path.of(c.file);
+                    c.path = baseDir == null || f.isAbsolute() ? f : baseDir.resolve(f).normalize();
+                    if (baseDir != null && !Files.isRegularFile(c.path)) {
+                        p.add(at + ".pcap.file", "no such file " + c.path);
+                    }
+                }
+                if (c != null) {
+                    p.check(c.loops >= 1, at + ".pcap.loops", c.loops, "need >= 1");
+                    p.check(c.pps >= 0 && Double.isFinite(c.pps), at + ".pcap.pps", c.pps,
+                            "need >= 0 packets/s (0 = as fast as possible)");
+                }
+            } else if (port.portType == PortType.GENERATOR) {
+                Generator g = port.generator == null ? (port.generator = new Generator()) : port.generator;
+                String s = g.size == null ? "" : g.size.trim();
+                if (s.equals("imix")) {
+                    g.frameBytes = 0;
+                } else if (s.matches("[0-9]{1,5}") && Integer.parseInt(s) >= 60 && Integer.parseInt(s) <= 9216) {
+                    g.frameBytes = Integer.parseInt(s);
+                } else {
+                    p.add(at + ".generator.size", quote(g.size) + " is invalid (need imix or 60..9216 bytes)");
+                }
+                p.check(g.flows >= 1 && g.flows <= 1 << 24, at + ".generator.flows", g.flows, "need 1..16777216");
+                p.check("uniform".equals(g.popularity) || "zipf".equals(g.popularity), at + ".generator.popularity",
+                        g.popularity, "need uniform or zipf");
+                p.check(g.zipfExponent > 0 && g.zipfExponent <= 10, at + ".generator.zipf-exponent", g.zipfExponent,
+                        "need 0 < s <= 10");
+                p.check(g.ipVersion == 4 || g.ipVersion == 6, at + ".generator.ip-version", g.ipVersion,
+                        "need 4 or 6");
+                p.check(g.pps >= 0 && Double.isFinite(g.pps), at + ".generator.pps", g.pps,
+                        "need >= 0 packets/s (0 = as fast as possible)");
+                p.check(g.packets >= 0, at + ".generator.packets", g.packets, "need >= 0 (0 = until stopped)");
+            }
+        }
+        return byName;
+    }
+
+    /** Options of one type given on a port of another type are a mistake worth naming. */
+    private static void checkOptionSections(Problems p, String at, Port port) {
+        if (port.portType == null) {
+            return;
+        }
+        if (port.afPacket != null && port.portType != PortType.AF_PACKET) {
+            p.add(at + ".af-packet", "af-packet options on a " + port.type + " port");
+        }
+        if (port.pcap != null && port.portType != PortType.PCAP) {
+            p.add(at + ".pcap", "pcap options on a " + port.type + " port");
+        }
+        if (port.generator != null && port.portType != PortType.GENERATOR) {
+            p.add(at + ".generator", "generator options on a " + port.type + " port");
+        }
+    }
+
+    private boolean knownPort(Problems p, Map<String, Integer> byName, String path, String name) {
+        if (name == null) {
+            p.add(path, "a port name is required");
+            return false;
+        }
+        if (!byName.containsKey(name)) {
+            p.add(path, "no port named " + quote(name) + " (ports: " + String.join(", ", byName.keySet()) + ")");
+            return false;
+        }
+        return true;
+    }
+
+    private void validateXconnects(Problems p, Map<String, Integer> byName) {
+        Map<String, Integer> used = new HashMap<>();
+        for (int i = 0; i < xconnects.size(); i++) {
+            String at = "xconnects[" + i + "]";
+            List<String> pair = xconnects.get(i);
+            if (pair == null || pair.size() != 2) {
+                p.add(at, "need a pair of two port names, e.g. [eth0, eth1]");
+                continue;
+            }
+            if (pair.get(0) != null && pair.get(0).equals(pair.get(1))) {
+                p.add(at + "[1]", "a port cannot be cross-connected to itself");
+                continue;
+            }
+            for (int j = 0; j < 2; j++) {
+                String path = at + "[" + j + "]";
+                if (knownPort(p, byName, path, pair.get(j))) {
+                    Integer prev = used.putIfAbsent(pair.get(j), i);
+                    if (prev != null) {
+                        p.add(path, quote(pair.get(j)) + " is already in xconnects[" + prev + "]");
+                    }
+                }
+            }
+        }
+    }
+
+    private Map<InetAddress, Neighbour> validateNeighbours(Problems p, Map<String, Integer> byName) {
+        Map<InetAddress, Neighbour> out = new HashMap<>();
+        Map<InetAddress, Integer> first = new HashMap<>();
+        for (int i = 0; i < neighbours.size(); i++) {
+            String at = "neighbours[" + i + "]";
+            Neighbour n = neighbours.get(i);
+            if (n == null) {
+                p.add(at, "empty neighbour entry");
+                continue;
+            }
+            n.inetAddress = n.address == null ? null : ipLiteral(n.address);
+            boolean ok = p.check(n.inetAddress != null, at + ".address", n.address, "need an IPv4 or IPv6 address");
+            n.macBytes = n.mac == null ? null : mac(n.mac);
+            ok &= p.check(n.macBytes != null && (n.macBytes[0] & 1) == 0, at + ".mac", n.mac,
+                    "need a unicast MAC like 02:00:00:00:00:02");
+            ok &= knownPort(p, byName, at + ".port", n.port);
+            if (n.inetAddress != null) {
+                Integer prev = first.putIfAbsent(n.inetAddress, i);
+                if (prev != null) {
+                    p.add(at + ".address", n.address + " is already neighbours[" + prev + "]");
+                    ok = false;
+                }
+            }
+            if (ok) {
+                out.put(n.inetAddress, n);
+            }
+        }
+        return out;
+    }
+
+    private void validateRoutes(Problems p, Map<String, Integer> byName, Map<InetAddress, Neighbour> neigh) {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < routes.size(); i++) {
+            String at = "routes[" + i + "]";
+            Route r = routes.get(i);
+            if (r == null) {
+                p.add(at, "empty route entry");
+                continue;
+            }
+            boolean prefixOk = parsePrefix(p, at + ".prefix", r);
+            if (prefixOk && !seen.add(r.prefixAddress.getHostAddress() + "/" + r.prefixLength)) {
+                p.add(at + ".prefix", r.prefix + " is routed twice");
+            }
+            r.viaAddress = r.via == null ? null : ipLiteral(r.via);
+            boolean viaOk = p.check(r.viaAddress != null, at + ".via", r.via, "need a next-hop IPv4 or IPv6 address");
+            if (prefixOk && viaOk && r.viaAddress.getClass() != r.prefixAddress.getClass()) {
+                p.add(at + ".via", r.via + " is not of the prefix's address family");
+                viaOk = false;
+            }
+            boolean portOk = knownPort(p, byName, at + ".port", r.port);
+            if (viaOk && portOk) {
+                Neighbour n = neigh.get(r.viaAddress);
+                if (n == null) {
+                    p.add(at + ".via", "no neighbour " + r.via + " in neighbours (no ARP/ND: every next hop needs a "
+                            + "static MAC)");
+                } else if (!n.port.equals(r.port)) {
+                    p.add(at + ".port", quote(r.port) + " is not the port of neighbour " + r.via + " (" + n.port
+                            + ")");
+                }
+            }
+        }
+    }
+
+    private static boolean parsePrefix(Problems p, String path, Route r) {
+        String s = r.prefix;
+        int slash = s == null ? -1 : s.indexOf('/');
+        InetAddress a = slash < 0 ? null : ipLiteral(s.substring(0, slash));
+        String len = slash < 0 ? "" : s.substring(slash + 1);
+        if (a == null || !len.matches("[0-9]{1,3}") || Integer.parseInt(len) > a.getAddress().length * 8) {
+            p.add(path, quote(s) + " is invalid (need a prefix like 10.0.2.0/24 or 2001:db8::/64)");
+            return false;
+        }
+        int n = Integer.parseInt(len);
+        byte[] b = a.getAddress();
+        for (int bit = n; bit < b.length * 8; bit++) {
+            if ((b[bit / 8] & (0x80 >>> (bit % 8))) != 0) {
+                p.add(path, s + " has host bits set");
+                return false;
+            }
+        }
+        r.prefixAddress = a;
+        r.prefixLength = n;
+        return true;
+    }
+
+    private void validateSflow(Problems p, Map<String, Integer> byName) {
+        Sflow s = sflow;
+        p.check(s.samplingRate >= 0, "sflow.sampling-rate", s.samplingRate, "need 0 (off) or 1..2147483647");
+        p.check(s.pollingInterval >= 1 && s.pollingInterval <= CommandParser.MAX_POLLING_INTERVAL_S,
+                "sflow.polling-interval", s.pollingInterval, "need 1.." + CommandParser.MAX_POLLING_INTERVAL_S
+                        + " s (0 is rejected: VPP divides by it)");
+        p.check(s.headerBytes >= CommandParser.MIN_HEADER_BYTES && s.headerBytes <= CommandParser.MAX_HEADER_BYTES
+                && s.headerBytes % CommandParser.HEADER_BYTES_STEP == 0, "sflow.header-bytes", s.headerBytes,
+                "need 64..256, a multiple of 32");
+        p.check(List.of("rx", "tx", "both").contains(s.direction), "sflow.direction", s.direction,
+                "need rx, tx or both");
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < s.interfaces.size(); i++) {
+            String at = "sflow.interfaces[" + i + "]";
+            if (knownPort(p, byName, at, s.interfaces.get(i)) && !seen.add(s.interfaces.get(i))) {
+                p.add(at, quote(s.interfaces.get(i)) + " is listed twice");
+            }
+        }
+        p.check(s.psampleIngressGroup >= 1, "sflow.psample-ingress-group", s.psampleIngressGroup,
+                "need a PSAMPLE group >= 1 (VPP: 3)");
+        p.check(s.psampleEgressGroup >= 1, "sflow.psample-egress-group", s.psampleEgressGroup,
+                "need a PSAMPLE group >= 1 (VPP: 4)");
+        if (s.psampleIngressGroup == s.psampleEgressGroup) {
+            p.add("sflow.psample-egress-group", s.psampleEgressGroup + " is also the ingress group: the agent could "
+                    + "not tell the directions apart");
+        }
+        p.check("genl".equals(s.transport) || "usersock".equals(s.transport), "sflow.transport", s.transport,
+                "need genl or usersock");
+        UsersockGroups g = s.usersockGroups;
+        p.check(g.psample >= 1 && g.psample <= 32, "sflow.usersock-groups.psample", g.psample, "need 1..32");
+        p.check(g.netDm >= 1 && g.netDm <= 32, "sflow.usersock-groups.net-dm", g.netDm, "need 1..32");
+        p.check(g.counters >= 1 && g.counters <= 32, "sflow.usersock-groups.counters", g.counters,
+                "need 1..32 (VPP and hsflowd: 29)");
+        if ("usersock".equals(s.transport)) {
+            if (g.psample == g.netDm) {
+                p.add("sflow.usersock-groups.net-dm", g.netDm + " is also the psample group");
+            }
+            if (g.counters == g.psample || g.counters == g.netDm) {
+                p.add("sflow.usersock-groups.counters", g.counters + " is also the "
+                        + (g.counters == g.psample ? "psample" : "net-dm") + " group (VPP's types 1/2 would mix "
+                        + "with theirs)");
+            }
+        }
+        p.check("nested".equals(s.netDmConvention) || "flat".equals(s.netDmConvention), "sflow.net-dm-convention",
+                s.netDmConvention, "need nested (kernel) or flat (VPP)");
+        p.check(s.sampleFifoSlots >= 2 && s.sampleFifoSlots <= 1 << 20, "sflow.sample-fifo-slots",
+                s.sampleFifoSlots, "need 2..1048576");
+        p.check(s.discardFifoSlots >= 2 && s.discardFifoSlots <= 1 << 20, "sflow.discard-fifo-slots",
+                s.discardFifoSlots, "need 2..1048576");
+    }
+
+    /** An IPv4 dotted quad or an IPv6 literal, without name lookups; null otherwise. */
+    static InetAddress ipLiteral(String s) {
+        try {
+            if (s.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}")) {
+                return Inet4Address.ofLiteral(s);
+            }
+            if (s.indexOf(':') >= 0 && s.matches("[0-9A-Fa-f:.]+")) {
+                return Inet6Address.ofLiteral(s);
+            }
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        return null;
+    }
+
+    /** Six colon- or dash-separated hex bytes; null otherwise. */
+    static byte[] mac(String s) {
+        if (!s.matches("[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}")) {
+            return null;
+        }
+        byte[] b = new byte[6];
+        for (int i = 0; i < 6; i++) {
+            b[i] = (byte) Integer.parseInt(s.substring(i * 3, i * 3 + 2), 16);
+        }
+        return b;
+    }
+
+    /** Port by name, or {@code null}. */
+    public Port port(String name) {
+        for (Port p : ports) {
+            if (p.name.equals(name)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** The control socket as a path. */
+    public Path controlSocketPath() {
+        return Path.of(controlSocket);
+    }
+}

@@ -1,0 +1,216 @@
+package io.vecflow.dataplane.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vecflow.dataplane.config.DataplaneConfig.PortType;
+import io.vecflow.dataplane.control.DataplaneControl.Direction;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The dataplane YAML: the documented example loads with every value; mistakes are named with key path and line. */
+class DataplaneConfigTest {
+    /** The repository root (tests run in agent-dataplane/); the example's pcap path is relative to it. */
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    @TempDir
+    Path dir;
+
+    private static DataplaneConfigException problems(String yaml) {
+        try {
+            DataplaneConfig.parse(yaml, "dp.yaml", null);
+        } catch (DataplaneConfigException e) {
+            return e;
+        }
+        throw new AssertionError("no error for:\n" + yaml);
+    }
+
+    @Test
+    void documentedExampleLoadsWithEveryValue() throws Exception {
+        DataplaneConfig c = DataplaneConfig.parse(DataplaneConfig.example(), "dataplane-example.yaml", ROOT);
+        assertThat(c.workers).isEqualTo(2);
+        assertThat(c.buffersPerWorker).isEqualTo(4096);
+        assertThat(c.ports).extracting(p -> p.name).containsExactly("eth0", "eth1", "replay0", "gen0");
+        assertThat(c.ports).extracting(DataplaneConfig.Port::portType)
+                .containsExactly(PortType.AF_PACKET, PortType.AF_PACKET, PortType.PCAP, PortType.GENERATOR);
+        DataplaneConfig.Port eth0 = c.port("eth0");
+        assertThat(eth0.ifIndexOr(99)).isEqualTo(1);
+        assertThat(eth0.netns).isEqualTo("dp-left");
+        assertThat(eth0.mtu).isEqualTo(1500);
+        assertThat(eth0.macBytes()).isNull();
+        assertThat(eth0.afPacket.device).isEqualTo("veth-dp0");
+        assertThat(eth0.afPacket.ringBlocks).isEqualTo(16);
+        assertThat(eth0.afPacket.ringBlockBytes).isEqualTo(1 << 20);
+        assertThat(c.port("eth1").afPacket.device).isEqualTo("veth-dp1");
+        DataplaneConfig.Port replay = c.port("replay0");
+        assertThat(replay.pcap.path()).isEqualTo(ROOT.resolve("testdata/traffic/ipv4_tcp_http_xml.pcap"));
+        assertThat(replay.pcap.path()).isRegularFile();
+        assertThat(replay.pcap.loops).isEqualTo(1);
+        assertThat(replay.macBytes()).containsExactly(2, 0, 0, 0, 0, 3);
+        DataplaneConfig.Generator g = c.port("gen0").generator;
+        assertThat(g.frameBytes()).isZero(); // imix
+        assertThat(g.flows).isEqualTo(1024);
+        assertThat(g.zipf()).isTrue();
+        assertThat(g.zipfExponent).isEqualTo(1.0);
+        assertThat(g.ipVersion).isEqualTo(4);
+        assertThat(c.xconnects).containsExactly(java.util.List.of("eth0", "eth1"));
+        assertThat(c.routes).hasSize(2);
+        assertThat(c.routes.get(0).prefixAddress()).isEqualTo(InetAddress.getByName("10.0.2.0"));
+        assertThat(c.routes.get(0).prefixLength()).isEqualTo(24);
+        assertThat(c.routes.get(0).viaAddress()).isEqualTo(InetAddress.getByName("10.0.1.2"));
+        assertThat(c.routes.get(1).prefixAddress()).isEqualTo(InetAddress.getByName("2001:db8:2::"));
+        assertThat(c.routes.get(1).prefixLength()).isEqualTo(64);
+        assertThat(c.routes.get(1).port).isEqualTo("gen0");
+        assertThat(c.neighbours.get(1).inetAddress()).isEqualTo(InetAddress.getByName("2001:db8:1::2"));
+        assertThat(c.neighbours.get(1).macBytes()).containsExactly(2, 0, 0, 0, 1, 3);
+        DataplaneConfig.Sflow s = c.sflow;
+        assertThat(s.samplingRate).isEqualTo(10_000);
+        assertThat(s.pollingInterval).isEqualTo(20);
+        assertThat(s.headerBytes).isEqualTo(128);
+        assertThat(s.directionEnum()).isEqualTo(Direction.RX);
+        assertThat(s.interfaces).containsExactly("eth0", "eth1");
+        assertThat(s.dropMonitoring).isFalse();
+        assertThat(s.psampleIngressGroup).isEqualTo(3);
+        assertThat(s.psampleEgressGroup).isEqualTo(4);
+        assertThat(s.genl()).isFalse();
+        assertThat(s.usersockGroups.psample).isEqualTo(30);
+        assertThat(s.usersockGroups.netDm).isEqualTo(31);
+        assertThat(s.usersockGroups.counters).isEqualTo(29);
+        assertThat(s.netDmFlat()).isFalse();
+        assertThat(s.sampleFifoSlots).isEqualTo(2048);
+        assertThat(s.discardFifoSlots).isEqualTo(256);
+        assertThat(c.controlSocketPath()).isEqualTo(Path.of("/run/vecflow/dataplane.sock"));
+        assertThat(c.metrics.listen).isEqualTo("127.0.0.1");
+        assertThat(c.metrics.port).isEqualTo(9478);
+    }
+
+    @Test
+    void aMinimalConfigGetsVppsDefaults() {
+        DataplaneConfig c = DataplaneConfig.parse("ports:\n  - {name: g, type: generator}\nsflow:\n", "dp.yaml",
+                null);
+        assertThat(c.port("g").ifIndexOr(1)).isEqualTo(1);
+        assertThat(c.port("g").generator.frameBytes()).isEqualTo(64);
+        assertThat(c.port("g").generator.zipf()).isFalse();
+        assertThat(c.sflow.samplingRate).isEqualTo(10_000);
+        assertThat(c.sflow.pollingInterval).isEqualTo(20);
+        assertThat(c.sflow.headerBytes).isEqualTo(128);
+        assertThat(c.sflow.directionEnum()).isEqualTo(Direction.RX);
+        assertThat(c.sflow.psampleIngressGroup).isEqualTo(3);
+        assertThat(c.sflow.psampleEgressGroup).isEqualTo(4);
+        assertThat(c.sflow.netDmFlat()).isFalse();
+        assertThat(c.sflow.dropMonitoring).isFalse();
+        assertThat(c.controlSocket).isEqualTo("/run/vecflow/dataplane.sock");
+        assertThat(c.xconnects).isEmpty();
+    }
+
+    @Test
+    void unknownKeysAndWrongTypesNameKeyAndLine() {
+        assertThat(problems("workers: 2\nports:\n  - name: a\n    type: generator\n    nmae: b\n").problems())
+                .containsExactly("dp.yaml line 5: ports[0].nmae: unknown key (known here: af-packet, generator, "
+                        + "if-index, mac, mtu, name, netns, pcap, type)");
+        assertThat(problems("workers: two\n").getMessage())
+                .startsWith("dp.yaml line 1: workers: Cannot deserialize value of type `int` from String \"two\"");
+        assertThat(problems("sflow:\n  header-bytes: 128\n  header-bytes: 64\n").getMessage())
+                .startsWith("dp.yaml line 3: ").contains("Duplicate field 'header-bytes'");
+    }
+
+    @Test
+    void everyProblemIsListedWithItsKeyPathAndLine() {
+        String yaml = """
+                workers: 0
+                ports:
+                  - name: eth0
+                    type: af_packet
+                    if-index: 7
+                  - name: eth0
+                    type: tap
+                  - name: gen
+                    type: generator
+                    if-index: 7
+                    netns: ns1
+                    pcap: {file: x.pcap}
+                    generator: {size: 59, popularity: pareto}
+                xconnects:
+                  - [eth0, eth9]
+                  - [gen]
+                routes:
+                  - {prefix: 10.0.2.1/24, via: 10.0.1.2, port: eth0}
+                  - {prefix: 10.0.3.0/24, via: 10.0.1.3, port: gen}
+                  - {prefix: 2001:db8::/64, via: 10.0.1.2, port: gen}
+                neighbours:
+                  - {address: 10.0.1.3, mac: "01:00:5e:00:00:01", port: gen}
+                sflow:
+                  header-bytes: 100
+                  polling-interval: 0
+                  direction: sideways
+                  interfaces: [eth0, nope]
+                  psample-egress-group: 3
+                  usersock-groups: {counters: 30}
+                  net-dm-convention: vpp
+                control-socket: ""
+                """;
+        assertThat(problems(yaml).problems()).containsExactly(
+                "dp.yaml line 1: workers: 0 is invalid (need 1..64)",
+                "dp.yaml line 6: ports[1].name: \"eth0\" is already the name of ports[0]",
+                "dp.yaml line 7: ports[1].type: \"tap\" is invalid (need af_packet, pcap or generator)",
+                "dp.yaml line 10: ports[2].if-index: 7 is already the if-index of ports[0]",
+                "dp.yaml line 11: ports[2].netns: \"ns1\" is invalid (only af_packet ports live in a network namespace)",
+                "dp.yaml line 12: ports[2].pcap: pcap options on a generator port",
+                "dp.yaml line 13: ports[2].generator.size: \"59\" is invalid (need imix or 60..9216 bytes)",
+                "dp.yaml line 13: ports[2].generator.popularity: \"pareto\" is invalid (need uniform or zipf)",
+                "dp.yaml line 15: xconnects[0][1]: no port named \"eth9\" (ports: eth0, gen)",
+                "dp.yaml line 16: xconnects[1]: need a pair of two port names, e.g. [eth0, eth1]",
+                "dp.yaml line 22: neighbours[0].mac: \"01:00:5e:00:00:01\" is invalid (need a unicast MAC like "
+                        + "02:00:00:00:00:02)",
+                "dp.yaml line 18: routes[0].prefix: 10.0.2.1/24 has host bits set",
+                "dp.yaml line 18: routes[0].via: no neighbour 10.0.1.2 in neighbours (no ARP/ND: every next hop "
+                        + "needs a static MAC)",
+                "dp.yaml line 19: routes[1].via: no neighbour 10.0.1.3 in neighbours (no ARP/ND: every next hop "
+                        + "needs a static MAC)",
+                "dp.yaml line 20: routes[2].via: 10.0.1.2 is not of the prefix's address family",
+                "dp.yaml line 25: sflow.polling-interval: 0 is invalid (need 1..86400 s (0 is rejected: VPP divides "
+                        + "by it))",
+                "dp.yaml line 24: sflow.header-bytes: 100 is invalid (need 64..256, a multiple of 32)",
+                "dp.yaml line 26: sflow.direction: \"sideways\" is invalid (need rx, tx or both)",
+                "dp.yaml line 27: sflow.interfaces[1]: no port named \"nope\" (ports: eth0, gen)",
+                "dp.yaml line 28: sflow.psample-egress-group: 3 is also the ingress group: the agent could not tell "
+                        + "the directions apart",
+                "dp.yaml line 29: sflow.usersock-groups.counters: 30 is also the psample group (VPP's types 1/2 "
+                        + "would mix with theirs)",
+                "dp.yaml line 30: sflow.net-dm-convention: \"vpp\" is invalid (need nested (kernel) or flat (VPP))",
+                "dp.yaml line 31: control-socket: \"\" is invalid (need a path of 1..107 bytes (sun_path))");
+    }
+
+    @Test
+    void routePortMustBeTheNeighboursAndPcapFilesMustExist() throws Exception {
+        Files.writeString(dir.resolve("a.pcap"), "not checked here");
+        Path cfg = dir.resolve("dp.yaml");
+        Files.writeString(cfg, """
+                ports:
+                  - {name: p0, type: pcap, pcap: {file: a.pcap}}
+                  - {name: p1, type: pcap, pcap: {file: missing.pcap}}
+                routes:
+                  - {prefix: 0.0.0.0/0, via: 192.0.2.1, port: p0}
+                neighbours:
+                  - {address: 192.0.2.1, mac: "02:00:00:00:00:09", port: p1}
+                """);
+        assertThatThrownBy(() -> DataplaneConfig.load(cfg))
+                .isInstanceOf(DataplaneConfigException.class)
+                .hasMessage(cfg + " line 3: ports[1].pcap.file: no such file " + dir.resolve("missing.pcap") + "\n"
+                        + cfg + " line 5: routes[0].port: \"p0\" is not the port of neighbour 192.0.2.1 (p1)");
+        Files.writeString(cfg, Files.readString(cfg).replace("missing.pcap", "a.pcap").replace("port: p0}",
+                "port: p1}"));
+        DataplaneConfig c = DataplaneConfig.load(cfg);
+        assertThat(c.port("p1").pcap.path()).isEqualTo(dir.resolve("a.pcap"));
+        assertThat(c.routes.getFirst().prefixLength()).isZero();
+    }
+
+    @Test
+    void emptyDocumentNeedsAPort() {
+        assertThat(problems("").problems()).containsExactly("dp.yaml: ports: at least one port is needed");
+        assertThat(problems("# nothing\n").problems()).containsExactly("dp.yaml: ports: at least one port is needed");
+    }
+}
