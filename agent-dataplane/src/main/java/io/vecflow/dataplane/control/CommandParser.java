@@ -75,17 +75,20 @@ public final class CommandParser {
         }
     }
 
-    /** The help text ({@code help}). */
+    /** The help text ({@code help}): the commands, lines under 80 columns. */
     public static String help() {
         return """
-                sflow sampling-rate N               1-in-N sampling (mean random skip); 0 disables
-                sflow polling-interval S            interface counters every S seconds (1..86400)
-                sflow header-bytes B                header bytes per sample: 64..256, a multiple of 32
-                sflow direction rx|tx|both          which directions are sampled
-                sflow enable IF | sflow disable IF  sampling on one interface (by name)
-                sflow drop-monitoring enable|disable  NET_DM alerts for dropped packets
+                sflow sampling-rate N          1-in-N sampling (mean random skip); 0 = off
+                sflow polling-interval S       interface counters every S s (1..86400)
+                sflow header-bytes B           bytes per sample: 64..256, a multiple of 32
+                sflow direction rx|tx|both     directions sampled
+                sflow enable IF | sflow disable IF
+                                               sampling on one interface (by name)
+                sflow drop-monitoring enable|disable
+                                               NET_DM alerts for dropped packets
                 show sflow | errors | interfaces | runtime | lb | lb flows
-                lb vip [add|del] PREFIX [protocol tcp|udp port N] [encap gre4|gre6|ipip|srv6|srlb] [new_len M] [del]
+                lb vip [add|del] PREFIX [protocol tcp|udp port N]
+                       [encap gre4|gre6|ipip|srv6|srlb] [new_len M] [del]
                 lb as [add|del] VIP-PREFIX [protocol tcp|udp port N] ADDRESS... [del] [flush]
                 help
                 """;
