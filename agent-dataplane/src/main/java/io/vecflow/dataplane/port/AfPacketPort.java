@@ -1,0 +1,742 @@
+package io.vecflow.dataplane.port;
+
+import static io.vecflow.dataplane.port.PacketSys.*;
+
+import io.vecflow.dataplane.BufferPool;
+import io.vecflow.dataplane.PacketVector;
+import io.vecflow.netlink.Errno;
+import io.vecflow.netlink.Libc;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A {@link Port} on a Linux interface through AF_PACKET sockets (packet(7), {@code Documentation/networking/
+ * packet_mmap.rst}), VPP's {@code af_packet} device class done the same way:
+ *
+ * <ul>
+ *   <li>one {@code AF_PACKET SOCK_RAW} socket per queue (worker), bound to the interface (resolved by name with
+ *       {@code SIOCGIFINDEX} in the network namespace the socket is opened in; see {@link #open(String, String, int,
+ *       int, Options)} for another namespace) for {@code ETH_P_ALL};</li>
+ *   <li>a {@code TPACKET_V3} receive ring per socket ({@code PACKET_RX_RING}, {@link Options#blockSize} ×
+ *       {@link Options#blockCount}, block retire timeout {@link Options#blockTimeoutMs}), mmap'd and read in place;
+ *       {@link #rx} never makes a system call on the fast path and never blocks;</li>
+ *   <li>all sockets of the port in one {@code PACKET_FANOUT} group of type {@code PACKET_FANOUT_HASH} (the kernel's
+ *       symmetric flow hash, {@code __skb_get_hash_symmetric}: both directions of a flow reach one queue), with
+ *       {@code PACKET_FANOUT_FLAG_DEFRAG} ({@link Options#defrag}, on by default as in VPP: IP fragments are
+ *       reassembled before the hash, so a fragmented datagram is delivered as one reassembled frame) and
+ *       {@code PACKET_FANOUT_FLAG_IGNORE_OUTGOING}; the group id is chosen by the kernel
+ *       ({@code PACKET_FANOUT_FLAG_UNIQUEID});</li>
+ *   <li>{@code PACKET_IGNORE_OUTGOING} (and the fanout flag of the same name): frames sent on the interface, by this
+ *       port or by the host, never come back on {@link #rx};</li>
+ *   <li>promiscuous mode ({@code PACKET_ADD_MEMBERSHIP} / {@code PACKET_MR_PROMISC}, undone by the kernel when the
+ *       socket closes), {@link Options#promiscuous};</li>
+ *   <li>transmit through a {@code PACKET_TX_RING} per socket ({@link Options#txFrames} slots of
+ *       {@link Options#txFrameSize} bytes) and one {@code sendto(fd, NULL, 0, MSG_DONTWAIT)} per vector to kick it,
+ *       with {@code PACKET_LOSS} so the kernel skips a malformed slot instead of stalling the ring;</li>
+ *   <li>{@code PACKET_STATISTICS} ({@code tp_drops}: frames the kernel dropped because the ring was full) added to
+ *       {@link PortCounters#RX_DISCARDS} whenever a retired block carries {@code TP_STATUS_LOSING}, and on
+ *       {@link #refreshStatistics(int)};</li>
+ *   <li>VLAN tag restoration: the kernel strips the outer 802.1Q/802.1ad tag of every received frame into
+ *       {@code tp_vlan_tci} / {@code tp_vlan_tpid} ({@code TP_STATUS_VLAN_VALID}, {@code TP_STATUS_VLAN_TPID_VALID},
+ *       {@code __netif_receive_skb_core → skb_vlan_untag}); {@link #rx} puts it back after the MAC addresses, so the
+ *       graph sees the frame as it was on the wire.</li>
+ * </ul>
+ *
+ * <p><b>Why a TX ring and not sendmmsg.</b> Both cost one system call per vector. The ring needs no per-frame
+ * {@code mmsghdr}/{@code iovec} bookkeeping, the kernel builds each skb straight from the ring pages
+ * ({@code tpacket_fill_skb} attaches them as fragments instead of copying from user memory), and a slot is handed back
+ * asynchronously when the skb is freed, so a vector is never waited on: a full ring is a counted drop
+ * ({@link PortCounters#TX_DISCARDS}). It is also what VPP's af_packet does (TX ring + {@code sendto} kick).
+ *
+ * <p><b>Threads.</b> Queue {@code q} ({@link #rx}, {@link #tx}, {@link #refreshStatistics}) is used only by worker
+ * {@code q}; queues share nothing mutable. Counters are readable from any thread.
+ *
+ * <p><b>Allocation.</b> Nothing is allocated per frame or per call of {@link #rx}/{@link #tx}: ring slots are read and
+ * written through preallocated segments and downcall handles with preallocated errno state.
+ *
+ * <p><b>Counters.</b> rx: RX_PACKETS and RX_OCTETS (the frame's length on the wire including a restored VLAN tag,
+ * without FCS) per frame delivered; RX_ERRORS per frame truncated (longer than the ring's block or the pool's buffer;
+ * still delivered, cut); RX_DISCARDS = kernel {@code tp_drops}. tx: TX_PACKETS / TX_OCTETS per frame placed in the
+ * ring (minus frames the kernel reports dropped with ENOBUFS on the kick); TX_DISCARDS per frame not sent because the
+ * ring was full or the kernel dropped it; TX_ERRORS per frame shorter than 14 bytes or longer than the interface MTU
+ * allows (MTU + 14, + 4 when VLAN-tagged; MTU read at open), and per kick failing with another errno.
+ */
+public final class AfPacketPort extends Port {
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final ValueLayout.OfShort BE_SHORT =
+            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final int ETH_HEADER = 14;
+    private static final int MACS = 12;
+    private static final int VLAN_TAG = 4;
+    private static final int TPID_8021Q = 0x8100;
+    private static final int TPID_8021AD = 0x88A8;
+
+    /**
+     * Ring and socket settings. Defaults: 128 KiB blocks × 32 (4 MiB receive ring per queue), 2048-byte frame slots,
+     * 1 ms block retire timeout, 512 transmit slots of 2048 bytes, defrag on, promiscuous on, qdisc bypass off.
+     */
+    public static final class Options {
+        int blockSize = 128 * 1024;
+        int blockCount = 32;
+        int frameSize = 2048;
+        int blockTimeoutMs = 1;
+        int txFrameSize = 2048;
+        int txFrames = 512;
+        boolean defrag = true;
+        boolean promiscuous = true;
+        boolean qdiscBypass = false;
+
+        /** @return a copy of the defaults. */
+        public static Options defaults() {
+            return new Options();
+        }
+
+        /**
+         * @param bytes receive ring block size ({@code tp_block_size}): a multiple of the page size (4096) and of
+         *     {@link #frameSize}; the longest frame received uncut is {@code bytes − 48 − 48 − 16} or so
+         * @return this
+         */
+        public Options blockSize(int bytes) {
+            this.blockSize = bytes;
+            return this;
+        }
+
+        /** @param n receive ring blocks ({@code tp_block_nr}), ≥ 2 @return this */
+        public Options blockCount(int n) {
+            this.blockCount = n;
+            return this;
+        }
+
+        /**
+         * @param bytes nominal receive frame slot ({@code tp_frame_size}), a multiple of 16, ≥ 128; TPACKET_V3 packs
+         *     frames of any size into a block, this only sets {@code tp_frame_nr}
+         * @return this
+         */
+        public Options frameSize(int bytes) {
+            this.frameSize = bytes;
+            return this;
+        }
+
+        /**
+         * @param ms block retire timeout ({@code tp_retire_blk_tov}, milliseconds, ≥ 1): a partly filled block is
+         *     handed to {@link #rx} after at most this long, which bounds receive latency at low rates
+         * @return this
+         */
+        public Options blockTimeoutMs(int ms) {
+            this.blockTimeoutMs = ms;
+            return this;
+        }
+
+        /** @param bytes transmit slot size, a multiple of 16 dividing {@link #blockSize}; frames up to bytes − 48 @return this */
+        public Options txFrameSize(int bytes) {
+            this.txFrameSize = bytes;
+            return this;
+        }
+
+        /** @param n transmit slots per queue (rounded up to whole blocks), ≥ 1 @return this */
+        public Options txFrames(int n) {
+            this.txFrames = n;
+            return this;
+        }
+
+        /** @param on {@code PACKET_FANOUT_FLAG_DEFRAG}: reassemble IPv4 fragments before the fanout hash @return this */
+        public Options defrag(boolean on) {
+            this.defrag = on;
+            return this;
+        }
+
+        /** @param on put the interface in promiscuous mode while the port is open @return this */
+        public Options promiscuous(boolean on) {
+            this.promiscuous = on;
+            return this;
+        }
+
+        /**
+         * @param on {@code PACKET_QDISC_BYPASS}: transmit straight to the driver, skipping the qdisc (faster; a busy
+         *     device drops instead of queueing)
+         * @return this
+         */
+        public Options qdiscBypass(boolean on) {
+            this.qdiscBypass = on;
+            return this;
+        }
+
+        void validate(String where) {
+            check(blockSize > 0 && blockSize % 4096 == 0, where, "blockSize must be a positive multiple of 4096, got "
+                    + blockSize);
+            check(blockCount >= 2, where, "blockCount must be >= 2, got " + blockCount);
+            check(frameSize >= 128 && frameSize % TPACKET_ALIGNMENT == 0 && frameSize <= blockSize, where,
+                    "frameSize must be a multiple of 16 in [128, blockSize], got " + frameSize);
+            check(blockTimeoutMs >= 1, where, "blockTimeoutMs must be >= 1, got " + blockTimeoutMs);
+            check(txFrameSize >= 128 && txFrameSize % TPACKET_ALIGNMENT == 0 && txFrameSize <= blockSize, where,
+                    "txFrameSize must be a multiple of 16 in [128, blockSize], got " + txFrameSize);
+            check(txFrames >= 1, where, "txFrames must be >= 1, got " + txFrames);
+            check((long) blockSize * blockCount <= 1L << 30, where, "receive ring above 1 GiB per queue");
+        }
+
+        private static void check(boolean ok, String where, String msg) {
+            if (!ok) {
+                throw new IllegalArgumentException(where + ": " + msg);
+            }
+        }
+    }
+
+    /** Per-queue state, touched only by the queue's worker. */
+    private static final class Queue {
+        int fd = -1;
+        MemorySegment map; // raw mmap address (for munmap)
+        MemorySegment ring; // the same, bounded and tied to the port's arena
+        MemorySegment callState;
+        MemorySegment stats;
+        MemorySegment statsLen;
+        MemorySegment kick; // unused address argument: sendto(fd, NULL, 0, ...)
+        int block; // next receive block
+        int remaining; // frames left in the current block
+        long packet; // ring offset of the next frame header
+        boolean statsPending;
+        int txHead; // next transmit slot
+        boolean txPending; // frames left in the ring by a failed kick
+        // padding against false sharing between queues' objects
+        long p0, p1, p2, p3, p4, p5, p6, p7;
+    }
+
+    private final Arena arena = Arena.ofShared();
+    private final Queue[] q;
+    private final int linuxIfIndex;
+    private final int mtu;
+    private final int fanoutId;
+    private final long speed;
+    private final int blockSize;
+    private final int blockCount;
+    private final long rxRingBytes;
+    private final int txFrameSize;
+    private final int txFramesPerBlock;
+    private final int txFrameCount;
+    private final long mapBytes;
+    private volatile boolean closed;
+
+    private AfPacketPort(String name, int ifIndex, int queues, Options o, long speed) throws IOException {
+        super(name, ifIndex, queues);
+        String where = "afpacket port " + name;
+        o.validate(where);
+        this.speed = speed;
+        this.blockSize = o.blockSize;
+        this.blockCount = o.blockCount;
+        this.rxRingBytes = (long) o.blockSize * o.blockCount;
+        this.txFrameSize = o.txFrameSize;
+        this.txFramesPerBlock = o.blockSize / o.txFrameSize;
+        int txBlocks = (o.txFrames + txFramesPerBlock - 1) / txFramesPerBlock;
+        this.txFrameCount = txBlocks * txFramesPerBlock;
+        this.mapBytes = rxRingBytes + (long) txBlocks * o.blockSize;
+        this.q = new Queue[queues];
+        int ifx = 0;
+        int m = 0;
+        int group = 0;
+        try {
+            for (int i = 0; i < queues; i++) {
+                Queue s = new Queue();
+                q[i] = s;
+                s.callState = Libc.newCallState(arena);
+                s.stats = arena.allocate(TPACKET_STATS_V3, 4);
+                s.statsLen = arena.allocate(ValueLayout.JAVA_INT);
+                s.kick = MemorySegment.NULL;
+                String w = where + " queue " + i;
+                MemorySegment st = s.callState;
+                s.fd = Libc.socket(st, AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+                if (s.fd < 0) {
+                    throw fail(w, "socket(AF_PACKET, SOCK_RAW)", st, " (needs root / CAP_NET_RAW)");
+                }
+                if (i == 0) {
+                    ifx = ifreq(s, w, SIOCGIFINDEX, name);
+                    m = ifreq(s, w, SIOCGIFMTU, name);
+                }
+                setInt(s, w, PACKET_VERSION, "PACKET_VERSION=TPACKET_V3", TPACKET_V3);
+                setInt(s, w, PACKET_LOSS, "PACKET_LOSS", 1);
+                setInt(s, w, PACKET_IGNORE_OUTGOING, "PACKET_IGNORE_OUTGOING", 1);
+                if (o.qdiscBypass) {
+                    setInt(s, w, PACKET_QDISC_BYPASS, "PACKET_QDISC_BYPASS", 1);
+                }
+                ring(s, w, PACKET_RX_RING, "PACKET_RX_RING", o.blockSize, o.blockCount,
+                        o.blockSize / o.frameSize * o.blockCount, o.frameSize, o.blockTimeoutMs);
+                ring(s, w, PACKET_TX_RING, "PACKET_TX_RING", o.blockSize, txBlocks, txFrameCount, o.txFrameSize, 0);
+                s.map = PacketSys.mmap(st, mapBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, s.fd, 0);
+                if (PacketSys.mapFailed(s.map)) {
+                    s.map = null;
+                    throw fail(w, "mmap(" + mapBytes + " bytes of rings)", st, "");
+                }
+                s.ring = s.map.reinterpret(mapBytes, arena, null);
+                if (i > 0) {
+                    // until this socket joins the group it would also get frames on its own (bind registers its
+                    // hook): drop everything meanwhile, so no frame is delivered twice during setup
+                    filter(s, w, true);
+                }
+                bind(s, w, ifx);
+                if (i == 0 && o.promiscuous) {
+                    MemorySegment mreq = arena.allocate(PACKET_MREQ, 4);
+                    mreq.set(ValueLayout.JAVA_INT, 0, ifx);
+                    mreq.set(ValueLayout.JAVA_SHORT, 4, (short) PACKET_MR_PROMISC);
+                    if (Libc.setsockopt(st, s.fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, mreq, PACKET_MREQ) < 0) {
+                        throw fail(w, "setsockopt(PACKET_ADD_MEMBERSHIP, PACKET_MR_PROMISC)", st, "");
+                    }
+                }
+                int flags = PACKET_FANOUT_HASH | PACKET_FANOUT_FLAG_IGNORE_OUTGOING
+                        | (o.defrag ? PACKET_FANOUT_FLAG_DEFRAG : 0);
+                if (i == 0) {
+                    setInt(s, w, PACKET_FANOUT, "PACKET_FANOUT(HASH, UNIQUEID)",
+                            (flags | PACKET_FANOUT_FLAG_UNIQUEID) << 16);
+                    MemorySegment len = s.statsLen;
+                    len.set(ValueLayout.JAVA_INT, 0, 4);
+                    if (Libc.getsockopt(st, s.fd, SOL_PACKET, PACKET_FANOUT, s.stats, len) < 0) {
+                        throw fail(w, "getsockopt(PACKET_FANOUT)", st, "");
+                    }
+                    group = s.stats.get(ValueLayout.JAVA_INT, 0) & 0xffff;
+                } else {
+                    setInt(s, w, PACKET_FANOUT, "PACKET_FANOUT(HASH, id " + group + ")", group | flags << 16);
+                    filter(s, w, false);
+                }
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            close();
+            throw e;
+        }
+        this.linuxIfIndex = ifx;
+        this.mtu = m;
+        this.fanoutId = group;
+    }
+
+    /**
+     * Opens the port on interface {@code linuxName} of the calling thread's network namespace.
+     *
+     * @param linuxName the Linux interface name (e.g. {@code veth0}), also the port's name
+     * @param ifIndex the dataplane's ifIndex of this port (≥ 1; not necessarily the Linux ifindex)
+     * @param queues sockets = receive/transmit queues = workers, 1..256 (the fanout group limit)
+     * @param options ring and socket settings
+     * @return the open port
+     * @throws IOException a system call failed; the message names the interface, queue, call and errno (ENODEV: no
+     *     such interface; EPERM: not root)
+     * @throws IllegalArgumentException bad options or queue count
+     */
+    public static AfPacketPort open(String linuxName, int ifIndex, int queues, Options options) throws IOException {
+        if (linuxName == null || linuxName.isEmpty() || linuxName.getBytes(StandardCharsets.UTF_8).length >= IFNAMSIZ) {
+            throw new IllegalArgumentException("afpacket port: interface name must be 1..15 bytes, got '" + linuxName
+                    + "'");
+        }
+        if (queues < 1 || queues > 256) {
+            throw new IllegalArgumentException("afpacket port " + linuxName + ": queues must be in 1..256, got "
+                    + queues);
+        }
+        return new AfPacketPort(linuxName, ifIndex, queues, options, sysfsSpeed(linuxName));
+    }
+
+    /**
+     * Opens the port on interface {@code linuxName} of network namespace {@code netns} (an {@code ip netns} name; null
+     * = the calling thread's): the sockets are created on a thread that entered the namespace ({@link NetNamespace})
+     * and stay there for their life, while {@link #rx}/{@link #tx} run on any thread.
+     *
+     * @param netns network namespace name, or null
+     * @param linuxName the interface name inside that namespace
+     * @param ifIndex the dataplane's ifIndex (≥ 1)
+     * @param queues queues = workers, 1..256
+     * @param options ring and socket settings
+     * @return the open port
+     * @throws IOException no such namespace, setns failed, or a socket call failed (message names it)
+     * @throws InterruptedException interrupted while waiting for the namespace thread
+     */
+    public static AfPacketPort open(String netns, String linuxName, int ifIndex, int queues, Options options)
+            throws IOException, InterruptedException {
+        if (netns == null) {
+            return open(linuxName, ifIndex, queues, options);
+        }
+        return NetNamespace.callIn(netns, () -> {
+            AfPacketPort p = open(linuxName, ifIndex, queues, options);
+            return p;
+        });
+    }
+
+    private static long sysfsSpeed(String name) {
+        // /sys shows the namespace sysfs was mounted in; only meaningful for the JVM's own namespace
+        try {
+            Path p = Path.of("/sys/class/net", name, "speed");
+            if (!Files.isReadable(p)) {
+                return 0;
+            }
+            long mbps = Long.parseLong(Files.readString(p).trim());
+            return mbps > 0 ? mbps * 1_000_000L : 0;
+        } catch (IOException | NumberFormatException e) {
+            return 0; // reading speed of a virtual or down link fails with EINVAL: unknown
+        }
+    }
+
+    // ---- setup helpers (open time; may allocate) ------------------------------------------------------------
+
+    private IOException fail(String where, String call, MemorySegment st, String hint) {
+        return new IOException(where + ": " + call + " failed: " + Errno.describe(Libc.errno(st)) + hint);
+    }
+
+    private int ifreq(Queue s, String w, long request, String ifName) throws IOException {
+        MemorySegment ifr = arena.allocate(IFREQ, 8);
+        byte[] n = ifName.getBytes(StandardCharsets.UTF_8);
+        MemorySegment.copy(n, 0, ifr, ValueLayout.JAVA_BYTE, 0, n.length);
+        if (PacketSys.ioctl(s.callState, s.fd, request, ifr) < 0) {
+            int e = Libc.errno(s.callState);
+            String call = request == SIOCGIFINDEX ? "ioctl(SIOCGIFINDEX)" : "ioctl(SIOCGIFMTU)";
+            throw new IOException(w + ": " + call + " for interface '" + ifName + "' failed: " + Errno.describe(e)
+                    + (e == Errno.ENODEV ? ": no such interface in this network namespace" : ""));
+        }
+        return ifr.get(ValueLayout.JAVA_INT, IFNAMSIZ);
+    }
+
+    private void setInt(Queue s, String w, int option, String what, int value) throws IOException {
+        MemorySegment v = arena.allocate(ValueLayout.JAVA_INT);
+        v.set(ValueLayout.JAVA_INT, 0, value);
+        if (Libc.setsockopt(s.callState, s.fd, SOL_PACKET, option, v, 4) < 0) {
+            throw fail(w, "setsockopt(SOL_PACKET, " + what + ")", s.callState, "");
+        }
+    }
+
+    private void ring(Queue s, String w, int option, String what, int blockSize, int blocks, int frames,
+            int frameSize, int timeoutMs) throws IOException {
+        MemorySegment req = arena.allocate(TPACKET_REQ3, 4);
+        req.set(ValueLayout.JAVA_INT, 0, blockSize); // tp_block_size
+        req.set(ValueLayout.JAVA_INT, 4, blocks); // tp_block_nr
+        req.set(ValueLayout.JAVA_INT, 8, frameSize); // tp_frame_size
+        req.set(ValueLayout.JAVA_INT, 12, frames); // tp_frame_nr
+        req.set(ValueLayout.JAVA_INT, 16, timeoutMs); // tp_retire_blk_tov (must be 0 for the TX ring)
+        // tp_sizeof_priv = 0, tp_feature_req_word = 0
+        if (Libc.setsockopt(s.callState, s.fd, SOL_PACKET, option, req, TPACKET_REQ3) < 0) {
+            throw fail(w, "setsockopt(SOL_PACKET, " + what + ", " + blocks + " × " + blockSize + " B blocks, "
+                    + frames + " × " + frameSize + " B frames)", s.callState, "");
+        }
+    }
+
+    private void bind(Queue s, String w, int ifx) throws IOException {
+        MemorySegment ll = arena.allocate(SOCKADDR_LL, 4);
+        ll.set(ValueLayout.JAVA_SHORT, 0, (short) AF_PACKET); // sll_family
+        ll.set(BE_SHORT, 2, (short) ETH_P_ALL); // sll_protocol, network order
+        ll.set(ValueLayout.JAVA_INT, 4, ifx); // sll_ifindex
+        if (Libc.bind(s.callState, s.fd, ll, SOCKADDR_LL) < 0) {
+            throw fail(w, "bind(AF_PACKET, ETH_P_ALL, ifindex " + ifx + ")", s.callState, "");
+        }
+    }
+
+    /** SO_ATTACH_FILTER with a one-instruction classic BPF "ret #0" (drop all), or SO_DETACH_FILTER. */
+    private void filter(Queue s, String w, boolean dropAll) throws IOException {
+        final int solSocket = 1;
+        final int soAttachFilter = 26;
+        final int soDetachFilter = 27;
+        if (dropAll) {
+            MemorySegment insn = arena.allocate(8, 8); // struct sock_filter {u16 code; u8 jt; u8 jf; u32 k}
+            insn.set(ValueLayout.JAVA_SHORT, 0, (short) 0x06); // BPF_RET | BPF_K
+            insn.set(ValueLayout.JAVA_INT, 4, 0); // k = 0: keep 0 bytes = drop
+            MemorySegment prog = arena.allocate(16, 8); // struct sock_fprog {u16 len; (pad); struct sock_filter *}
+            prog.set(ValueLayout.JAVA_SHORT, 0, (short) 1);
+            prog.set(ValueLayout.ADDRESS, 8, insn);
+            if (Libc.setsockopt(s.callState, s.fd, solSocket, soAttachFilter, prog, 16) < 0) {
+                throw fail(w, "setsockopt(SO_ATTACH_FILTER)", s.callState, "");
+            }
+        } else {
+            MemorySegment v = arena.allocate(ValueLayout.JAVA_INT);
+            if (Libc.setsockopt(s.callState, s.fd, solSocket, soDetachFilter, v, 4) < 0) {
+                throw fail(w, "setsockopt(SO_DETACH_FILTER)", s.callState, "");
+            }
+        }
+    }
+
+    // ---- data path ----------------------------------------------------------------------------------------
+
+    /**
+     * Receives up to {@code max} frames of queue {@code queue}'s ring (see {@link Port#rx}). Frames stay in the ring
+     * when the pool is empty (the kernel then drops, counted by {@code PACKET_STATISTICS}). All frames of one call get
+     * the same {@code timestampNanos} (one System.nanoTime per call). Looks at each ring block at most once per call.
+     */
+    @Override
+    public int rx(int queue, BufferPool pool, PacketVector out, int max) {
+        Queue s = q[queue];
+        MemorySegment ring = s.ring;
+        MemorySegment dst = pool.data();
+        int bufBytes = pool.bufferBytes();
+        int ifIndex = ifIndex();
+        int n = 0;
+        int errors = 0;
+        long octets = 0;
+        long now = 0;
+        int blocksOpened = 0;
+        while (n < max) {
+            if (s.remaining == 0) {
+                if (blocksOpened == blockCount) {
+                    break;
+                }
+                long blk = (long) s.block * blockSize;
+                int status = (int) INT.getAcquire(ring, blk + BLOCK_STATUS);
+                if ((status & TP_STATUS_USER) == 0) {
+                    break;
+                }
+                blocksOpened++;
+                if ((status & TP_STATUS_LOSING) != 0) {
+                    s.statsPending = true;
+                }
+                int pkts = ring.get(ValueLayout.JAVA_INT, blk + BLOCK_NUM_PKTS);
+                int first = ring.get(ValueLayout.JAVA_INT, blk + BLOCK_OFFSET_TO_FIRST_PKT);
+                if (pkts <= 0 || first < 0 || first >= blockSize) {
+                    releaseBlock(s, ring, blk);
+                    continue;
+                }
+                s.remaining = pkts;
+                s.packet = blk + first;
+            }
+            int b = pool.alloc();
+            if (b < 0) {
+                break;
+            }
+            long blk = (long) s.block * blockSize;
+            long h = s.packet;
+            int snap = ring.get(ValueLayout.JAVA_INT, h + TP_SNAPLEN);
+            int len = ring.get(ValueLayout.JAVA_INT, h + TP_LEN);
+            int status = ring.get(ValueLayout.JAVA_INT, h + TP_STATUS);
+            int mac = ring.get(ValueLayout.JAVA_SHORT, h + TP_MAC) & 0xffff;
+            int next = ring.get(ValueLayout.JAVA_INT, h + TP_NEXT_OFFSET);
+            long src = h + mac;
+            if (snap < ETH_HEADER || src + snap > blk + blockSize) {
+                pool.free(b); // a slot the kernel never writes this way: skip it
+                errors++;
+            } else {
+                long d = pool.offset(b);
+                int copied;
+                int wire;
+                if ((status & TP_STATUS_VLAN_VALID) != 0) {
+                    int tpid = (status & TP_STATUS_VLAN_TPID_VALID) != 0
+                            ? ring.get(ValueLayout.JAVA_SHORT, h + TP_VLAN_TPID) & 0xffff : TPID_8021Q;
+                    int tci = ring.get(ValueLayout.JAVA_INT, h + TP_VLAN_TCI) & 0xffff;
+                    MemorySegment.copy(ring, src, dst, d, MACS);
+                    dst.set(BE_SHORT, d + MACS, (short) tpid);
+                    dst.set(BE_SHORT, d + MACS + 2, (short) tci);
+                    int rest = Math.min(snap - MACS, bufBytes - MACS - VLAN_TAG);
+                    MemorySegment.copy(ring, src + MACS, dst, d + MACS + VLAN_TAG, rest);
+                    copied = MACS + VLAN_TAG + rest;
+                    wire = len + VLAN_TAG;
+                } else {
+                    copied = Math.min(snap, bufBytes);
+                    MemorySegment.copy(ring, src, dst, d, copied);
+                    wire = len;
+                }
+                if (copied < wire) {
+                    errors++;
+                }
+                if (now == 0) {
+                    now = System.nanoTime();
+                }
+                pool.length[b] = copied;
+                pool.rxIfIndex[b] = ifIndex;
+                pool.txIfIndex[b] = 0;
+                pool.timestampNanos[b] = now;
+                out.add(b);
+                n++;
+                octets += wire;
+            }
+            if (--s.remaining == 0) {
+                releaseBlock(s, ring, blk);
+            } else if (next <= 0 || h + next >= blk + blockSize) {
+                s.remaining = 0; // a broken chain: give the block back
+                releaseBlock(s, ring, blk);
+            } else {
+                s.packet = h + next;
+            }
+        }
+        PortCounters c = counters();
+        if (n > 0) {
+            c.add(queue, PortCounters.RX_PACKETS, n);
+            c.add(queue, PortCounters.RX_OCTETS, octets);
+        }
+        if (errors > 0) {
+            c.add(queue, PortCounters.RX_ERRORS, errors);
+        }
+        if (s.statsPending) {
+            refreshStatistics(queue);
+        }
+        return n;
+    }
+
+    private void releaseBlock(Queue s, MemorySegment ring, long blk) {
+        INT.setRelease(ring, blk + BLOCK_STATUS, TP_STATUS_KERNEL);
+        s.block = s.block + 1 == blockCount ? 0 : s.block + 1;
+    }
+
+    /**
+     * Reads (and thereby resets) the kernel's {@code PACKET_STATISTICS} of queue {@code queue}'s socket and adds
+     * {@code tp_drops} (frames dropped because the ring was full) to {@link PortCounters#RX_DISCARDS}. {@link #rx}
+     * calls it when a block reports {@code TP_STATUS_LOSING}; call it from the queue's worker now and then (e.g. every
+     * second) so drops after the last block are counted too. One system call, no allocation.
+     *
+     * @param queue the queue (call from its worker only)
+     * @return {@code tp_drops} just added, or −1 if getsockopt failed (counted as nothing)
+     */
+    public long refreshStatistics(int queue) {
+        Queue s = q[queue];
+        s.statsPending = false;
+        s.statsLen.set(ValueLayout.JAVA_INT, 0, TPACKET_STATS_V3);
+        if (Libc.getsockopt(s.callState, s.fd, SOL_PACKET, PACKET_STATISTICS, s.stats, s.statsLen) < 0) {
+            return -1;
+        }
+        long drops = s.stats.get(ValueLayout.JAVA_INT, 4) & 0xffffffffL;
+        if (drops > 0) {
+            counters().add(queue, PortCounters.RX_DISCARDS, drops);
+        }
+        return drops;
+    }
+
+    /**
+     * Copies every frame of {@code v} into queue {@code queue}'s transmit ring, kicks the kernel once with
+     * {@code sendto(MSG_DONTWAIT)}, then frees all buffers (see {@link Port#tx}; counters in the class comment). An
+     * empty vector still kicks frames left by an earlier kick that failed with EAGAIN/ENOBUFS.
+     */
+    @Override
+    public void tx(int queue, BufferPool pool, PacketVector v) {
+        Queue s = q[queue];
+        MemorySegment ring = s.ring;
+        MemorySegment src = pool.data();
+        int[] lengths = pool.length;
+        int[] bufs = v.buffers;
+        int count = v.count;
+        int queued = 0;
+        int discards = 0;
+        int errors = 0;
+        long octets = 0;
+        int maxUntagged = Math.min(mtu + ETH_HEADER, txFrameSize - TX_DATA_OFFSET);
+        int maxTagged = Math.min(mtu + ETH_HEADER + VLAN_TAG, txFrameSize - TX_DATA_OFFSET);
+        for (int i = 0; i < count; i++) {
+            int b = bufs[i];
+            int len = lengths[b];
+            long off = pool.offset(b);
+            if (len < ETH_HEADER) {
+                errors++;
+                continue;
+            }
+            int type = src.get(BE_SHORT, off + MACS) & 0xffff;
+            if (len > (type == TPID_8021Q || type == TPID_8021AD ? maxTagged : maxUntagged)) {
+                errors++;
+                continue;
+            }
+            int slot = s.txHead;
+            long f = rxRingBytes + (long) (slot / txFramesPerBlock) * blockSize
+                    + (long) (slot % txFramesPerBlock) * txFrameSize;
+            int status = (int) INT.getAcquire(ring, f + TP_STATUS);
+            if (status != TP_STATUS_AVAILABLE && status != TP_STATUS_WRONG_FORMAT) {
+                discards += count - i; // ring full: this and every later frame
+                break;
+            }
+            MemorySegment.copy(src, off, ring, f + TX_DATA_OFFSET, len);
+            ring.set(ValueLayout.JAVA_INT, f + TP_NEXT_OFFSET, 0);
+            ring.set(ValueLayout.JAVA_INT, f + TP_LEN, len);
+            ring.set(ValueLayout.JAVA_INT, f + TP_SNAPLEN, len);
+            INT.setRelease(ring, f + TP_STATUS, TP_STATUS_SEND_REQUEST);
+            s.txHead = slot + 1 == txFrameCount ? 0 : slot + 1;
+            queued++;
+            octets += len;
+        }
+        pool.free(v);
+        PortCounters c = counters();
+        if (queued > 0 || s.txPending) {
+            long rc = Libc.sendto(s.callState, s.fd, MemorySegment.NULL, 0, MSG_DONTWAIT, MemorySegment.NULL, 0);
+            s.txPending = false;
+            if (rc < 0) {
+                int e = Libc.errno(s.callState);
+                if (e == Errno.ENOBUFS) {
+                    // the driver/qdisc dropped one frame; the kick stopped there and the rest wait in the ring
+                    discards++;
+                    queued--;
+                    s.txPending = true;
+                } else if (e == Errno.EAGAIN || e == Errno.EINTR) {
+                    s.txPending = true;
+                } else {
+                    errors++;
+                    s.txPending = true;
+                }
+            }
+        }
+        if (queued != 0) {
+            c.add(queue, PortCounters.TX_PACKETS, queued);
+            c.add(queue, PortCounters.TX_OCTETS, octets);
+        }
+        if (discards > 0) {
+            c.add(queue, PortCounters.TX_DISCARDS, discards);
+        }
+        if (errors > 0) {
+            c.add(queue, PortCounters.TX_ERRORS, errors);
+        }
+    }
+
+    // ---- information --------------------------------------------------------------------------------------
+
+    /** @return the interface's Linux ifindex in its network namespace (SIOCGIFINDEX at open). */
+    public int linuxIfIndex() {
+        return linuxIfIndex;
+    }
+
+    /** @return the interface MTU in bytes read at open (SIOCGIFMTU); transmit frames are checked against it. */
+    public int mtu() {
+        return mtu;
+    }
+
+    /** @return the kernel-chosen PACKET_FANOUT group id (16 bits) of this port's sockets. */
+    public int fanoutId() {
+        return fanoutId;
+    }
+
+    /** @return the longest frame (bytes) a transmit slot holds: txFrameSize − 48. */
+    public int maxTxFrameBytes() {
+        return txFrameSize - TX_DATA_OFFSET;
+    }
+
+    /**
+     * @return {@code /sys/class/net/NAME/speed} × 10⁶ read at open when the port lives in the JVM's network namespace,
+     *     else 0 (unknown)
+     */
+    @Override
+    public long speedBitsPerSecond() {
+        return speed;
+    }
+
+    /**
+     * Closes every socket (the kernel leaves the fanout group and drops the promiscuous membership) and unmaps the
+     * rings. Call after the workers stopped; idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment st = Libc.newCallState(a);
+            if (arena.scope().isAlive()) {
+                arena.close(); // ring segments die first, so a late rx/tx fails cleanly instead of touching unmapped pages
+            }
+            for (Queue s : q) {
+                if (s == null) {
+                    continue;
+                }
+                if (s.map != null) {
+                    PacketSys.munmap(st, s.map, mapBytes);
+                    s.map = null;
+                }
+                if (s.fd >= 0) {
+                    Libc.close(st, s.fd);
+                    s.fd = -1;
+                }
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "afpacket " + name() + " (ifindex " + linuxIfIndex + ", " + queues() + " queues, fanout " + fanoutId
+                + ")";
+    }
+}

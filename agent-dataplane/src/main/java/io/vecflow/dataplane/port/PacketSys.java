@@ -1,0 +1,177 @@
+package io.vecflow.dataplane.port;
+
+import io.vecflow.netlink.Libc;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * Constants of AF_PACKET sockets and TPACKET rings ({@code include/uapi/linux/if_packet.h}, {@code linux/if_ether.h},
+ * {@code linux/sockios.h}, {@code linux/if.h}, {@code sys/mman.h}, {@code linux/sched.h}; Linux x86_64 values), and the
+ * libc calls {@link Libc} does not offer: {@code mmap}, {@code munmap}, {@code ioctl}, {@code open}, {@code setns},
+ * through {@code java.lang.foreign} only.
+ *
+ * <p>Every call takes a caller-owned call-state segment ({@link Libc#newCallState}) into which the linker captures
+ * {@code errno}; results follow libc ({@code -1} / {@code MAP_FAILED} on failure, then {@link Libc#errno}).
+ */
+@SuppressWarnings("restricted")
+final class PacketSys {
+    private PacketSys() {}
+
+    // <sys/socket.h>, <linux/if_ether.h>
+    static final int AF_PACKET = 17;
+    static final int SOCK_RAW = 3;
+    static final int SOCK_CLOEXEC = 0x80000;
+    static final int SOL_PACKET = 263;
+    static final int ETH_P_ALL = 0x0003;
+    static final int MSG_DONTWAIT = 0x40;
+
+    // <linux/if_packet.h> socket options (level SOL_PACKET)
+    static final int PACKET_ADD_MEMBERSHIP = 1;
+    static final int PACKET_RX_RING = 5;
+    static final int PACKET_STATISTICS = 6;
+    static final int PACKET_VERSION = 10;
+    static final int PACKET_TX_RING = 13;
+    static final int PACKET_LOSS = 14;
+    static final int PACKET_FANOUT = 18;
+    static final int PACKET_QDISC_BYPASS = 20;
+    static final int PACKET_IGNORE_OUTGOING = 23;
+
+    static final int TPACKET_V3 = 2;
+    static final int PACKET_MR_PROMISC = 1;
+    static final int PACKET_FANOUT_HASH = 0;
+    static final int PACKET_FANOUT_FLAG_UNIQUEID = 0x2000;
+    static final int PACKET_FANOUT_FLAG_IGNORE_OUTGOING = 0x4000;
+    static final int PACKET_FANOUT_FLAG_DEFRAG = 0x8000;
+
+    // tp_status / block_status bits, receive side
+    static final int TP_STATUS_KERNEL = 0;
+    static final int TP_STATUS_USER = 1;
+    static final int TP_STATUS_LOSING = 1 << 2;
+    static final int TP_STATUS_CSUMNOTREADY = 1 << 3;
+    static final int TP_STATUS_VLAN_VALID = 1 << 4;
+    static final int TP_STATUS_VLAN_TPID_VALID = 1 << 6;
+    // tp_status, transmit side
+    static final int TP_STATUS_AVAILABLE = 0;
+    static final int TP_STATUS_SEND_REQUEST = 1;
+    static final int TP_STATUS_WRONG_FORMAT = 1 << 2;
+
+    /** struct tpacket_block_desc (V3): version u32, offset_to_priv u32, then struct tpacket_hdr_v1. */
+    static final long BLOCK_STATUS = 8;
+    static final long BLOCK_NUM_PKTS = 12;
+    static final long BLOCK_OFFSET_TO_FIRST_PKT = 16;
+
+    /** struct tpacket3_hdr field offsets; sizeof = 48 (already a multiple of TPACKET_ALIGNMENT = 16). */
+    static final long TP_NEXT_OFFSET = 0;
+    static final long TP_SNAPLEN = 12;
+    static final long TP_LEN = 16;
+    static final long TP_STATUS = 20;
+    static final long TP_MAC = 24;
+    static final long TP_VLAN_TCI = 32;
+    static final long TP_VLAN_TPID = 36;
+    static final int TPACKET3_HDR = 48;
+    /** sizeof(struct sockaddr_ll); TPACKET3_HDRLEN = TPACKET_ALIGN(48) + 20 = 68 (if_packet.h). */
+    static final int SOCKADDR_LL = 20;
+    /**
+     * Where the kernel reads a transmit frame's data in a V3 TX ring slot: {@code tp_hdrlen − sizeof(sockaddr_ll)} =
+     * 48 (net/packet/af_packet.c tpacket_snd without PACKET_TX_HAS_OFF).
+     */
+    static final int TX_DATA_OFFSET = TPACKET3_HDR;
+    static final int TPACKET_ALIGNMENT = 16;
+
+    /** struct tpacket_req3: 7 × u32. */
+    static final int TPACKET_REQ3 = 28;
+    /** struct packet_mreq: int ifindex, u16 type, u16 alen, u8 address[8]. */
+    static final int PACKET_MREQ = 16;
+    /** struct tpacket_stats_v3: tp_packets, tp_drops, tp_freeze_q_cnt (u32 each). */
+    static final int TPACKET_STATS_V3 = 12;
+
+    // <linux/sockios.h>, struct ifreq = char ifr_name[16] + 24-byte union
+    static final long SIOCGIFINDEX = 0x8933;
+    static final long SIOCGIFMTU = 0x8921;
+    static final int IFREQ = 40;
+    static final int IFNAMSIZ = 16;
+
+    // <sys/mman.h>
+    static final int PROT_READ = 1;
+    static final int PROT_WRITE = 2;
+    static final int MAP_SHARED = 1;
+    static final int MAP_POPULATE = 0x8000;
+
+    // <fcntl.h>, <linux/sched.h>
+    static final int O_RDONLY = 0;
+    static final int O_CLOEXEC = 0x80000;
+    static final int CLONE_NEWNET = 0x40000000;
+
+    private static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
+    private static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
+    private static final ValueLayout PTR = ValueLayout.ADDRESS;
+
+    // void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+    private static final MethodHandle MMAP =
+            Libc.downcall("mmap", FunctionDescriptor.of(PTR, PTR, C_LONG, C_INT, C_INT, C_INT, C_LONG));
+    // int munmap(void *addr, size_t len)
+    private static final MethodHandle MUNMAP = Libc.downcall("munmap", FunctionDescriptor.of(C_INT, PTR, C_LONG));
+    // int open(const char *path, int flags)
+    private static final MethodHandle OPEN = Libc.downcall("open", FunctionDescriptor.of(C_INT, PTR, C_INT));
+    // int setns(int fd, int nstype)
+    private static final MethodHandle SETNS = Libc.downcall("setns", FunctionDescriptor.of(C_INT, C_INT, C_INT));
+    // int ioctl(int fd, unsigned long request, ...): the third argument is variadic
+    private static final MethodHandle IOCTL = Linker.nativeLinker().downcallHandle(
+            Linker.nativeLinker().defaultLookup().find("ioctl")
+                    .orElseThrow(() -> new UnsatisfiedLinkError("libc symbol not found: ioctl")),
+            FunctionDescriptor.of(C_INT, C_INT, C_LONG, PTR),
+            Linker.Option.captureCallState("errno"), Linker.Option.firstVariadicArg(2));
+
+    /** mmap(2); the mapping's address, or {@code MAP_FAILED} (address −1; errno in {@code state}). */
+    static MemorySegment mmap(MemorySegment state, long len, int prot, int flags, int fd, long off) {
+        try {
+            return (MemorySegment) MMAP.invokeExact(state, MemorySegment.NULL, len, prot, flags, fd, off);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+    }
+
+    /** @return true when {@code addr} is mmap's {@code MAP_FAILED} ((void *) −1). */
+    static boolean mapFailed(MemorySegment addr) {
+        return addr.address() == -1L;
+    }
+
+    /** munmap(2); 0, or −1 (errno in {@code state}). */
+    static int munmap(MemorySegment state, MemorySegment addr, long len) {
+        try {
+            return (int) MUNMAP.invokeExact(state, addr, len);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+    }
+
+    /** ioctl(2) with a pointer argument; ≥ 0, or −1 (errno in {@code state}). */
+    static int ioctl(MemorySegment state, int fd, long request, MemorySegment arg) {
+        try {
+            return (int) IOCTL.invokeExact(state, fd, request, arg);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+    }
+
+    /** open(2) of a NUL-terminated path; an fd, or −1 (errno in {@code state}). */
+    static int open(MemorySegment state, MemorySegment path, int flags) {
+        try {
+            return (int) OPEN.invokeExact(state, path, flags);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+    }
+
+    /** setns(2) of the calling thread; 0, or −1 (errno in {@code state}). */
+    static int setns(MemorySegment state, int fd, int nstype) {
+        try {
+            return (int) SETNS.invokeExact(state, fd, nstype);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+    }
+}

@@ -1,0 +1,245 @@
+package io.vecflow.dataplane.port;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vecflow.dataplane.BufferPool;
+import io.vecflow.dataplane.PacketVector;
+import io.vecflow.packet.PcapFile;
+import io.vecflow.packet.PcapPacket;
+import io.vecflow.packet.PcapReader;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * AF_PACKET port on a real kernel: two network namespaces joined by a veth pair ({@link VethLab}; needs root and
+ * fails, never skips, without it). Frames are the real captures of testdata/traffic (MANIFEST.md): tcpreplay's
+ * test capture (179 frames, 10 with an 802.1Q tag), tcpdump's 802.1ad_QinQ.pcap (S-tag + C-tag) and
+ * ipv4_tcp_http_xml.pcap (802.1Q).
+ */
+class AfPacketPortTest {
+    static final Path TRAFFIC = Path.of("..", "testdata", "traffic");
+    private static final long TIMEOUT_NANOS = 5_000_000_000L;
+
+    private VethLab lab;
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() throws Exception {
+        lab = VethLab.create();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+        if (lab != null) {
+            lab.close();
+        }
+    }
+
+    private <T extends AutoCloseable> T keep(T c) {
+        open.add(c);
+        return c;
+    }
+
+    static List<byte[]> frames(String... captures) throws IOException {
+        List<byte[]> out = new ArrayList<>();
+        for (String c : captures) {
+            PcapFile f = PcapReader.readAll(TRAFFIC.resolve(c));
+            for (PcapPacket p : f.packets()) {
+                out.add(p.data());
+            }
+        }
+        return out;
+    }
+
+    static boolean vlanTagged(byte[] f) {
+        int t = (f[12] & 0xff) << 8 | f[13] & 0xff;
+        return t == 0x8100 || t == 0x88a8;
+    }
+
+    /**
+     * Polls every queue until at least {@code expected} frames arrived and then nothing more for 100 ms (to catch
+     * extras), or 5 s passed.
+     */
+    static List<List<byte[]>> receive(Port port, BufferPool pool, int expected) {
+        List<List<byte[]>> perQueue = new ArrayList<>();
+        for (int q = 0; q < port.queues(); q++) {
+            perQueue.add(new ArrayList<>());
+        }
+        PacketVector v = new PacketVector();
+        long deadline = System.nanoTime() + TIMEOUT_NANOS;
+        long quietUntil = Long.MAX_VALUE;
+        int got = 0;
+        int last = -1;
+        while (System.nanoTime() < Math.min(deadline, quietUntil)) {
+            for (int q = 0; q < port.queues(); q++) {
+                int n = port.rx(q, pool, v, PacketVector.CAPACITY);
+                for (int i = 0; i < n; i++) {
+                    int b = v.buffers[i];
+                    assertThat(pool.rxIfIndex[b]).isEqualTo(port.ifIndex());
+                    assertThat(pool.txIfIndex[b]).isZero();
+                    assertThat(pool.timestampNanos[b]).isPositive();
+                    perQueue.get(q).add(pool.data().asSlice(pool.offset(b), pool.length[b])
+                            .toArray(ValueLayout.JAVA_BYTE));
+                }
+                got += n;
+                pool.free(v);
+            }
+            if (got >= expected && (quietUntil == Long.MAX_VALUE || last != got)) {
+                quietUntil = System.nanoTime() + 100_000_000L;
+            }
+            last = got;
+            Thread.onSpinWait();
+        }
+        return perQueue;
+    }
+
+    static long octets(List<byte[]> frames) {
+        long s = 0;
+        for (byte[] f : frames) {
+            s += f.length;
+        }
+        return s;
+    }
+
+    static void assertSameFrames(List<byte[]> actual, List<byte[]> expected) {
+        HexFormat hex = HexFormat.of();
+        assertThat(actual.stream().map(hex::formatHex).toList())
+                .containsExactlyElementsOf(expected.stream().map(hex::formatHex).toList());
+    }
+
+    @Test
+    void receivesEveryFrameOfRealCapturesByteIdenticalWithVlanTagsRestored() throws Exception {
+        List<byte[]> sent = frames("tcpreplay-test.pcap", "802.1ad_QinQ.pcap", "ipv4_tcp_http_xml.pcap",
+                "various_gre.pcap");
+        assertThat(sent).hasSize(282);
+        // outer tags: 2 × 802.1ad S-tag (QinQ), 1 + 51 × 802.1Q; the kernel strips each into tp_vlan_tci/tpid
+        assertThat(sent.stream().filter(AfPacketPortTest::vlanTagged).count()).as("tagged frames sent").isEqualTo(54);
+        AfPacketPort port = keep(AfPacketPort.open(lab.nsA, lab.ifA, 7, 1, AfPacketPort.Options.defaults()));
+        RawSender sender = keep(NetNamespace.callIn(lab.nsB, () -> new RawSender(lab.ifB)));
+        BufferPool pool = keep(new BufferPool(1024, 2048));
+        for (byte[] f : sent) {
+            sender.send(f);
+        }
+        List<byte[]> got = receive(port, pool, sent.size()).get(0);
+
+        assertSameFrames(got, sent); // same bytes, same order, nothing extra
+        assertThat(got.stream().filter(AfPacketPortTest::vlanTagged).count()).isEqualTo(54);
+        assertThat(got.stream().filter(f -> (f[12] & 0xff) == 0x88 && (f[13] & 0xff) == 0xa8).count())
+                .as("802.1ad outer tags kept as 0x88a8").isEqualTo(2);
+        PortCounters c = port.counters();
+        assertThat(c.sum(PortCounters.RX_PACKETS)).isEqualTo(282);
+        assertThat(c.sum(PortCounters.RX_OCTETS)).isEqualTo(octets(sent));
+        assertThat(port.refreshStatistics(0)).isZero();
+        assertThat(c.sum(PortCounters.RX_DISCARDS)).isZero();
+        assertThat(c.sum(PortCounters.RX_ERRORS)).isZero();
+        assertThat(c.sum(PortCounters.TX_PACKETS)).isZero();
+        assertThat(pool.freeCount()).isEqualTo(1024);
+        assertThat(port.linuxIfIndex()).isPositive();
+        assertThat(port.mtu()).isEqualTo(1500);
+    }
+
+    @Test
+    void promiscuousWhileOpenAndDroppedAtClose() throws Exception {
+        AfPacketPort port = AfPacketPort.open(lab.nsA, lab.ifA, 1, 2, AfPacketPort.Options.defaults());
+        try {
+            assertThat(promiscuity(lab.nsA, lab.ifA)).isEqualTo(1);
+        } finally {
+            port.close();
+        }
+        assertThat(promiscuity(lab.nsA, lab.ifA)).isZero();
+        AfPacketPort quiet = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1,
+                AfPacketPort.Options.defaults().promiscuous(false)));
+        assertThat(promiscuity(lab.nsA, lab.ifA)).isZero();
+        assertThat(quiet.queues()).isEqualTo(1);
+    }
+
+    /** The device's promiscuity count ({@code ip -d link}); packet-socket memberships do not show as IFF_PROMISC. */
+    static int promiscuity(String ns, String ifName) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("ip", "-d", "-n", ns, "link", "show", ifName).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor()).isZero();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("promiscuity (\\d+)").matcher(out);
+        assertThat(m.find()).as(out).isTrue();
+        return Integer.parseInt(m.group(1));
+    }
+
+    @Test
+    void kernelRingDropsAreCountedAsRxDiscards() throws Exception {
+        // 2 blocks of 4 KiB: the 179 frames (≈ 90 KB) of the capture cannot fit while nobody polls
+        AfPacketPort port = keep(AfPacketPort.open(lab.nsA, lab.ifA, 3, 1,
+                AfPacketPort.Options.defaults().blockSize(4096).blockCount(2).frameSize(2048).txFrameSize(2048)));
+        RawSender sender = keep(NetNamespace.callIn(lab.nsB, () -> new RawSender(lab.ifB)));
+        BufferPool pool = keep(new BufferPool(1024, 2048));
+        List<byte[]> sent = frames("tcpreplay-test.pcap");
+        for (byte[] f : sent) {
+            sender.send(f);
+        }
+        List<byte[]> got = receive(port, pool, 1).get(0);
+        port.refreshStatistics(0);
+        PortCounters c = port.counters();
+        assertThat(c.sum(PortCounters.RX_DISCARDS)).as("tp_drops").isPositive();
+        assertThat(got.size() + c.sum(PortCounters.RX_DISCARDS)).isEqualTo(sent.size());
+        assertThat(c.sum(PortCounters.RX_PACKETS)).isEqualTo(got.size());
+        // what did arrive is a prefix-ordered subsequence of what was sent, byte for byte
+        HexFormat hex = HexFormat.of();
+        List<String> s = sent.stream().map(hex::formatHex).toList();
+        int at = 0;
+        for (byte[] f : got) {
+            int i = s.subList(at, s.size()).indexOf(hex.formatHex(f));
+            assertThat(i).as("received frame was sent, in order").isGreaterThanOrEqualTo(0);
+            at += i + 1;
+        }
+    }
+
+    @Test
+    void framesLongerThanTheBufferAreTruncatedAndCounted() throws Exception {
+        AfPacketPort port = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketPort.Options.defaults()));
+        RawSender sender = keep(NetNamespace.callIn(lab.nsB, () -> new RawSender(lab.ifB)));
+        BufferPool pool = keep(new BufferPool(64, 256));
+        List<byte[]> sent = frames("tcpreplay-test.pcap");
+        for (byte[] f : sent) {
+            sender.send(f);
+        }
+        List<byte[]> got = receive(port, pool, sent.size()).get(0);
+        assertThat(got).hasSize(sent.size());
+        int longer = 0;
+        for (int i = 0; i < sent.size(); i++) {
+            byte[] s = sent.get(i);
+            int keep = Math.min(s.length, 256);
+            assertThat(got.get(i)).isEqualTo(java.util.Arrays.copyOf(s, keep));
+            longer += s.length > 256 ? 1 : 0;
+        }
+        assertThat(longer).isPositive();
+        assertThat(port.counters().sum(PortCounters.RX_ERRORS)).isEqualTo(longer);
+        assertThat(port.counters().sum(PortCounters.RX_OCTETS)).isEqualTo(octets(sent));
+    }
+
+    @Test
+    void errorsNameTheInterfaceTheCallAndErrno() {
+        assertThatThrownBy(() -> AfPacketPort.open(lab.nsA, "afpacketnone", 1, 1, AfPacketPort.Options.defaults()))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("afpacket port afpacketnone queue 0")
+                .hasMessageContaining("ioctl(SIOCGIFINDEX)")
+                .hasMessageContaining("ENODEV");
+        assertThatThrownBy(() -> AfPacketPort.open(lab.nsA, lab.ifA, 1, 1,
+                AfPacketPort.Options.defaults().blockSize(5000)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(lab.ifA).hasMessageContaining("blockSize");
+        assertThatThrownBy(() -> AfPacketPort.open("afpacket-none-x", lab.ifA, 1, 1, AfPacketPort.Options.defaults()))
+                .isInstanceOf(IOException.class).hasMessageContaining("no such network namespace 'afpacket-none-x'");
+    }
+}
