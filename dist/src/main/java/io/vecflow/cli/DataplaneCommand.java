@@ -3,6 +3,9 @@ package io.vecflow.cli;
 import static io.vecflow.cli.VecflowCommand.require;
 
 import io.vecflow.dataplane.Dataplane;
+import io.vecflow.dataplane.config.DataplaneAssembly;
+import io.vecflow.dataplane.config.DataplaneConfig;
+import io.vecflow.dataplane.config.DataplaneConfigException;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import io.vecflow.netlink.psample.PsampleTransport;
@@ -16,13 +19,25 @@ import picocli.CommandLine.Option;
 
 /** {@code vecflow dataplane}: replays a capture through the dataplane and emits PSAMPLE for any listening agent. */
 @Command(name = "dataplane", mixinStandardHelpOptions = true, versionProvider = VecflowCommand.Version.class,
-        description = "Replays a capture through the sampling dataplane (port-input -> ethernet-input -> sflow -> "
-            + "l2-xconnect) and emits every sample as a PSAMPLE netlink message; pair it with `vecflow hsflowd` "
-            + "or watch with `vecflow psample listen`. Stops at the end of the replay or on Ctrl-C, and prints its "
-            + "counters.")
+        description = {"Runs the vector dataplane. With --config FILE: the ports, cross-connects, routes and sFlow "
+            + "settings of a YAML file (see --example-config), AF_PACKET ports in network namespaces, a control "
+            + "socket for `vecflow ctl`, PSAMPLE / NET_DM / IF_COUNTERS over netlink; runs until Ctrl-C (or until "
+            + "every replay/generator port is done).",
+            "Without --config: replays a capture (port-input -> sflow -> ethernet-input -> l2-xconnect) and emits "
+            + "every sample as a PSAMPLE message; pair it with `vecflow hsflowd` or watch with `vecflow psample "
+            + "listen`. Stops at the end of the replay or on Ctrl-C, and prints its counters."})
 final class DataplaneCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "Dataplane YAML configuration (the replay options below are then ignored).")
+    Path config;
+
+    @Option(names = "--example-config", description = "Print a documented example configuration and exit.")
+    boolean exampleConfig;
+
+    @Option(names = "--check-config", description = "Validate --config and exit (0 = valid).")
+    boolean checkConfig;
 
     @Option(names = "--capture", paramLabel = "FILE", description = "Ethernet pcap (default: the bundled capture).")
     Path capture;
@@ -56,6 +71,18 @@ final class DataplaneCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        PrintWriter out0 = spec.commandLine().getOut();
+        if (exampleConfig) {
+            out0.print(DataplaneConfig.example());
+            out0.flush();
+            return 0;
+        }
+        if (config != null) {
+            return runConfig(out0);
+        }
+        if (checkConfig) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--check-config needs --config FILE");
+        }
         require(loops >= 1, "--loops", loops, "need >= 1");
         require(pps >= 0, "--pps", pps, "need >= 0 packets/s");
         require(workers >= 1 && workers <= 64, "--workers", workers, "need 1..64");
@@ -101,6 +128,51 @@ final class DataplaneCommand implements Callable<Integer> {
             out.printf("packets %,d, samples taken %,d, FIFO drops %,d, PSAMPLE sent %,d, failed %,d%s%n",
                     st.packetsReplayed(), st.samplesTaken(), st.fifoDrops(), st.psampleSent(), st.psampleFailed(),
                     sd.signalled() ? " (stopped by signal)" : "");
+            out.flush();
+        }
+        return 0;
+    }
+
+    private int runConfig(PrintWriter out) throws Exception {
+        DataplaneConfig c;
+        try {
+            c = DataplaneConfig.load(config);
+        } catch (DataplaneConfigException e) {
+            System.err.println(e.getMessage());
+            return 2;
+        }
+        if (checkConfig) {
+            out.printf("%s: valid (%d ports, %d xconnects, %d routes, %d neighbours)%n", config, c.ports.size(),
+                    c.xconnects.size(), c.routes.size(), c.neighbours.size());
+            out.flush();
+            return 0;
+        }
+        try (Shutdown sd = Shutdown.install();
+                DataplaneAssembly a = DataplaneAssembly.open(c, msg -> System.err.println("dataplane: " + msg),
+                        true)) {
+            Dataplane dp = a.dataplane();
+            out.printf("dataplane: %d workers, %d ports, sflow 1-in-%d on %s, control socket %s%n", c.workers,
+                    c.ports.size(), c.sflow.samplingRate, c.sflow.interfaces, c.controlSocket);
+            out.print(dp.showInterfaces());
+            out.flush();
+            dp.start();
+            Thread waiter = Thread.ofPlatform().start(() -> {
+                try {
+                    dp.awaitCompletion();
+                } catch (InterruptedException ignored) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            while (waiter.isAlive() && !sd.signalled()) {
+                waiter.join(100);
+            }
+            if (sd.signalled()) {
+                dp.stop();
+            }
+            waiter.join();
+            out.print(dp.showInterfaces());
+            out.print(dp.showErrors());
+            out.print(dp.showSflow());
             out.flush();
         }
         return 0;

@@ -122,8 +122,7 @@ public final class DataplaneConfig {
         /**
          * The ifIndex to use.
          *
-         * @param fallback what to use when none is configured (af_packet: the device's Linux ifindex; others: the
-         *                 port's position + 1)
+         * @param fallback what to use when none is configured (the port's position + 1)
          */
         public long ifIndexOr(int fallback) {
             return ifIndex != null ? ifIndex : fallback;
@@ -487,8 +486,8 @@ public final class DataplaneConfig {
                 };
                 p.check(port.portType != null, at + ".type", port.type, "need af_packet, pcap or generator");
             }
-            if (port.ifIndex != null && p.check(port.ifIndex >= 1 && port.ifIndex <= 0xFFFF_FFFFL, at + ".if-index",
-                    port.ifIndex, "need 1..4294967295")) {
+            if (port.ifIndex != null && p.check(port.ifIndex >= 1 && port.ifIndex <= io.vecflow.dataplane.FeatureArc.MAX_IF_INDEX,
+                    at + ".if-index", port.ifIndex, "need 1.." + io.vecflow.dataplane.FeatureArc.MAX_IF_INDEX)) {
                 Integer prev = byIfIndex.putIfAbsent(port.ifIndex, i);
                 if (prev != null) {
                     p.add(at + ".if-index", port.ifIndex + " is already the if-index of ports[" + prev + "]");

@@ -1,0 +1,178 @@
+package io.vecflow.dataplane.config;
+
+import io.vecflow.dataplane.Dataplane;
+import io.vecflow.dataplane.InterfaceTable;
+import io.vecflow.dataplane.PcapReplayPort;
+import io.vecflow.dataplane.control.ControlServer;
+import io.vecflow.dataplane.control.DataplaneController;
+import io.vecflow.dataplane.fib.Forwarding;
+import io.vecflow.dataplane.port.AfPacketPort;
+import io.vecflow.dataplane.port.Port;
+import io.vecflow.netlink.netdm.NetDm;
+import io.vecflow.netlink.netdm.NetDmEmitter;
+import io.vecflow.netlink.netdm.NetDmTransport;
+import io.vecflow.netlink.psample.Psample;
+import io.vecflow.netlink.psample.PsampleEmitter;
+import io.vecflow.netlink.psample.PsampleTransport;
+import io.vecflow.netlink.vpp.VppUsersockEmitter;
+import io.vecflow.packet.PcapReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * A dataplane built from a {@link DataplaneConfig}: opens the ports (AF_PACKET sockets in their namespaces, pcap
+ * replays, generators), builds the forwarding state, opens the netlink emitters (PSAMPLE and NET_DM over the
+ * configured transport, IF_COUNTERS/STATUS on the VPP USERSOCK group) and the control socket. {@link #close()} undoes
+ * all of it, also after a failure half way.
+ */
+public final class DataplaneAssembly implements AutoCloseable {
+    private final List<AutoCloseable> owned = new ArrayList<>();
+    private final Dataplane dataplane;
+    private final ControlServer control;
+
+    private DataplaneAssembly(DataplaneConfig c, Consumer<String> log, boolean controlSocket) throws Exception {
+        try {
+            Set<String> routed = new HashSet<>();
+            c.routes.forEach(r -> routed.add(r.port));
+            c.neighbours.forEach(n -> routed.add(n.port));
+            int maxIf = 1;
+            for (int i = 0; i < c.ports.size(); i++) {
+                maxIf = (int) Math.max(maxIf, c.ports.get(i).ifIndexOr(i + 1));
+            }
+            InterfaceTable it = new InterfaceTable(maxIf);
+            for (int i = 0; i < c.ports.size(); i++) {
+                DataplaneConfig.Port pc = c.ports.get(i);
+                int ifIndex = (int) pc.ifIndexOr(i + 1);
+                Port p = openPort(pc, ifIndex, c.workers);
+                owned.add(p);
+                long mac = mac(pc, routed.contains(pc.name), i);
+                it.add(p, mac, pc.mtu, routed.contains(pc.name));
+            }
+            for (List<String> pair : c.xconnects) {
+                it.xconnect(it.port(pair.get(0)).ifIndex(), it.port(pair.get(1)).ifIndex());
+            }
+            Forwarding.Builder fb = new Forwarding.Builder();
+            for (DataplaneConfig.Neighbour n : c.neighbours) {
+                fb.neighbour(n.address, n.mac);
+            }
+            for (DataplaneConfig.Route r : c.routes) {
+                fb.route(r.prefix, r.via, it.port(r.port).ifIndex());
+            }
+            Dataplane.Topology t = new Dataplane.Topology();
+            t.workers = c.workers;
+            t.buffersPerWorker = c.buffersPerWorker;
+            t.interfaces = it;
+            t.forwarding = fb.build();
+            DataplaneConfig.Sflow s = c.sflow;
+            t.samplingRate = s.samplingRate;
+            t.headerBytes = s.headerBytes;
+            t.pollingIntervalSeconds = s.pollingInterval;
+            t.direction = s.directionEnum();
+            t.sflowInterfaces.addAll(s.interfaces);
+            t.dropMonitoring = s.dropMonitoring;
+            t.ingressGroup = s.psampleIngressGroup;
+            t.egressGroup = s.psampleEgressGroup;
+            t.fifoCapacity = s.sampleFifoSlots - 1;
+            t.discardFifoCapacity = s.discardFifoSlots;
+            PsampleEmitter ps = PsampleEmitter.open(s.genl() ? PsampleTransport.GENL : PsampleTransport.USERSOCK,
+                    s.usersockGroups.psample, Psample.Convention.VPP);
+            owned.add(ps);
+            NetDmEmitter nd = NetDmEmitter.open(s.genl() ? NetDmTransport.GENL : NetDmTransport.USERSOCK,
+                    s.usersockGroups.netDm, s.netDmFlat() ? NetDm.Convention.VPP : NetDm.Convention.KERNEL, log);
+            owned.add(nd);
+            VppUsersockEmitter vpp = VppUsersockEmitter.open(s.usersockGroups.counters);
+            owned.add(vpp);
+            dataplane = new Dataplane(t, ps, nd, vpp);
+            owned.add(dataplane);
+            if (controlSocket) {
+                Path sock = Path.of(c.controlSocket);
+                if (sock.getParent() != null) {
+                    Files.createDirectories(sock.getParent());
+                }
+                control = ControlServer.start(sock, new DataplaneController(dataplane));
+                owned.add(control);
+            } else {
+                control = null;
+            }
+        } catch (Exception | Error e) {
+            close();
+            throw e;
+        }
+    }
+
+    /**
+     * Builds everything (not started).
+     *
+     * @param c a validated configuration
+     * @param log where one-time warnings go (e.g. a missing genl family)
+     * @param controlSocket false to skip the control socket (tests, benches)
+     * @return the assembly
+     * @throws Exception a port, socket or emitter could not be opened (message names it); everything opened so far
+     *     is closed
+     */
+    public static DataplaneAssembly open(DataplaneConfig c, Consumer<String> log, boolean controlSocket)
+            throws Exception {
+        return new DataplaneAssembly(c, log, controlSocket);
+    }
+
+    private static Port openPort(DataplaneConfig.Port pc, int ifIndex, int workers) throws Exception {
+        return switch (pc.portType()) {
+            case AF_PACKET -> {
+                DataplaneConfig.AfPacket a = pc.afPacket != null ? pc.afPacket : new DataplaneConfig.AfPacket();
+                AfPacketPort.Options o = AfPacketPort.Options.defaults().blockCount(a.ringBlocks)
+                        .blockSize(a.ringBlockBytes);
+                yield AfPacketPort.open(pc.netns, a.device != null ? a.device : pc.name, ifIndex, workers, o);
+            }
+            case PCAP -> new PcapReplayPort(pc.name, PcapReader.readAll(pc.pcap.path()), ifIndex, workers,
+                    pc.pcap.loops, pc.pcap.pps);
+            case GENERATOR -> throw new IllegalArgumentException("port " + pc.name
+                    + ": the generator port type is not available in this build");
+        };
+    }
+
+    private static long mac(DataplaneConfig.Port pc, boolean routed, int position) throws IOException {
+        if (pc.mac != null) {
+            return Forwarding.parseMac(pc.mac);
+        }
+        if (pc.portType() == DataplaneConfig.PortType.AF_PACKET && pc.netns == null) {
+            String dev = pc.afPacket != null && pc.afPacket.device != null ? pc.afPacket.device : pc.name;
+            Path f = Path.of("/sys/class/net", dev, "address");
+            if (Files.isReadable(f)) {
+                return Forwarding.parseMac(Files.readString(f).trim());
+            }
+        }
+        if (routed) {
+            throw new IllegalArgumentException("ports[" + position + "] (" + pc.name + "): routed ports need "
+                    + "mac: (the source MAC of routed frames) when it cannot be read from /sys/class/net");
+        }
+        return 0x020000000000L | position + 1; // locally administered; unused on an L2 port
+    }
+
+    /** @return the dataplane. */
+    public Dataplane dataplane() {
+        return dataplane;
+    }
+
+    /** @return the control server, or null. */
+    public ControlServer control() {
+        return control;
+    }
+
+    @Override
+    public void close() {
+        for (int i = owned.size() - 1; i >= 0; i--) {
+            try {
+                owned.get(i).close();
+            } catch (Exception ignored) {
+                // best effort: keep closing the rest
+            }
+        }
+        owned.clear();
+    }
+}
