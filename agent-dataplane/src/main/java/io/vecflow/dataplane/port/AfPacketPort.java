@@ -64,10 +64,13 @@ import java.nio.file.Path;
  * <p><b>Counters.</b> rx: RX_PACKETS and RX_OCTETS (the frame's length on the wire including a restored VLAN tag,
  * without FCS) per frame delivered; RX_ERRORS per frame truncated (longer than the ring's block or the pool's buffer;
  * still delivered, cut); RX_DISCARDS = kernel {@code tp_drops}. tx: TX_PACKETS / TX_OCTETS per frame placed in the
- * ring (minus frames the kernel reports dropped with ENOBUFS on the kick); TX_DISCARDS per frame not sent because the
- * ring was full or the kernel dropped it; TX_ERRORS per frame shorter than 14 bytes or longer than the interface MTU
- * allows (MTU + 14, + 4 when VLAN-tagged; MTU read at open), and per kick failing with another errno.
+ * ring, minus one per failed kick; TX_DISCARDS per frame not sent because the ring was full, and one per failed kick
+ * (a failing non-blocking kick means the qdisc dropped a frame: ENOBUFS); TX_ERRORS per frame shorter than 14 bytes
+ * or longer than the interface MTU allows (MTU + 14, + 4 when VLAN-tagged; MTU read at open), and per kick whose
+ * retry fails with an errno other than ENOBUFS/EAGAIN/EINTR (e.g. ENETDOWN: the interface is down). Frames left in
+ * the ring by a failed kick go out with the next {@link #tx} call, even an empty one.
  */
+@SuppressWarnings("restricted")
 public final class AfPacketPort extends Port {
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     private static final ValueLayout.OfShort BE_SHORT =
@@ -196,7 +199,6 @@ public final class AfPacketPort extends Port {
         MemorySegment callState;
         MemorySegment stats;
         MemorySegment statsLen;
-        MemorySegment kick; // unused address argument: sendto(fd, NULL, 0, ...)
         int block; // next receive block
         int remaining; // frames left in the current block
         long packet; // ring offset of the next frame header
@@ -246,7 +248,6 @@ public final class AfPacketPort extends Port {
                 s.callState = Libc.newCallState(arena);
                 s.stats = arena.allocate(TPACKET_STATS_V3, 4);
                 s.statsLen = arena.allocate(ValueLayout.JAVA_INT);
-                s.kick = MemorySegment.NULL;
                 String w = where + " queue " + i;
                 MemorySegment st = s.callState;
                 s.fd = Libc.socket(st, AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
@@ -643,20 +644,19 @@ public final class AfPacketPort extends Port {
         pool.free(v);
         PortCounters c = counters();
         if (queued > 0 || s.txPending) {
-            long rc = Libc.sendto(s.callState, s.fd, MemorySegment.NULL, 0, MSG_DONTWAIT, MemorySegment.NULL, 0);
             s.txPending = false;
-            if (rc < 0) {
-                int e = Libc.errno(s.callState);
-                if (e == Errno.ENOBUFS) {
-                    // the driver/qdisc dropped one frame; the kick stopped there and the rest wait in the ring
-                    discards++;
-                    queued--;
+            if (PacketSys.kick(s.fd) < 0) {
+                // Rare path. A non-blocking tpacket_snd fails in steady state only when the qdisc dropped one frame
+                // (ENOBUFS), stopping the kick there; the plain call does not capture errno, so kick once more with
+                // capture: it sends what is left, and its errno tells a lasting failure (ENETDOWN, ...) apart.
+                discards++;
+                queued--;
+                if (PacketSys.kickCapturingErrno(s.callState, s.fd) < 0) {
+                    int e = Libc.errno(s.callState);
                     s.txPending = true;
-                } else if (e == Errno.EAGAIN || e == Errno.EINTR) {
-                    s.txPending = true;
-                } else {
-                    errors++;
-                    s.txPending = true;
+                    if (e != Errno.ENOBUFS && e != Errno.EAGAIN && e != Errno.EINTR) {
+                        errors++;
+                    }
                 }
             }
         }

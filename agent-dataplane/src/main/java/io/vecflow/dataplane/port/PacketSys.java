@@ -125,6 +125,40 @@ final class PacketSys {
             FunctionDescriptor.of(C_INT, C_INT, C_LONG, PTR),
             Linker.Option.captureCallState("errno"), Linker.Option.firstVariadicArg(2));
 
+    // ssize_t sendto(int fd, const void *buf, size_t len, int flags, const struct sockaddr *dst, socklen_t dlen),
+    // once without errno capture (the hot kick) and once with it (only after a failed kick)
+    private static final FunctionDescriptor SENDTO_FD =
+            FunctionDescriptor.of(C_LONG, C_INT, PTR, C_LONG, C_INT, PTR, C_INT);
+    private static final MethodHandle SENDTO_PLAIN = Linker.nativeLinker().downcallHandle(
+            Linker.nativeLinker().defaultLookup().find("sendto")
+                    .orElseThrow(() -> new UnsatisfiedLinkError("libc symbol not found: sendto")), SENDTO_FD);
+    private static final MethodHandle SENDTO = Libc.downcall("sendto", SENDTO_FD);
+
+    /**
+     * {@code sendto(fd, NULL, 0, MSG_DONTWAIT, NULL, 0)} without errno capture: tells the kernel to send the frames
+     * marked {@code TP_STATUS_SEND_REQUEST} in the socket's TX ring (packet_mmap.rst). The errno-capturing downcall
+     * slices its state segment on every call, a 40-byte temporary that only C2's escape analysis removes, and not when
+     * the call is inlined deep in a worker loop; this one allocates nothing whatever the JIT does.
+     *
+     * @return bytes sent, or −1 (errno unknown: call {@link #kickCapturingErrno})
+     */
+    static long kick(int fd) {
+        try {
+            return (long) SENDTO_PLAIN.invokeExact(fd, MemorySegment.NULL, 0L, MSG_DONTWAIT, MemorySegment.NULL, 0);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+    }
+
+    /** As {@link #kick} with errno captured into {@code state} (the error path). */
+    static long kickCapturingErrno(MemorySegment state, int fd) {
+        try {
+            return (long) SENDTO.invokeExact(state, fd, MemorySegment.NULL, 0L, MSG_DONTWAIT, MemorySegment.NULL, 0);
+        } catch (Throwable t) {
+            throw Libc.rethrow(t);
+        }
+    }
+
     /** mmap(2); the mapping's address, or {@code MAP_FAILED} (address −1; errno in {@code state}). */
     static MemorySegment mmap(MemorySegment state, long len, int prot, int flags, int fd, long off) {
         try {

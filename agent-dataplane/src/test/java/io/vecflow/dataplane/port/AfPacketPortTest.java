@@ -242,4 +242,88 @@ class AfPacketPortTest {
         assertThatThrownBy(() -> AfPacketPort.open("afpacket-none-x", lab.ifA, 1, 1, AfPacketPort.Options.defaults()))
                 .isInstanceOf(IOException.class).hasMessageContaining("no such network namespace 'afpacket-none-x'");
     }
+
+    /** Copies {@code frames[from..from+n)} into pool buffers appended to {@code v}. */
+    static void fill(BufferPool pool, PacketVector v, List<byte[]> frames, int from, int n) {
+        for (int i = from; i < from + n; i++) {
+            byte[] f = frames.get(i);
+            int b = pool.alloc();
+            MemorySegment.copy(f, 0, pool.data(), ValueLayout.JAVA_BYTE, pool.offset(b), f.length);
+            pool.length[b] = f.length;
+            v.add(b);
+        }
+    }
+
+    @Test
+    void transmittedFramesArriveIdenticalOnThePeerAndNeverComeBack() throws Exception {
+        List<byte[]> sent = frames("tcpreplay-test.pcap", "802.1ad_QinQ.pcap", "ipv4_tcp_http_xml.pcap",
+                "various_gre.pcap");
+        AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 2, AfPacketPort.Options.defaults()));
+        AfPacketPort b = keep(AfPacketPort.open(lab.nsB, lab.ifB, 2, 1, AfPacketPort.Options.defaults()));
+        BufferPool txPool = keep(new BufferPool(1024, 2048));
+        BufferPool rxPool = keep(new BufferPool(1024, 2048));
+        PacketVector v = new PacketVector();
+        // queue 0 sends the first 200 frames in vectors of 100, queue 1 the rest: one fanout group, two TX rings
+        fill(txPool, v, sent, 0, 100);
+        a.tx(0, txPool, v);
+        assertThat(v.count).isZero();
+        fill(txPool, v, sent, 100, 100);
+        a.tx(0, txPool, v);
+        List<byte[]> got0 = receive(b, rxPool, 200).get(0);
+        fill(txPool, v, sent, 200, sent.size() - 200);
+        a.tx(1, txPool, v);
+        List<byte[]> got1 = receive(b, rxPool, sent.size() - 200).get(0);
+        assertThat(txPool.freeCount()).isEqualTo(1024);
+
+        assertSameFrames(got0, sent.subList(0, 200));
+        assertSameFrames(got1, sent.subList(200, sent.size()));
+        PortCounters c = a.counters();
+        assertThat(c.get(0, PortCounters.TX_PACKETS)).isEqualTo(200);
+        assertThat(c.get(1, PortCounters.TX_PACKETS)).isEqualTo(sent.size() - 200);
+        assertThat(c.sum(PortCounters.TX_OCTETS)).isEqualTo(octets(sent));
+        assertThat(c.sum(PortCounters.TX_DISCARDS)).isZero();
+        assertThat(c.sum(PortCounters.TX_ERRORS)).isZero();
+        assertThat(b.counters().sum(PortCounters.RX_PACKETS)).isEqualTo(sent.size());
+        assertThat(b.counters().sum(PortCounters.RX_OCTETS)).isEqualTo(octets(sent));
+        // PACKET_IGNORE_OUTGOING: nothing of what a sent comes back on a's own receive queues
+        assertThat(receive(a, rxPool, 0)).allSatisfy(q -> assertThat(q).isEmpty());
+        assertThat(a.counters().sum(PortCounters.RX_PACKETS)).isZero();
+    }
+
+    @Test
+    void framesSentOnTheInterfaceByOtherSocketsAreIgnoredToo() throws Exception {
+        List<byte[]> sent = frames("tcpreplay-test.pcap");
+        AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketPort.Options.defaults()));
+        AfPacketPort b = keep(AfPacketPort.open(lab.nsB, lab.ifB, 2, 1, AfPacketPort.Options.defaults()));
+        RawSender other = keep(NetNamespace.callIn(lab.nsA, () -> new RawSender(lab.ifA)));
+        BufferPool pool = keep(new BufferPool(1024, 2048));
+        for (byte[] f : sent) {
+            other.send(f);
+        }
+        assertSameFrames(receive(b, pool, sent.size()).get(0), sent);
+        assertThat(receive(a, pool, 0).get(0)).as("outgoing frames of the host on a's interface").isEmpty();
+    }
+
+    @Test
+    void oversizeAndRuntFramesAreTransmitErrorsAndAFullRingDiscards() throws Exception {
+        AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1,
+                AfPacketPort.Options.defaults().txFrames(64)));
+        BufferPool pool = keep(new BufferPool(1024, 4096));
+        PacketVector v = new PacketVector();
+        List<byte[]> bad = List.of(new byte[13], new byte[1515], new byte[2100]); // runt, > MTU + 14, > slot
+        bad.get(1)[12] = 0x08; // IPv4 EtherType: untagged, so 1515 exceeds 1500 + 14
+        fill(pool, v, bad, 0, 3);
+        a.tx(0, pool, v);
+        assertThat(a.counters().sum(PortCounters.TX_ERRORS)).isEqualTo(3);
+        assertThat(a.counters().sum(PortCounters.TX_PACKETS)).isZero();
+        assertThat(a.maxTxFrameBytes()).isEqualTo(2000);
+        // a 1518-byte 802.1Q-tagged frame is within MTU + 14 + 4 and goes out
+        byte[] tagged = new byte[1518];
+        tagged[12] = (byte) 0x81;
+        fill(pool, v, List.of(tagged), 0, 1);
+        a.tx(0, pool, v);
+        assertThat(a.counters().sum(PortCounters.TX_PACKETS)).isEqualTo(1);
+        assertThat(a.counters().sum(PortCounters.TX_ERRORS)).isEqualTo(3);
+        assertThat(pool.freeCount()).isEqualTo(1024);
+    }
 }
