@@ -326,4 +326,67 @@ class AfPacketPortTest {
         assertThat(a.counters().sum(PortCounters.TX_ERRORS)).isEqualTo(3);
         assertThat(pool.freeCount()).isEqualTo(1024);
     }
+
+    @Test
+    void fanoutDeliversEveryFrameExactlyOnceAndKeepsEachFlowOnOneQueue() throws Exception {
+        List<byte[]> capture = frames("tcpreplay-test.pcap", "dns_tcp.pcap", "icmpv6.pcap");
+        List<byte[]> sent = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            sent.addAll(capture);
+        }
+        int queues = 4;
+        AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, queues, AfPacketPort.Options.defaults()));
+        AfPacketPort again = keep(AfPacketPort.open(lab.nsA, lab.ifA, 2, 2, AfPacketPort.Options.defaults()));
+        assertThat(again.fanoutId()).as("each port its own kernel-chosen group").isNotEqualTo(a.fanoutId());
+        again.close();
+        RawSender sender = keep(NetNamespace.callIn(lab.nsB, () -> new RawSender(lab.ifB)));
+        BufferPool pool = keep(new BufferPool(2048, 2048));
+        for (byte[] f : sent) {
+            sender.send(f);
+        }
+        List<List<byte[]>> perQueue = receive(a, pool, sent.size());
+
+        HexFormat hex = HexFormat.of();
+        Map<String, Integer> expected = new HashMap<>();
+        sent.forEach(f -> expected.merge(hex.formatHex(f), 1, Integer::sum));
+        Map<String, Integer> actual = new HashMap<>();
+        perQueue.forEach(q -> q.forEach(f -> actual.merge(hex.formatHex(f), 1, Integer::sum)));
+        assertThat(actual).as("multiset of frames over all queues").isEqualTo(expected);
+        int used = 0;
+        for (int q = 0; q < queues; q++) {
+            assertThat(a.counters().get(q, PortCounters.RX_PACKETS)).isEqualTo(perQueue.get(q).size());
+            used += perQueue.get(q).isEmpty() ? 0 : 1;
+        }
+        assertThat(used).as("queues that got frames").isGreaterThanOrEqualTo(2);
+
+        Map<String, java.util.Set<Integer>> flowQueues = new HashMap<>();
+        io.vecflow.packet.ParsedPacket pp = new io.vecflow.packet.ParsedPacket();
+        for (int q = 0; q < queues; q++) {
+            for (byte[] f : perQueue.get(q)) {
+                String k = flowKey(f, pp);
+                if (k != null) {
+                    flowQueues.computeIfAbsent(k, x -> new java.util.TreeSet<>()).add(q);
+                }
+            }
+        }
+        assertThat(flowQueues).hasSizeGreaterThan(10);
+        assertThat(flowQueues).allSatisfy((flow, qs) -> assertThat(qs).as(flow).hasSize(1));
+    }
+
+    /**
+     * A direction-independent TCP/UDP 5-tuple of a plain (untunnelled, unlabelled, unfragmented) IPv4/IPv6 frame, as
+     * the kernel's symmetric flow hash sees it, else null.
+     */
+    static String flowKey(byte[] f, io.vecflow.packet.ParsedPacket pp) {
+        int st = io.vecflow.packet.PacketParser.parse(MemorySegment.ofArray(f), 0, f.length,
+                io.vecflow.packet.LinkType.ETHERNET, pp);
+        if (st != io.vecflow.packet.ParsedPacket.OK || pp.vlanCount() != 0 || pp.mplsLabelCount() != 0
+                || pp.encapsulation() != io.vecflow.packet.ParsedPacket.Encapsulation.NONE || pp.isFragment()
+                || (pp.protocol() != 6 && pp.protocol() != 17)) {
+            return null;
+        }
+        String s = pp.srcAddressString() + "/" + pp.srcPort();
+        String d = pp.dstAddressString() + "/" + pp.dstPort();
+        return pp.protocol() + " " + (s.compareTo(d) < 0 ? s + " " + d : d + " " + s);
+    }
 }
