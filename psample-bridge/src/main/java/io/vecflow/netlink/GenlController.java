@@ -23,7 +23,9 @@ public final class GenlController {
     /**
      * Resolves a generic-netlink family. Sets a 5 s receive timeout on {@code genlSocket}.
      *
-     * @param genlSocket a socket opened with {@link Netlink#NETLINK_GENERIC}; no other traffic should be pending on it
+     * @param genlSocket a socket opened with {@link Netlink#NETLINK_GENERIC}; no other traffic should be pending on it.
+     *                   An unbound socket is auto-bound by the request's sendto, after which {@code bind(nl_pid=0)}
+     *                   fails with EINVAL (Linux {@code netlink_bind}): bind before resolving when you need to.
      * @param familyName e.g. "psample", "nlctrl", "NET_DM" (ASCII, &lt; 16 characters)
      * @return the family
      * @throws GenlFamilyNotFoundException the kernel has no such family (ENOENT); for "psample" the message says to

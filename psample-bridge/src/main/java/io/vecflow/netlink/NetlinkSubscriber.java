@@ -67,17 +67,20 @@ public abstract class NetlinkSubscriber<H> implements AutoCloseable {
     }
 
     /**
-     * Opens a NETLINK_GENERIC socket, resolves {@code family} and its multicast group {@code group}, binds, joins and
-     * hands the socket to {@code factory} (nlmsgType = the family id). The socket is closed if anything fails.
+     * Opens a NETLINK_GENERIC socket, binds it (kernel-assigned port id), resolves {@code family} and its multicast
+     * group {@code group}, joins and hands the socket to {@code factory} (nlmsgType = the family id). The socket is closed if anything fails.
      *
      * @throws GenlFamilyNotFoundException the family is not registered (its message names the module to load)
      * @throws NetlinkException EPERM when joining without root/CAP_NET_ADMIN; other socket errors
      */
     protected static <T> T openGenl(String family, String group, Factory<T> factory) throws NetlinkException {
         return NetlinkSocket.openThen(Netlink.NETLINK_GENERIC, s -> {
+            // bind first: the lookup's sendto auto-binds the socket, and a later bind(nl_pid = 0) on a bound
+            // socket is EINVAL (Linux netlink_bind: nl_pid must equal the port id already assigned); seen on the
+            // kernel lab's real psample family (the host kernel has none, so the lookup used to fail first)
+            s.bind(0, 0);
             GenlFamily f = GenlController.resolve(s, family);
             int g = f.groupId(group);
-            s.bind(0, 0);
             s.joinGroup(g);
             return factory.create(s, f.id(), g);
         });

@@ -42,4 +42,38 @@ class GenlControllerTest {
             assertThat(GenlController.resolve(s, "nlctrl").id()).isEqualTo(0x10);
         }
     }
+
+    /**
+     * Kernel fact (Linux {@code netlink_bind}; found in the kernel lab, issue 9): the lookup's sendto auto-binds the
+     * socket, and a later {@code bind(nl_pid = 0)} is EINVAL. Subscribers therefore bind before resolving.
+     */
+    @Test
+    void bindAfterALookupIsEinval() throws Exception {
+        try (NetlinkSocket s = NetlinkSocket.open(Netlink.NETLINK_GENERIC)) {
+            GenlController.resolve(s, "nlctrl");
+            assertThat(s.portId()).isNotZero(); // auto-bound by the request
+            assertThatThrownBy(() -> s.bind(0, 0))
+                    .isInstanceOfSatisfying(NetlinkException.class, e -> assertThat(e.errno()).isEqualTo(Errno.EINVAL));
+        }
+    }
+
+    /** The subscribers' genl opening (PSAMPLE "packets", NET_DM "events") on a family every kernel has. */
+    @Test
+    void openGenlBindsResolvesAndJoins() throws Exception {
+        int[] seen = new int[3];
+        try (NetlinkSocket s = NetlinkSubscriber.openGenl("nlctrl", "notify", (sock, type, group) -> {
+            seen[0] = type;
+            seen[1] = group;
+            seen[2] = sock.portId();
+            return sock;
+        })) {
+            int notify;
+            try (NetlinkSocket probe = NetlinkSocket.open(Netlink.NETLINK_GENERIC)) {
+                notify = GenlController.resolve(probe, "nlctrl").groupId("notify");
+            }
+            assertThat(seen[0]).isEqualTo(0x10);
+            assertThat(seen[1]).isEqualTo(notify).isPositive();
+            assertThat(seen[2]).isNotZero().isEqualTo(s.portId());
+        }
+    }
 }

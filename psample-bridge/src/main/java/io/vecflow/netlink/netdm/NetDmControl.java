@@ -42,8 +42,8 @@ public final class NetDmControl implements AutoCloseable {
     public static NetDmControl open() throws NetlinkException {
         NetlinkSocket s = NetlinkSocket.open(Netlink.NETLINK_GENERIC);
         try {
+            s.bind(0, 0); // before the lookup, whose sendto auto-binds (bind after it is EINVAL)
             GenlFamily f = GenlController.resolve(s, NetDm.GENL_NAME);
-            s.bind(0, 0);
             return new NetDmControl(s, f.id());
         } catch (NetlinkException | RuntimeException e) {
             s.close();
