@@ -42,8 +42,10 @@ import java.util.Objects;
  *
  * <p>PSAMPLE conventions ({@link #onPsample}; spec §2): the kernel's (u16 ifindexes omitted when 0, PROTO = an
  * ethertype, GROUP_SEQ from 0) and VPP's (u32 ifindexes, PROTO = 1, GROUP_SEQ from 1, groups 3/4) are both taken.
- * PROTO below 0x600 is an sFlow header_protocol (VPP) and is used as such; an ethertype (kernel) means the header
- * starts at the MAC header, header_protocol 1. Sequence gaps are tracked per (group, producer nlmsg_pid), so two
+ * PROTO below 0x600 from a user-space producer is an sFlow header_protocol (VPP) and is used as such; from the kernel
+ * (nlmsg_pid 0) PROTO is {@code skb->protocol} — an ethertype, or ETH_P_802_2 (4) / ETH_P_802_3 (1) for 802.3
+ * length-field frames such as STP (seen in the kernel lab) — and the header starts at the MAC header, header_protocol
+ * 1. Sequence gaps are tracked per (group, producer nlmsg_pid), so two
  * producers sharing a group never see each other's numbers as gaps; a backwards jump to 0 or 1 is a producer restart
  * (no drop). One sampler per port (spec fault #6, host-sflow PR #91): with a {@code vpp {}} block, a port VPP reports
  * with a Linux OSINDEX takes flow samples only from VPP's groups 3/4 (a tc {@code sample} on its linux-cp tap would
@@ -255,7 +257,11 @@ public final class SflowAgent implements AutoCloseable {
      */
     public synchronized void onPsample(PsampleSample s) {
         int proto = s.proto();
-        int headerProtocol = proto > 0 && proto < 0x600 ? proto : SflowFormats.HEADER_PROTOCOL_ETHERNET;
+        // The kernel's PROTO is skb->protocol: an ethertype, or for 802.3 length-field frames ETH_P_802_2 (4) /
+        // ETH_P_802_3 (1) (eth_type_trans), with DATA from the MAC header either way — never a header_protocol.
+        // Only a user-space producer (nlmsg_pid != 0, VPP's convention) sends an sFlow header_protocol there.
+        int headerProtocol = s.nlmsgPid() != 0 && proto > 0 && proto < 0x600 ? proto
+                : SflowFormats.HEADER_PROTOCOL_ETHERNET;
         take((int) s.sampleGroup(), s.groupSeq(), s.nlmsgPid(), s.iifIndex(), s.oifIndex(), s.origSize(),
                 s.sampleRate(), headerProtocol, s.data(), 0, s.dataLength());
     }

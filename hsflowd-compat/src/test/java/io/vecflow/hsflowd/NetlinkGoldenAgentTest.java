@@ -119,6 +119,40 @@ class NetlinkGoldenAgentTest {
         assertThat(agent.sequenceGapDrops()).isEqualTo(2);
     }
 
+    /**
+     * The kernel's PROTO is skb->protocol: for an 802.3 length-field frame (STP's LLC BPDU, 802.2) it is ETH_P_802_2
+     * = 4, and ETH_P_802_3 = 1 for raw 802.3 (payload starting FF FF) — net/ethernet/eth.c eth_type_trans; seen in
+     * the kernel lab with tcpreplay-test.pcap. The DATA still starts at the MAC header: header_protocol 1, never 4
+     * (which would claim FDDI). A user-space producer's PROTO below 0x600 stays an sFlow header_protocol (VPP).
+     */
+    @Test
+    void kernelProtoOf8023FramesIsNotAHeaderProtocol() throws Exception {
+        agent("psample { group = 5 }");
+        byte[] stp = frame(60);
+        stp[12] = 0x00; // 802.3 length 39: LLC 42 42 03 + BPDU
+        stp[13] = 0x27;
+        stp[14] = 0x42;
+        stp[15] = 0x42;
+        stp[16] = 0x03;
+        psample(NlVectors.kernelSample(GENL_TYPE, 3, 0, 60, 5, 0, 256, stp, 0x0004));
+        byte[] raw8023 = frame(60);
+        raw8023[12] = 0x00;
+        raw8023[13] = 0x2E;
+        raw8023[14] = (byte) 0xFF;
+        raw8023[15] = (byte) 0xFF;
+        psample(NlVectors.kernelSample(GENL_TYPE, 3, 0, 60, 5, 1, 256, raw8023, 0x0001));
+        // the same PROTO 4 from a user-space producer (VPP convention; another port, one sampler per port): taken
+        // as header_protocol 4
+        psample(NlVectors.vppSample(GENL_TYPE, 4242, 4, 0, 60, 5, 1, 256, stp, 4));
+        agent.flush();
+        assertThat(rx.awaitSamples(3, 3000)).isEqualTo(3);
+        List<Sample> got = rx.samples();
+        assertThat(got.get(0).headerProtocol()).as("kernel PROTO ETH_P_802_2").isEqualTo(1);
+        assertThat(got.get(0).header()).containsExactly(stp);
+        assertThat(got.get(1).headerProtocol()).as("kernel PROTO ETH_P_802_3").isEqualTo(1);
+        assertThat(got.get(2).headerProtocol()).as("user-space PROTO 4").isEqualTo(4);
+    }
+
     @Test
     void vppConventionGroupsCountersAndDropsOnce() throws Exception {
         agent("psample { group = 1 }\n vpp { osIndex = on }");

@@ -104,8 +104,14 @@ final class NlVectors {
      */
     static byte[] vppSample(int nlmsgType, int pid, long iif, long oif, long origSize, int group, long seq, long rate,
             byte[] data) {
+        return vppSample(nlmsgType, pid, iif, oif, origSize, group, seq, rate, data, 1);
+    }
+
+    /** {@link #vppSample} with another PROTO (an sFlow header_protocol in VPP's convention). */
+    static byte[] vppSample(int nlmsgType, int pid, long iif, long oif, long origSize, int group, long seq, long rate,
+            byte[] data, int proto) {
         byte[] body = le().u8(0).u8(1).u16(0).attrU32(0, iif).attrU32(1, oif).attrU32(2, origSize)
-                .attrU32(3, group).attrU32(4, seq).attrU32(5, rate).attr(6, data).attrU16(14, 1).bytes();
+                .attrU32(3, group).attrU32(4, seq).attrU32(5, rate).attr(6, data).attrU16(14, proto).bytes();
         return message(nlmsgType, (int) seq, pid, body);
     }
 
