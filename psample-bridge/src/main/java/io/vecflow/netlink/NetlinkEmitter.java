@@ -26,9 +26,11 @@ public abstract class NetlinkEmitter implements AutoCloseable {
     private int lastErrno;
 
     /**
-     * Binds {@code socket} (kernel-assigned port id) and allocates the send buffer.
+     * Binds {@code socket} (kernel-assigned port id) unless it is bound already, and allocates the send buffer.
      *
-     * @param socket      an open, unbound socket; owned from here on
+     * @param socket      an open socket, owned from here on: unbound, or already bound — a generic-netlink family
+     *                    lookup ({@link GenlController#resolve}) auto-binds it, and binding again with nl_pid 0 would
+     *                    be EINVAL (Linux {@code netlink_bind}; found in the kernel lab)
      * @param bufferBytes send buffer size, bytes (the largest message plus slack)
      * @param groupId     destination multicast group 1..32, or 0 to send to {@code dstPortId}
      * @param dstPortId   destination port id for unicast, else 0
@@ -43,7 +45,9 @@ public abstract class NetlinkEmitter implements AutoCloseable {
         this.dstGroups = groupId > 0 ? Netlink.groupMask(groupId) : 0;
         this.dstPortId = dstPortId;
         this.sendFlags = sendFlags;
-        socket.bind(0, 0);
+        if (socket.portId() == 0) {
+            socket.bind(0, 0);
+        }
         this.portId = socket.portId();
         this.buf = arena.allocate(bufferBytes, 8);
         this.writer = new NetlinkWriter(buf);
