@@ -18,9 +18,10 @@ import io.vecflow.netlink.NetlinkSocket;
  * "psample" family id (GENL) or {@link Psample#USERSOCK_MSG_TYPE} (USERSOCK). Single-threaded: call {@code emit}
  * from one thread; counters may be read from others (values may lag).
  *
- * <p>GENL note: a multicast {@code sendto} is also unicast to port 0, which on NETLINK_GENERIC is the kernel; it
- * answers the unsolicited PSAMPLE_CMD_SAMPLE with an NLMSG_ERROR that queues on this (never read) socket until its
- * receive buffer is full. That is harmless and matches VPP *[inference, not testable here: no psample module]*.
+ * <p>GENL note: a multicast {@code sendto} is also unicast to port 0, which on NETLINK_GENERIC is the kernel; since
+ * the message has no NLM_F_REQUEST (flags 0) the kernel drops it without an answer (Linux {@code netlink_rcv_skb}:
+ * an ack only for NLM_F_ACK or an error), so nothing queues on this socket — measured in the kernel lab
+ * ({@code kernel-lab.md}), where a second subscriber of "packets" receives every message unchanged.
  */
 public final class PsampleEmitter extends NetlinkEmitter {
     /** Send buffer size in bytes: the 0xFFFF-byte netlink message cap plus slack. */
