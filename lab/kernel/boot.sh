@@ -24,7 +24,7 @@
 set -euo pipefail
 
 LAB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
-# shellcheck source=../../scripts/lib/common.sh
+# shellcheck source-path=SCRIPTDIR source=../../scripts/lib/common.sh
 source "$LAB/../../scripts/lib/common.sh"
 
 TIMEOUT=240
@@ -39,7 +39,7 @@ while (($#)); do
   esac
 done
 (($#)) || vf_die "no command (usage: boot.sh [--timeout S] [--keep] -- COMMAND [ARGS...])"
-[[ "$TIMEOUT" =~ ^[0-9]+$ ]] && ((TIMEOUT >= 10)) || vf_die "--timeout must be a number of seconds >= 10"
+if ! [[ "$TIMEOUT" =~ ^[0-9]+$ ]] || ((TIMEOUT < 10)); then vf_die "--timeout must be a number of seconds >= 10"; fi
 [[ "$(id -u)" -eq 0 ]] || vf_die "the kernel lab needs root (9p export of /, apt-get download, depmod)"
 
 WORK=""
@@ -130,7 +130,7 @@ vf_log "kernel lab: $PKG ($KVER) prepared in $((SECONDS - t0))s"
   echo
 } > "$WORK/shared/run.sh"
 
-ACCEL=(-accel tcg,thread=single -cpu max)
+ACCEL=(-accel "tcg,thread=single" -cpu max)
 ACCEL_NAME="TCG (single-threaded)"
 if [[ -w /dev/kvm && ! -d /sys/module/kvm_pvm ]] && [[ -d /sys/module/kvm_intel || -d /sys/module/kvm_amd ]]; then
   ACCEL=(-accel kvm -cpu host)

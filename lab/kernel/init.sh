@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# shellcheck shell=dash
 # /init of the kernel lab's initramfs (boot.sh packs it with busybox-static and the 9p/virtio/overlay modules).
 #
 # 1. insmods the modules listed in /modules/order (virtio, 9p, overlay; the order modprobe --show-depends gave)
@@ -23,6 +24,7 @@ fail() {
 }
 
 modules=""
+# shellcheck disable=SC2013 # the command line is one line of words
 for arg in $(cat /proc/cmdline); do
   case "$arg" in vflab.modules=*) modules=${arg#vflab.modules=} ;; esac
 done

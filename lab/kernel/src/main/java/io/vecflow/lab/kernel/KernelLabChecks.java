@@ -13,6 +13,7 @@ import java.util.Map;
  * Runs the named checks (default: all, in the order kernel-to-agent, dataplane-to-kernel, drops) one after the other
  * in this JVM (one JVM start: ~20× slower under TCG than on the host), each to its end even when an earlier one
  * failed; prints PASS/FAIL with the time taken; exits 0 when all passed, 1 otherwise, 2 for an unknown name.
+ * {@code --train} alone runs {@link Training} on the host instead (the class-data-sharing archive run.sh makes).
  */
 public final class KernelLabChecks {
     private KernelLabChecks() {}
@@ -28,6 +29,14 @@ public final class KernelLabChecks {
 
     /** @param args check names (none = all) */
     public static void main(String[] args) {
+        if (args.length == 1 && args[0].equals("--train")) {
+            try {
+                Training.run();
+            } catch (Exception | AssertionError e) {
+                System.out.println("training run stopped early (the archive is only smaller): " + e);
+            }
+            System.exit(0);
+        }
         Map<String, GuestCheck> all = all();
         List<GuestCheck> run = new ArrayList<>();
         for (String a : args) {

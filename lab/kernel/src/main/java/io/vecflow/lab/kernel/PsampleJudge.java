@@ -1,13 +1,14 @@
 package io.vecflow.lab.kernel;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -88,19 +89,11 @@ public final class PsampleJudge implements AutoCloseable {
      * @return the messages, in arrival order
      */
     public List<Message> await() throws IOException, InterruptedException {
-        ObjectMapper m = new ObjectMapper();
         HexFormat hex = HexFormat.of();
         String line;
         while ((line = out.readLine()) != null) {
-            if (line.startsWith("{")) {
-                JsonNode n = m.readTree(line);
-                List<Attr> attrs = new ArrayList<>();
-                for (JsonNode a : n.get("attrs")) {
-                    attrs.add(new Attr(a.get(0).asInt(), a.get(1).asInt(), hex.parseHex(a.get(2).asText())));
-                }
-                messages.add(new Message(hex.parseHex(n.get("raw").asText()), n.get("len").asInt(), n.get("type").asInt(), n.get("flags").asInt(),
-                        n.get("seq").asLong(), n.get("pid").asLong(), n.get("cmd").asInt(), n.get("version").asInt(),
-                        attrs));
+            if (line.startsWith("msg ")) {
+                messages.add(parse(hex.parseHex(line, 4, line.length())));
             } else {
                 end = line;
                 System.out.println("judge: " + line);
@@ -108,6 +101,35 @@ public final class PsampleJudge implements AutoCloseable {
         }
         process.waitFor(10, TimeUnit.SECONDS);
         return List.copyOf(messages);
+    }
+
+    /**
+     * Splits one message the judge printed: nlmsghdr (u32 len, u16 type, u16 flags, u32 seq, u32 pid), genlmsghdr
+     * (u8 cmd, u8 version, u16 reserved), then attributes (u16 nla_len, u16 nla_type; next at align4(nla_len)) —
+     * little-endian, Linux {@code include/uapi/linux/netlink.h}. Written here, not taken from psample-bridge, so the
+     * judge's side shares no code with what it judges.
+     *
+     * @throws IllegalStateException a length that runs past the message
+     */
+    static Message parse(byte[] m) {
+        ByteBuffer b = ByteBuffer.wrap(m).order(ByteOrder.LITTLE_ENDIAN);
+        int len = b.getInt(0);
+        if (len != m.length || len < 20) {
+            throw new IllegalStateException("judge message: nlmsg_len " + len + " for " + m.length + " bytes");
+        }
+        List<Attr> attrs = new ArrayList<>();
+        int off = 20;
+        while (off + 4 <= len) {
+            int alen = b.getShort(off) & 0xFFFF;
+            int type = b.getShort(off + 2) & 0x3FFF;
+            if (alen < 4 || off + alen > len) {
+                throw new IllegalStateException("judge message: nla_len " + alen + " at offset " + off);
+            }
+            attrs.add(new Attr(type, alen - 4, Arrays.copyOfRange(m, off + 4, off + alen)));
+            off += (alen + 3) & ~3;
+        }
+        return new Message(m, len, b.getShort(4) & 0xFFFF, b.getShort(6) & 0xFFFF, b.getInt(8) & 0xFFFFFFFFL,
+                b.getInt(12) & 0xFFFFFFFFL, m[16] & 0xFF, m[17] & 0xFF, List.copyOf(attrs));
     }
 
     /** @return the judge's last line ("done N" / "timeout K"), or null before {@link #await}. */
