@@ -191,6 +191,7 @@ public final class Dataplane implements AutoCloseable {
         d.pollingIntervalSeconds = t.pollingIntervalSeconds;
         this.main = new SflowMainThread(fifos, psample, t.ingressGroup, 4096, d);
         main.macs(interfaces::mac);
+        main.names(interfaces::name);
         for (String name : t.sflowInterfaces) {
             enableSflow(name, true);
         }
@@ -322,7 +323,7 @@ public final class Dataplane implements AutoCloseable {
         Port p = interfaces.port(name);
         if (p == null) {
             List<String> known = new ArrayList<>();
-            interfaces.ports().forEach(x -> known.add(x.name()));
+            interfaces.ports().forEach(x -> known.add(interfaces.name(x.ifIndex())));
             throw new IllegalArgumentException("unknown interface '" + name + "'; interfaces: " + known);
         }
         if (enable) {
@@ -416,7 +417,8 @@ public final class Dataplane implements AutoCloseable {
                 "tx packets", "tx octets", "rx disc", "tx disc", "drops"));
         for (Port p : interfaces.ports()) {
             PortCounters c = p.counters();
-            sb.append(String.format(Locale.ROOT, "%-12s %5d %14d %16d %14d %16d %10d %10d %10d%n", p.name(),
+            sb.append(String.format(Locale.ROOT, "%-12s %5d %14d %16d %14d %16d %10d %10d %10d%n",
+                    interfaces.name(p.ifIndex()),
                     p.ifIndex(), c.sum(PortCounters.RX_PACKETS), c.sum(PortCounters.RX_OCTETS),
                     c.sum(PortCounters.TX_PACKETS), c.sum(PortCounters.TX_OCTETS), c.sum(PortCounters.RX_DISCARDS),
                     c.sum(PortCounters.TX_DISCARDS), graphDropsOn(p.ifIndex())));

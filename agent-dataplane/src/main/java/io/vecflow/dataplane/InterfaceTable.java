@@ -16,6 +16,7 @@ public final class InterfaceTable {
     private final int[] mtu;
     private final boolean[] l3;
     private final int[] xconnect;
+    private final String[] names;
     private final int maxIfIndex;
     private final List<Port> list = new ArrayList<>();
 
@@ -32,6 +33,7 @@ public final class InterfaceTable {
         mtu = new int[maxIfIndex + 1];
         l3 = new boolean[maxIfIndex + 1];
         xconnect = new int[maxIfIndex + 1];
+        names = new String[maxIfIndex + 1];
     }
 
     /**
@@ -43,7 +45,25 @@ public final class InterfaceTable {
      * @param routed true: IPv4/IPv6 frames go to the IP nodes; false: the port is L2 (cross-connect)
      * @throws IllegalArgumentException for a taken or out-of-range ifIndex
      */
-    public synchronized void add(Port p, long macAddress, int mtuBytes, boolean routed) {
+    public void add(Port p, long macAddress, int mtuBytes, boolean routed) {
+        add(p, p.name(), macAddress, mtuBytes, routed);
+    }
+
+    /**
+     * Adds a port under an interface name of its own (e.g. the config's {@code eth0} for an AF_PACKET socket on
+     * {@code veth-dp0}).
+     *
+     * @param p the port
+     * @param name interface name for {@code show interfaces}, {@code sflow enable}, IF_COUNTERS PORTNAME (unique)
+     * @param macAddress the port's MAC (48 bits)
+     * @param mtuBytes L3 MTU in bytes
+     * @param routed true for an L3 port
+     * @throws IllegalArgumentException for a taken or out-of-range ifIndex or a taken name
+     */
+    public synchronized void add(Port p, String name, long macAddress, int mtuBytes, boolean routed) {
+        if (port(name) != null) {
+            throw new IllegalArgumentException("interface name " + name + " is used twice");
+        }
         int i = p.ifIndex();
         if (i > maxIfIndex) {
             throw new IllegalArgumentException("port " + p.name() + ": ifIndex " + i + " above " + maxIfIndex);
@@ -53,6 +73,7 @@ public final class InterfaceTable {
                     + ports[i].name());
         }
         ports[i] = p;
+        names[i] = name;
         mac[i] = macAddress;
         mtu[i] = mtuBytes;
         l3[i] = routed;
@@ -88,11 +109,16 @@ public final class InterfaceTable {
      */
     public Port port(String name) {
         for (Port p : list) {
-            if (p.name().equals(name)) {
+            if (names[p.ifIndex()].equals(name)) {
                 return p;
             }
         }
         return null;
+    }
+
+    /** @return the interface name of {@code ifIndex}, or null. */
+    public String name(int ifIndex) {
+        return ifIndex > 0 && ifIndex <= maxIfIndex ? names[ifIndex] : null;
     }
 
     /** @return every port, in the order added. */

@@ -308,7 +308,8 @@ public final class SflowMainThread implements Runnable {
         for (int k = 0; k < 6; k++) {
             macBytes[k] = (byte) (mac >>> (40 - 8 * k));
         }
-        ifc.clear().portName(p.name()).ifIndex(p.ifIndex()).ifType(6).ifSpeed(p.speedBitsPerSecond())
+        String name = names.apply(p.ifIndex());
+        ifc.clear().portName(name != null ? name : p.name()).ifIndex(p.ifIndex()).ifType(6).ifSpeed(p.speedBitsPerSecond())
                 .ifDirection(1).operUp(1).adminUp(1)
                 .counter(VppUsersock.ATTR_RX_OCTETS, c.sum(PortCounters.RX_OCTETS))
                 .counter(VppUsersock.ATTR_TX_OCTETS, c.sum(PortCounters.TX_OCTETS))
@@ -335,6 +336,13 @@ public final class SflowMainThread implements Runnable {
 
     private long macOf(Port p) {
         return macs.applyAsLong(p.ifIndex());
+    }
+
+    private volatile java.util.function.IntFunction<String> names = i -> null;
+
+    /** Sets where interface names come from (ifIndex → name) for IF_COUNTERS PORTNAME; default the port's name. */
+    public void names(java.util.function.IntFunction<String> n) {
+        this.names = n;
     }
 
     /** Sets where port MAC addresses come from (ifIndex → 48-bit MAC) for IF_COUNTERS HW_ADDRESS. */

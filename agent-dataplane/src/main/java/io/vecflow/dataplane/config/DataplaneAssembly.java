@@ -39,8 +39,11 @@ public final class DataplaneAssembly implements AutoCloseable {
     private DataplaneAssembly(DataplaneConfig c, Consumer<String> log, boolean controlSocket) throws Exception {
         try {
             Set<String> routed = new HashSet<>();
-            c.routes.forEach(r -> routed.add(r.port));
-            c.neighbours.forEach(n -> routed.add(n.port));
+            c.ports.forEach(pc -> {
+                if (pc.routed(c)) {
+                    routed.add(pc.name);
+                }
+            });
             int maxIf = 1;
             for (int i = 0; i < c.ports.size(); i++) {
                 maxIf = (int) Math.max(maxIf, c.ports.get(i).ifIndexOr(i + 1));
@@ -52,7 +55,7 @@ public final class DataplaneAssembly implements AutoCloseable {
                 Port p = openPort(pc, ifIndex, c.workers);
                 owned.add(p);
                 long mac = mac(pc, routed.contains(pc.name), i);
-                it.add(p, mac, pc.mtu, routed.contains(pc.name));
+                it.add(p, pc.name, mac, pc.mtu, routed.contains(pc.name));
             }
             for (List<String> pair : c.xconnects) {
                 it.xconnect(it.port(pair.get(0)).ifIndex(), it.port(pair.get(1)).ifIndex());

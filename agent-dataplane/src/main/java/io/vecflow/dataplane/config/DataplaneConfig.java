@@ -97,6 +97,27 @@ public final class DataplaneConfig {
         public int mtu = 1500;
         /** The port's MAC (source of routed frames); absent: the device's (af_packet) or 02:00:00:00:00:00 + ifIndex. */
         public String mac;
+        /**
+         * l2 (frames go to the cross-connect; none: dropped as "l2 no xconnect") or l3 (IPv4/IPv6 routed); absent: l2
+         * for a cross-connected port, else l3 when the config has routes, else l2.
+         */
+        public String mode;
+
+        /**
+         * @param cfg the whole configuration (its xconnects and routes decide the default)
+         * @return true when the port routes (L3)
+         */
+        public boolean routed(DataplaneConfig cfg) {
+            if (mode != null) {
+                return mode.equals("l3");
+            }
+            for (List<String> x : cfg.xconnects) {
+                if (x.contains(name)) {
+                    return false;
+                }
+            }
+            return !cfg.routes.isEmpty();
+        }
         /** af_packet options. */
         public AfPacket afPacket;
         /** pcap options. */
@@ -485,6 +506,8 @@ public final class DataplaneConfig {
                     default -> null;
                 };
                 p.check(port.portType != null, at + ".type", port.type, "need af_packet, pcap or generator");
+                p.check(port.mode == null || port.mode.equals("l2") || port.mode.equals("l3"), at + ".mode", port.mode,
+                        "need l2 or l3");
             }
             if (port.ifIndex != null && p.check(port.ifIndex >= 1 && port.ifIndex <= io.vecflow.dataplane.FeatureArc.MAX_IF_INDEX,
                     at + ".if-index", port.ifIndex, "need 1.." + io.vecflow.dataplane.FeatureArc.MAX_IF_INDEX)) {
