@@ -1,0 +1,408 @@
+package io.vecflow.dataplane.lb;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * LB encapsulations, written in place into a packet buffer: GRE over IPv4/IPv6 (RFC 2784), IP-in-IPv4 (RFC 2003; IPv6
+ * inner per RFC 4213 §3.5), IP-in-IPv6 (RFC 2473), SRv6 H.Encaps with a one-segment SRH (RFC 8986 §5.1, RFC 8754), and
+ * the SRLB hunting SRH inserted into an IPv6 packet (lb.md §3). One instance per worker (holds the outer source and
+ * TTL); every method is allocation-free.
+ *
+ * <p><b>Frames.</b> Each method takes the Ethernet frame at {@code bufStart} ({@code BufferPool}: {@code pool.data()},
+ * {@code pool.offset(buffer)}, {@code pool.length[buffer]}) and the offset of its IP header {@code l3Off} (after any
+ * VLAN tags), and returns the new frame length, or a negative {@code ERR_*} code (frame untouched, except that
+ * nothing is written on error). The output frame starts at {@code bufStart} with an untagged Ethernet header: the 12
+ * MAC bytes are left as they were (the L2 rewrite of the output path sets them) and the EtherType is set for the outer
+ * header; the outer IP header starts at offset 14. The inner packet is carried up to its own IP length (IPv4 Total
+ * Length, IPv6 40 + Payload Length), so Ethernet padding is not tunnelled; a length of 0 (jumbogram, TSO) is refused.
+ *
+ * <p><b>Headroom: we shift.</b> {@code BufferPool} places every frame at the first byte of its buffer and has no
+ * per-buffer data offset, so there is no headroom to prepend into. Each encapsulation therefore moves the inner IP
+ * packet forward by (new header bytes − old L2 bytes) with one overlapping {@link MemorySegment#copy} (memmove) and
+ * writes the headers in front; it needs {@code 14 + overhead + inner length ≤ bufferBytes}. The alternative — VPP's
+ * {@code current_data} with 128 bytes of pre-data, where an encapsulation only writes headers — saves that copy: the
+ * JMH {@code EncapBenchmark} measures both at 64- and 1500-byte frames (bench/results). With 64-byte packets, the
+ * Maglev target, the copy is ~50 bytes, i.e. a few ns.
+ *
+ * <p><b>Outer header fields.</b> IPv4 (RFC 791): no options, TTL = {@link #ttl()} (default {@link #DEFAULT_TTL} = 64,
+ * the Linux {@code ip_default_ttl}; VPP lb uses 128, lb.md §2 — 64 is enough for any data-centre path and keeps
+ * the outer TTL distinguishable from VPP's in captures), DSCP and ECN copied from the inner packet (RFC 2003 §3.1,
+ * RFC 6040 normal mode), DF copied from an IPv4 inner packet and Identification copied with it (RFC 2003 §3.1),
+ * DF set and Identification 0 for an IPv6 inner packet (RFC 4213 §3.2: IPv6 is never fragmented on path; RFC 6864
+ * §4.1 allows ID 0 for atomic datagrams). IPv6 (RFC 8200): traffic class copied from the inner packet, hop limit =
+ * {@link #ttl()}, flow label = 20 bits of the flow hash (RFC 6438 §3: the tunnel entry sets a label from the inner
+ * flow so that ECMP spreads tunnelled flows). The outer source is configured. MTU checks are the caller's
+ * ({@link IcmpTooBig}).
+ */
+public final class Encap {
+    /** Default outer TTL / hop limit. */
+    public static final int DEFAULT_TTL = 64;
+    /** Bytes of the untagged Ethernet header written in front. */
+    public static final int ETHERNET_HEADER = 14;
+    /** Bytes added to the inner IP packet: outer IPv4 (20) + GRE (4). */
+    public static final int GRE4_OVERHEAD = 24;
+    /** Outer IPv6 (40) + GRE (4). */
+    public static final int GRE6_OVERHEAD = 44;
+    /** Outer IPv4 (20). */
+    public static final int IPIP4_OVERHEAD = 20;
+    /** Outer IPv6 (40). */
+    public static final int IPIP6_OVERHEAD = 40;
+    /** Outer IPv6 (40) + SRH with one segment (8 + 16). */
+    public static final int SRV6_ENCAPS_OVERHEAD = 64;
+    /** Most SRLB candidates in one SRH: the SID OFFSET nibble reaches 15 = 2 + 13. */
+    public static final int SRLB_MAX_CANDIDATES = 13;
+
+    /** The bytes end inside a header. */
+    public static final int ERR_TRUNCATED = -1;
+    /** The inner packet is not IPv4/IPv6 (or not IPv6 where IPv6 is needed). */
+    public static final int ERR_NOT_IP = -2;
+    /** The result would not fit in the buffer. */
+    public static final int ERR_NO_ROOM = -3;
+    /** A length field contradicts the frame (IP length 0, larger than the frame, smaller than the header). */
+    public static final int ERR_MALFORMED = -4;
+
+    /** EtherTypes (IEEE 802 numbers): the GRE Protocol Type of each inner packet (RFC 2784 §2.4). */
+    public static final int ETHERTYPE_IPV4 = 0x0800, ETHERTYPE_IPV6 = 0x86DD;
+
+    private final int bufferBytes;
+    private final int ttl;
+    private final int srcIpv4;
+    private final long srcIpv6Hi, srcIpv6Lo;
+
+    /** Offset (from the L3 header) of the field that made the last call fail. */
+    private int errorOffset;
+    // inner packet facts, set by inner() for the encapsulation in progress
+    private int innerVersion, innerTos, innerLen, innerIdFlags;
+
+    /**
+     * @param bufferBytes bytes per packet buffer (frames must stay within; {@code BufferPool.bufferBytes()})
+     * @param ttl         outer IPv4 TTL and IPv6 hop limit, 1–255
+     * @param srcIpv4     outer IPv4 source address (big-endian u32 in an int)
+     * @param srcIpv6Hi   outer IPv6 source address, bytes 0–7
+     * @param srcIpv6Lo   outer IPv6 source address, bytes 8–15
+     * @throws IllegalArgumentException naming the bad argument
+     */
+    public Encap(int bufferBytes, int ttl, int srcIpv4, long srcIpv6Hi, long srcIpv6Lo) {
+        if (bufferBytes < 128) {
+            throw new IllegalArgumentException("encap bufferBytes must be >= 128, got " + bufferBytes);
+        }
+        if (ttl < 1 || ttl > 255) {
+            throw new IllegalArgumentException("encap outer TTL must be in [1, 255], got " + ttl);
+        }
+        this.bufferBytes = bufferBytes;
+        this.ttl = ttl;
+        this.srcIpv4 = srcIpv4;
+        this.srcIpv6Hi = srcIpv6Hi;
+        this.srcIpv6Lo = srcIpv6Lo;
+    }
+
+    /** @return the outer TTL / hop limit */
+    public int ttl() {
+        return ttl;
+    }
+
+    /** @return offset from the L3 header of the field behind the last error (for the caller's error report) */
+    public int errorOffset() {
+        return errorOffset;
+    }
+
+    /** @return a short name of an {@code ERR_*} code, for counters and logs */
+    public static String errorName(int code) {
+        return switch (code) {
+            case ERR_TRUNCATED -> "truncated";
+            case ERR_NOT_IP -> "not-ip";
+            case ERR_NO_ROOM -> "no-room";
+            case ERR_MALFORMED -> "malformed";
+            default -> code >= 0 ? "ok" : "unknown(" + code + ")";
+        };
+    }
+
+    // ---- encapsulations ----------------------------------------------------------------------------------------
+
+    /**
+     * GRE over IPv4 (RFC 2784 §2: no checksum, key or sequence; Protocol Type = inner EtherType).
+     *
+     * @param dstIpv4 outer destination (the backend), big-endian u32
+     * @return new frame length ({@code 14 + 24 + inner length}) or {@code ERR_*}
+     */
+    public int gre4(MemorySegment seg, long bufStart, int frameLen, int l3Off, int dstIpv4) {
+        int r = inner(seg, bufStart, frameLen, l3Off, GRE4_OVERHEAD);
+        if (r < 0) {
+            return r;
+        }
+        long o = bufStart + ETHERNET_HEADER;
+        ipv4(seg, o, 20 + 4 + innerLen, FlowKey.PROTO_GRE, dstIpv4);
+        gre(seg, o + 20);
+        Bytes.put16(seg, bufStart + 12, ETHERTYPE_IPV4);
+        return r;
+    }
+
+    /**
+     * GRE over IPv6 (RFC 2784, RFC 7676 §3: Next Header 47).
+     *
+     * @param flowHash the inner flow's hash (outer flow label)
+     * @return new frame length ({@code 14 + 44 + inner length}) or {@code ERR_*}
+     */
+    public int gre6(MemorySegment seg, long bufStart, int frameLen, int l3Off, long dstHi, long dstLo, long flowHash) {
+        int r = inner(seg, bufStart, frameLen, l3Off, GRE6_OVERHEAD);
+        if (r < 0) {
+            return r;
+        }
+        long o = bufStart + ETHERNET_HEADER;
+        ipv6(seg, o, 4 + innerLen, FlowKey.PROTO_GRE, dstHi, dstLo, flowHash);
+        gre(seg, o + 40);
+        Bytes.put16(seg, bufStart + 12, ETHERTYPE_IPV6);
+        return r;
+    }
+
+    /**
+     * IP in IPv4: protocol 4 for IPv4 inside (RFC 2003), 41 for IPv6 inside (RFC 4213 §3.5).
+     *
+     * @return new frame length ({@code 14 + 20 + inner length}) or {@code ERR_*}
+     */
+    public int ipip4(MemorySegment seg, long bufStart, int frameLen, int l3Off, int dstIpv4) {
+        int r = inner(seg, bufStart, frameLen, l3Off, IPIP4_OVERHEAD);
+        if (r < 0) {
+            return r;
+        }
+        long o = bufStart + ETHERNET_HEADER;
+        ipv4(seg, o, 20 + innerLen, innerVersion == 4 ? FlowKey.PROTO_IPIP : FlowKey.PROTO_IPV6, dstIpv4);
+        Bytes.put16(seg, bufStart + 12, ETHERTYPE_IPV4);
+        return r;
+    }
+
+    /**
+     * IP in IPv6 (RFC 2473 §3: Next Header 41 for IPv6 inside, 4 for IPv4 inside).
+     *
+     * @return new frame length ({@code 14 + 40 + inner length}) or {@code ERR_*}
+     */
+    public int ipip6(MemorySegment seg, long bufStart, int frameLen, int l3Off, long dstHi, long dstLo,
+            long flowHash) {
+        int r = inner(seg, bufStart, frameLen, l3Off, IPIP6_OVERHEAD);
+        if (r < 0) {
+            return r;
+        }
+        long o = bufStart + ETHERNET_HEADER;
+        ipv6(seg, o, innerLen, innerVersion == 4 ? FlowKey.PROTO_IPIP : FlowKey.PROTO_IPV6, dstHi, dstLo, flowHash);
+        Bytes.put16(seg, bufStart + 12, ETHERTYPE_IPV6);
+        return r;
+    }
+
+    /**
+     * SRv6 H.Encaps (RFC 8986 §5.1) with a one-segment SRH (RFC 8754 §2): outer IPv6 to the segment, Next Header 43;
+     * SRH Next Header 41 (IPv6 inside) or 4 (IPv4 inside), Hdr Ext Len 2, Routing Type 4, Segments Left 0, Last
+     * Entry 0, Flags 0, Tag 0, Segment List[0] = the segment. (RFC 8986 lets H.Encaps omit a one-segment SRH; we
+     * keep it so that samples show the SID list, issue 6 §4.)
+     *
+     * @param segHi the segment (SID) bytes 0–7 — the outer destination
+     * @param segLo the segment bytes 8–15
+     * @return new frame length ({@code 14 + 64 + inner length}) or {@code ERR_*}
+     */
+    public int srv6Encaps(MemorySegment seg, long bufStart, int frameLen, int l3Off, long segHi, long segLo,
+            long flowHash) {
+        int r = inner(seg, bufStart, frameLen, l3Off, SRV6_ENCAPS_OVERHEAD);
+        if (r < 0) {
+            return r;
+        }
+        long o = bufStart + ETHERNET_HEADER;
+        ipv6(seg, o, 24 + innerLen, FlowKey.PROTO_ROUTING, segHi, segLo, flowHash);
+        long h = o + 40;
+        Bytes.put8(seg, h, innerVersion == 4 ? FlowKey.PROTO_IPIP : FlowKey.PROTO_IPV6);
+        Bytes.put8(seg, h + 1, 2); // Hdr Ext Len: (24 / 8) − 1
+        Bytes.put8(seg, h + 2, 4); // Routing Type: Segment Routing Header
+        Bytes.put8(seg, h + 3, 0); // Segments Left
+        Bytes.put32(seg, h + 4, 0); // Last Entry 0, Flags 0, Tag 0
+        Bytes.put64(seg, h + 8, segHi);
+        Bytes.put64(seg, h + 16, segLo);
+        Bytes.put16(seg, bufStart + 12, ETHERTYPE_IPV6);
+        return r;
+    }
+
+    /** @return bytes of the SRLB hunting SRH for {@code candidates} candidates: 8 + 16 · (candidates + 2) */
+    public static int srlbSrhBytes(int candidates) {
+        return 8 + 16 * (candidates + 2);
+    }
+
+    /**
+     * The SRLB hunting SRH for two candidates, [candidate 1, candidate 2, LB SID, VIP]; see
+     * {@link #srlbHunt(MemorySegment, long, int, int, long[], int, long, long, boolean)}.
+     */
+    public int srlbHunt2(MemorySegment seg, long bufStart, int frameLen, int l3Off, long c1Hi, long c1Lo, long c2Hi,
+            long c2Lo, long lbSidHi, long lbSidLo, boolean syn) {
+        int r = srlbPrepare(seg, bufStart, frameLen, l3Off, 2);
+        if (r < 0) {
+            return r;
+        }
+        long srh = bufStart + l3Off + 40;
+        srlbSegment(seg, srh, 3, c1Hi, c1Lo, syn);
+        srlbSegment(seg, srh, 2, c2Hi, c2Lo, syn);
+        srlbFinish(seg, bufStart + l3Off, 2, lbSidHi, lbSidLo);
+        return r;
+    }
+
+    /**
+     * Inserts the SRLB hunting SRH (lb.md §3 step 1; Oryon/vpp-dev {@code srlb-lb-node.c}) into the client's IPv6
+     * packet, right after the fixed header: Segment List[0] = the VIP (the packet's destination), [1] = the LB SID
+     * (as given: prefix, FUNCTION 0, CORE, ENTRY — see {@link SrlbSid}), [2 + i] = candidate {@code k − i} with
+     * FUNCTION {@link SrlbSid#FN_CONNECT_IF_AVAILABLE} for a SYN, else {@link SrlbSid#FN_RECOVER_STICKINESS}, and
+     * OFFSET {@code 2 + i} (so the VIP is at {@code segments_left − offset}). Segments Left = Last Entry = k + 1;
+     * the destination becomes candidate 1. Upper-layer checksums stay valid (RFC 8200 §8.1: they use the final
+     * destination, the VIP). The L2 header and {@code l3Off} are unchanged; the transport header and payload move
+     * forward by the SRH size. As in the SRLB code, the SRH goes right after the fixed header even if the client
+     * sent extension headers (a Hop-by-Hop header would then no longer be first, RFC 8200 §4.1; clients of a VIP
+     * practically never send one).
+     *
+     * @param candidates {@code [hi1, lo1, hi2, lo2, ...]}: candidate 1 (first visited) first
+     * @param k          number of candidates, 1–{@link #SRLB_MAX_CANDIDATES}
+     * @return new frame length, or {@code ERR_*} ({@link #ERR_NOT_IP} for IPv4)
+     * @throws IllegalArgumentException if k is out of range or {@code candidates} too short
+     */
+    public int srlbHunt(MemorySegment seg, long bufStart, int frameLen, int l3Off, long[] candidates, int k,
+            long lbSidHi, long lbSidLo, boolean syn) {
+        if (k < 1 || k > SRLB_MAX_CANDIDATES || candidates.length < 2 * k) {
+            throw new IllegalArgumentException("SRLB needs 1.." + SRLB_MAX_CANDIDATES
+                    + " candidates as hi/lo pairs, got k " + k + " with " + candidates.length + " longs");
+        }
+        int r = srlbPrepare(seg, bufStart, frameLen, l3Off, k);
+        if (r < 0) {
+            return r;
+        }
+        long srh = bufStart + l3Off + 40;
+        for (int c = 0; c < k; c++) { // candidate c + 1 sits at index k + 1 − c
+            srlbSegment(seg, srh, k + 1 - c, candidates[2 * c], candidates[2 * c + 1], syn);
+        }
+        srlbFinish(seg, bufStart + l3Off, k, lbSidHi, lbSidLo);
+        return r;
+    }
+
+    private int srlbPrepare(MemorySegment seg, long bufStart, int frameLen, int l3Off, int k) {
+        long p = bufStart + l3Off;
+        int avail = frameLen - l3Off;
+        if (avail < 40) {
+            errorOffset = 0;
+            return ERR_TRUNCATED;
+        }
+        if ((Bytes.u8(seg, p) >>> 4) != 6) {
+            errorOffset = 0;
+            return ERR_NOT_IP;
+        }
+        int plen = Bytes.u16(seg, p + 4);
+        if (plen == 0 || 40 + plen > avail) {
+            errorOffset = 4;
+            return ERR_MALFORMED;
+        }
+        int srhBytes = srlbSrhBytes(k);
+        int newLen = l3Off + 40 + srhBytes + plen;
+        if (newLen > bufferBytes || plen + srhBytes > 0xFFFF) {
+            errorOffset = 4;
+            return ERR_NO_ROOM;
+        }
+        MemorySegment.copy(seg, p + 40, seg, p + 40 + srhBytes, plen);
+        long srh = p + 40;
+        Bytes.put8(seg, srh, Bytes.u8(seg, p + 6)); // SRH Next Header = the original upper layer
+        Bytes.put8(seg, srh + 1, srhBytes / 8 - 1);
+        Bytes.put8(seg, srh + 2, 4);
+        Bytes.put8(seg, srh + 3, k + 1); // Segments Left
+        Bytes.put8(seg, srh + 4, k + 1); // Last Entry
+        Bytes.put8(seg, srh + 5, 0);
+        Bytes.put16(seg, srh + 6, 0);
+        Bytes.put64(seg, srh + 8, Bytes.i64(seg, p + 24)); // Segment List[0] = VIP
+        Bytes.put64(seg, srh + 16, Bytes.i64(seg, p + 32));
+        Bytes.put16(seg, p + 4, plen + srhBytes);
+        Bytes.put8(seg, p + 6, FlowKey.PROTO_ROUTING);
+        return newLen;
+    }
+
+    private static void srlbSegment(MemorySegment seg, long srh, int index, long hi, long lo, boolean syn) {
+        long at = srh + 8 + 16L * index;
+        Bytes.put64(seg, at, hi);
+        Bytes.put64(seg, at + 8, SrlbSid.withFunctionAndOffset(lo,
+                syn ? SrlbSid.FN_CONNECT_IF_AVAILABLE : SrlbSid.FN_RECOVER_STICKINESS, index));
+    }
+
+    private static void srlbFinish(MemorySegment seg, long p, int k, long lbSidHi, long lbSidLo) {
+        long srh = p + 40;
+        Bytes.put64(seg, srh + 24, lbSidHi); // Segment List[1] = LB SID
+        Bytes.put64(seg, srh + 32, lbSidLo);
+        long first = srh + 8 + 16L * (k + 1);
+        Bytes.put64(seg, p + 24, Bytes.i64(seg, first)); // destination = candidate 1
+        Bytes.put64(seg, p + 32, Bytes.i64(seg, first + 8));
+    }
+
+    // ---- helpers -----------------------------------------------------------------------------------------------
+
+    /**
+     * Validates the inner IP packet, records its version, TOS/TC, length and DF/ID, checks room, moves it to
+     * {@code 14 + overhead} and returns the new frame length (or {@code ERR_*}, nothing moved).
+     */
+    private int inner(MemorySegment seg, long bufStart, int frameLen, int l3Off, int overhead) {
+        long p = bufStart + l3Off;
+        int avail = frameLen - l3Off;
+        if (avail < 20) {
+            errorOffset = 0;
+            return ERR_TRUNCATED;
+        }
+        int b0 = Bytes.u8(seg, p);
+        int version = b0 >>> 4;
+        int len;
+        if (version == 4) {
+            len = Bytes.u16(seg, p + 2);
+            if (len < 20 || len < (b0 & 0xF) * 4 || len > avail) {
+                errorOffset = 2;
+                return ERR_MALFORMED;
+            }
+            innerTos = Bytes.u8(seg, p + 1);
+            innerIdFlags = Bytes.i32(seg, p + 4); // Identification, flags, fragment offset
+        } else if (version == 6) {
+            if (avail < 40) {
+                errorOffset = 0;
+                return ERR_TRUNCATED;
+            }
+            int plen = Bytes.u16(seg, p + 4);
+            len = 40 + plen;
+            if (plen == 0 || len > avail) {
+                errorOffset = 4;
+                return ERR_MALFORMED;
+            }
+            innerTos = Bytes.u16(seg, p) >>> 4 & 0xFF;
+            innerIdFlags = 0x4000; // ID 0, DF
+        } else {
+            errorOffset = 0;
+            return ERR_NOT_IP;
+        }
+        int newL3 = ETHERNET_HEADER + overhead;
+        if (newL3 + len > bufferBytes) {
+            errorOffset = version == 4 ? 2 : 4;
+            return ERR_NO_ROOM;
+        }
+        innerVersion = version;
+        innerLen = len;
+        MemorySegment.copy(seg, p, seg, bufStart + newL3, len);
+        return newL3 + len;
+    }
+
+    private void ipv4(MemorySegment seg, long o, int totalLen, int protocol, int dst) {
+        int idFlags = innerVersion == 4 ? innerIdFlags & 0xFFFF_4000 : 0x4000; // keep ID and DF only
+        Bytes.put32(seg, o, 0x4500_0000 | innerTos << 16 | totalLen);
+        Bytes.put32(seg, o + 4, idFlags);
+        Bytes.put32(seg, o + 8, ttl << 24 | protocol << 16); // checksum 0 for now
+        Bytes.put32(seg, o + 12, srcIpv4);
+        Bytes.put32(seg, o + 16, dst);
+        Bytes.put16(seg, o + 10, Bytes.ipv4HeaderChecksum(seg, o));
+    }
+
+    private void ipv6(MemorySegment seg, long o, int payloadLen, int nextHeader, long dstHi, long dstLo,
+            long flowHash) {
+        int label = (int) (flowHash ^ flowHash >>> 20 ^ flowHash >>> 40) & 0xFFFFF;
+        Bytes.put32(seg, o, 6 << 28 | innerTos << 20 | (label == 0 ? 1 : label));
+        Bytes.put32(seg, o + 4, payloadLen << 16 | nextHeader << 8 | ttl);
+        Bytes.put64(seg, o + 8, srcIpv6Hi);
+        Bytes.put64(seg, o + 16, srcIpv6Lo);
+        Bytes.put64(seg, o + 24, dstHi);
+        Bytes.put64(seg, o + 32, dstLo);
+    }
+
+    private void gre(MemorySegment seg, long g) {
+        Bytes.put32(seg, g, innerVersion == 4 ? ETHERTYPE_IPV4 : ETHERTYPE_IPV6); // C=0, Reserved0=0, Ver=0
+    }
+}
