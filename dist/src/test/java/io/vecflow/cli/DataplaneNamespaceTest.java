@@ -134,6 +134,7 @@ class DataplaneNamespaceTest {
                   polling-interval: 1
                   usersock-groups: {psample: %6$d, net-dm: %7$d, counters: %8$d}
                 control-socket: %9$s
+                metrics: {port: %10$d}
                 """.formatted(ns("dp"), "vfd" + id, MAC_P0, MAC_P1, routed ? """
                 routes:
                   - {prefix: 216.34.181.0/24, via: 10.9.0.2, port: p1}
@@ -144,10 +145,24 @@ class DataplaneNamespaceTest {
                 neighbours:
                   - {address: 10.9.0.2, mac: "%s", port: p1}
                 """.formatted(MAC_B) : "xconnects:\n  - [p0, p1]\n", G_PSAMPLE, G_NETDM, G_COUNTERS,
-                tmp.resolve("dp.sock"));
+                tmp.resolve("dp.sock"), freePort());
         Path f = tmp.resolve(routed ? "l3.yaml" : "l2.yaml");
         Files.writeString(f, yaml);
         return DataplaneConfig.load(f);
+    }
+
+    private static int freePort() throws IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static String scrape(DataplaneAssembly a) throws Exception {
+        try (var client = java.net.http.HttpClient.newHttpClient()) {
+            return client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                    + a.metrics().port() + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString())
+                    .body();
+        }
     }
 
     record Sample(long group, long iif, long oif) {}
@@ -319,6 +334,17 @@ class DataplaneNamespaceTest {
             assertThat(agent.counters.get("p0")).containsExactly(capture.size(), octets(capture), 0, 0);
             assertThat(agent.counters.get("p1")).containsExactly(0, 0, capture.size(), octets(capture));
             assertThat(agent.counters.get("p2")).containsExactly(4, octets(stray), 0, 0);
+            // The same counters on the Prometheus endpoint and the control socket.
+            String prom = scrape(a);
+            assertThat(prom).contains("vecflow_dataplane_interface_packets_total{direction=\"rx\",interface=\"p0\"} "
+                    + capture.size() + ".0");
+            assertThat(prom).contains("vecflow_dataplane_drops_total{interface=\"p2\",reason=\"l2 no xconnect\"} 4.0");
+            assertThat(prom).contains("vecflow_dataplane_sflow_samples_total{direction=\"egress\"} "
+                    + capture.size() + ".0");
+            var reply = io.vecflow.dataplane.control.ControlClient.send(tmp.resolve("dp.sock"), "show errors",
+                    Duration.ofSeconds(10));
+            assertThat(reply.rc()).isZero();
+            assertThat(reply.text()).containsPattern("\\s4\\s+l2 no xconnect");
             PortCounters c0 = dp.interfaces().port(1).counters();
             assertThat(c0.sum(PortCounters.RX_PACKETS)).isEqualTo(capture.size());
         }

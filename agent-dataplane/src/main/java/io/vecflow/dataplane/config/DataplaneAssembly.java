@@ -35,6 +35,7 @@ public final class DataplaneAssembly implements AutoCloseable {
     private final List<AutoCloseable> owned = new ArrayList<>();
     private final Dataplane dataplane;
     private final ControlServer control;
+    private final io.vecflow.dataplane.DataplaneMetrics metrics;
 
     private DataplaneAssembly(DataplaneConfig c, Consumer<String> log, boolean controlSocket) throws Exception {
         try {
@@ -93,6 +94,13 @@ public final class DataplaneAssembly implements AutoCloseable {
             owned.add(vpp);
             dataplane = new Dataplane(t, ps, nd, vpp);
             owned.add(dataplane);
+            if (c.metrics.port > 0) {
+                metrics = new io.vecflow.dataplane.DataplaneMetrics(dataplane,
+                        io.vecflow.dataplane.fib.Forwarding.parseAddress(c.metrics.listen), c.metrics.port);
+                owned.add(metrics);
+            } else {
+                metrics = null;
+            }
             if (controlSocket) {
                 Path sock = Path.of(c.controlSocket);
                 if (sock.getParent() != null) {
@@ -160,6 +168,11 @@ public final class DataplaneAssembly implements AutoCloseable {
     /** @return the dataplane. */
     public Dataplane dataplane() {
         return dataplane;
+    }
+
+    /** @return the metrics endpoint, or null when {@code metrics.port} is 0. */
+    public io.vecflow.dataplane.DataplaneMetrics metrics() {
+        return metrics;
     }
 
     /** @return the control server, or null. */

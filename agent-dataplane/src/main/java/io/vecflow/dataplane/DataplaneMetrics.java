@@ -1,0 +1,155 @@
+package io.vecflow.dataplane;
+
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.vecflow.dataplane.port.Port;
+import io.vecflow.dataplane.port.PortCounters;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.util.List;
+
+/**
+ * The dataplane's Prometheus metrics at {@code /metrics}, the same counters {@code show interfaces}, {@code show
+ * errors}, {@code show sflow} and {@code show runtime} print, read from the workers' own counters at scrape time (the
+ * packet path pays nothing):
+ * <ul>
+ *   <li>{@code vecflow_dataplane_interface_packets|octets|discards|errors} {interface, direction=rx|tx}</li>
+ *   <li>{@code vecflow_dataplane_drops} {reason, interface}: packets sent to error-drop, by {@link DropReason}</li>
+ *   <li>{@code vecflow_dataplane_sflow_samples} {direction=ingress|egress|drop}, {@code vecflow_dataplane_sflow_pool},
+ *       {@code vecflow_dataplane_sflow_fifo_drops} {fifo=sample|discard}, {@code vecflow_dataplane_sflow_sampling_rate}</li>
+ *   <li>{@code vecflow_dataplane_netlink_messages} {channel=psample|net_dm|if_counters|status, result=sent|failed},
+ *       {@code vecflow_dataplane_net_dm_rate_limited}</li>
+ *   <li>{@code vecflow_dataplane_node_vectors|packets|seconds} {node}: VPP's runtime statistics per graph node</li>
+ * </ul>
+ */
+public final class DataplaneMetrics implements AutoCloseable {
+    private final HTTPServer server;
+
+    /**
+     * Registers the metrics and starts the HTTP server.
+     *
+     * @param dp the dataplane
+     * @param bind address to listen on
+     * @param port TCP port (0 = any free port)
+     * @throws IOException if the port cannot be bound
+     */
+    public DataplaneMetrics(Dataplane dp, InetAddress bind, int port) throws IOException {
+        PrometheusRegistry r = new PrometheusRegistry();
+        InterfaceTable it = dp.interfaces();
+        portCounter(r, dp, "vecflow_dataplane_interface_packets", "frames per interface and direction",
+                PortCounters.RX_PACKETS, PortCounters.TX_PACKETS);
+        portCounter(r, dp, "vecflow_dataplane_interface_octets", "octets (frame bytes without FCS)",
+                PortCounters.RX_OCTETS, PortCounters.TX_OCTETS);
+        portCounter(r, dp, "vecflow_dataplane_interface_discards",
+                "frames discarded by the port (no buffer, kernel ring loss, transmit ring full)",
+                PortCounters.RX_DISCARDS, PortCounters.TX_DISCARDS);
+        portCounter(r, dp, "vecflow_dataplane_interface_errors", "frames that could not be read or sent",
+                PortCounters.RX_ERRORS, PortCounters.TX_ERRORS);
+        CounterWithCallback.builder().name("vecflow_dataplane_drops")
+                .help("packets dropped by the graph, by drop reason and receive interface").labelNames("reason",
+                        "interface")
+                .callback(cb -> {
+                    for (Port p : it.ports()) {
+                        for (DropReason d : DropReason.values()) {
+                            long n = dp.dropped(d, p.ifIndex());
+                            if (n != 0) {
+                                cb.call(n, d.counterName(), it.name(p.ifIndex()));
+                            }
+                        }
+                    }
+                }).register(r);
+        CounterWithCallback.builder().name("vecflow_dataplane_sflow_samples")
+                .help("samples taken by direction (including those a full FIFO then dropped)").labelNames("direction")
+                .callback(cb -> {
+                    cb.call(sum(dp, SflowNode.NAME, false), "ingress");
+                    cb.call(sum(dp, SflowNode.EGRESS, false), "egress");
+                    cb.call(sum(dp, SflowNode.DROP, false), "drop");
+                }).register(r);
+        CounterWithCallback.builder().name("vecflow_dataplane_sflow_pool")
+                .help("packets seen while sampling was enabled (sFlow sample_pool)")
+                .callback(cb -> cb.call(sum(dp, SflowNode.NAME, true) + sum(dp, SflowNode.EGRESS, true)))
+                .register(r);
+        CounterWithCallback.builder().name("vecflow_dataplane_sflow_fifo_drops")
+                .help("samples lost to a full worker FIFO").labelNames("fifo")
+                .callback(cb -> {
+                    cb.call(fifoDrops(dp.sampleFifos()), "sample");
+                    cb.call(fifoDrops(dp.discardFifos()), "discard");
+                }).register(r);
+        GaugeWithCallback.builder().name("vecflow_dataplane_sflow_sampling_rate").help("1-in-N in force (0 = off)")
+                .callback(cb -> cb.call(((SflowNode) dp.workers().get(0).node(SflowNode.NAME)).samplingRate()))
+                .register(r);
+        SflowMainThread m = dp.mainThread();
+        CounterWithCallback.builder().name("vecflow_dataplane_netlink_messages")
+                .help("netlink messages by channel and result").labelNames("channel", "result")
+                .callback(cb -> {
+                    cb.call(m.emitted(), "psample", "sent");
+                    cb.call(m.emitFailed(), "psample", "failed");
+                    cb.call(m.discardsSent(), "net_dm", "sent");
+                    cb.call(m.discardsFailed(), "net_dm", "failed");
+                    cb.call(m.ifCountersSent(), "if_counters", "sent");
+                    cb.call(m.statusSent(), "status", "sent");
+                    cb.call(m.vppFailed(), "if_counters_or_status", "failed");
+                }).register(r);
+        CounterWithCallback.builder().name("vecflow_dataplane_net_dm_rate_limited")
+                .help("discards not sent as NET_DM because of the per-second limit")
+                .callback(cb -> cb.call(m.discardsLimited())).register(r);
+        nodeCounter(r, dp, "vecflow_dataplane_node_vectors", "vectors (calls) per graph node", 0);
+        nodeCounter(r, dp, "vecflow_dataplane_node_packets", "packets per graph node", 1);
+        nodeCounter(r, dp, "vecflow_dataplane_node_seconds", "time spent per graph node, seconds", 2);
+        this.server = HTTPServer.builder().inetAddress(bind).port(port).registry(r).buildAndStart();
+    }
+
+    private static long sum(Dataplane dp, String node, boolean pool) {
+        long s = 0;
+        for (Worker w : dp.workers()) {
+            SflowNode n = (SflowNode) w.node(node);
+            s += pool ? n.samplePool() : n.samplesTaken();
+        }
+        return s;
+    }
+
+    private static long fifoDrops(List<SampleFifo> fifos) {
+        long s = 0;
+        for (SampleFifo f : fifos) {
+            s += f.dropped();
+        }
+        return s;
+    }
+
+    private static void portCounter(PrometheusRegistry r, Dataplane dp, String name, String help, int rx, int tx) {
+        CounterWithCallback.builder().name(name).help(help).labelNames("interface", "direction").callback(cb -> {
+            for (Port p : dp.interfaces().ports()) {
+                String n = dp.interfaces().name(p.ifIndex());
+                cb.call(p.counters().sum(rx), n, "rx");
+                cb.call(p.counters().sum(tx), n, "tx");
+            }
+        }).register(r);
+    }
+
+    private static void nodeCounter(PrometheusRegistry r, Dataplane dp, String name, String help, int which) {
+        CounterWithCallback.builder().name(name).help(help).labelNames("node").callback(cb -> {
+            List<Worker> ws = dp.workers();
+            Node[] first = ws.get(0).nodes();
+            for (int k = 0; k < first.length; k++) {
+                double v = 0;
+                for (Worker w : ws) {
+                    Node n = w.nodes()[k];
+                    v += which == 0 ? n.vectors() : which == 1 ? n.packets() : n.nanos() / 1e9;
+                }
+                cb.call(v, first[k].name());
+            }
+        }).register(r);
+    }
+
+    /** @return the port the server listens on. */
+    public int port() {
+        return server.getPort();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
