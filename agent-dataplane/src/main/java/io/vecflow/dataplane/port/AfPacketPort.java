@@ -55,6 +55,16 @@ import java.nio.file.Path;
  * asynchronously when the skb is freed, so a vector is never waited on: a full ring is a counted drop
  * ({@link PortCounters#TX_DISCARDS}). It is also what VPP's af_packet does (TX ring + {@code sendto} kick).
  *
+ * <p><b>Offloads of the peer.</b> Frames the Linux stack sends on a veth (or any interface with checksum offload or
+ * GSO) reach AF_PACKET before any NIC finished them. (1) Their UDP/TCP checksum is partial
+ * ({@code TP_STATUS_CSUMNOTREADY}; the field holds the folded pseudo-header sum, {@code CHECKSUM_PARTIAL} in
+ * {@code include/linux/skbuff.h}): with {@link Options#completeChecksums} (default) {@link #rx} finishes it as the NIC
+ * would, the ones' complement sum from the L4 header to the end of the IP payload (RFC 1071), for IPv4 and IPv6
+ * without extension headers, under up to two VLAN tags; counted by {@link #checksumsCompleted()}. (2) TCP segments
+ * may be GSO aggregates up to 64 KiB, longer than the pool's buffers: cut and counted as RX_ERRORS; turn GSO off on
+ * the sending side ({@code ethtool -K IF tso off gso off}) where kernel TCP must be forwarded. Frames sent from
+ * AF_PACKET sockets or arriving from a wire are complete.
+ *
  * <p><b>Threads.</b> Queue {@code q} ({@link #rx}, {@link #tx}, {@link #refreshStatistics}) is used only by worker
  * {@code q}; queues share nothing mutable. Counters are readable from any thread.
  *
@@ -95,6 +105,7 @@ public final class AfPacketPort extends Port {
         boolean defrag = true;
         boolean promiscuous = true;
         boolean qdiscBypass = false;
+        boolean completeChecksums = true;
 
         /** @return a copy of the defaults. */
         public static Options defaults() {
@@ -171,6 +182,16 @@ public final class AfPacketPort extends Port {
             return this;
         }
 
+        /**
+         * @param on complete the partial UDP/TCP checksum of frames the kernel marks {@code TP_STATUS_CSUMNOTREADY}
+         *     (class comment), so they can be forwarded; on by default
+         * @return this
+         */
+        public Options completeChecksums(boolean on) {
+            this.completeChecksums = on;
+            return this;
+        }
+
         void validate(String where) {
             check(blockSize > 0 && blockSize % 4096 == 0, where, "blockSize must be a positive multiple of 4096, got "
                     + blockSize);
@@ -205,6 +226,7 @@ public final class AfPacketPort extends Port {
         boolean statsPending;
         int txHead; // next transmit slot
         boolean txPending; // frames left in the ring by a failed kick
+        long checksumsCompleted;
         // padding against false sharing between queues' objects
         long p0, p1, p2, p3, p4, p5, p6, p7;
     }
@@ -222,6 +244,7 @@ public final class AfPacketPort extends Port {
     private final int txFramesPerBlock;
     private final int txFrameCount;
     private final long mapBytes;
+    private final boolean completeChecksums;
     private volatile boolean closed;
 
     private AfPacketPort(String name, int ifIndex, int queues, Options o, long speed) throws IOException {
@@ -232,6 +255,7 @@ public final class AfPacketPort extends Port {
         this.blockSize = o.blockSize;
         this.blockCount = o.blockCount;
         this.rxRingBytes = (long) o.blockSize * o.blockCount;
+        this.completeChecksums = o.completeChecksums;
         this.txFrameSize = o.txFrameSize;
         this.txFramesPerBlock = o.blockSize / o.txFrameSize;
         int txBlocks = (o.txFrames + txFramesPerBlock - 1) / txFramesPerBlock;
@@ -530,6 +554,10 @@ public final class AfPacketPort extends Port {
                 if (copied < wire) {
                     errors++;
                 }
+                if ((status & TP_STATUS_CSUMNOTREADY) != 0 && completeChecksums
+                        && completeChecksum(dst, d, copied)) {
+                    s.checksumsCompleted++;
+                }
                 if (now == 0) {
                     now = System.nanoTime();
                 }
@@ -560,6 +588,78 @@ public final class AfPacketPort extends Port {
         }
         if (s.statsPending) {
             refreshStatistics(queue);
+        }
+        return n;
+    }
+
+    /**
+     * Finishes the partial UDP/TCP checksum of the frame at {@code d} ({@code len} bytes): sums the L4 header (whose
+     * checksum field holds the pseudo-header sum) and payload, stores the complement (a UDP zero as 0xFFFF).
+     *
+     * @return true when a checksum was written; false for other protocols, IPv4 fragments, IPv6 extension headers
+     *     or a segment not wholly in the buffer (left as is)
+     */
+    private static boolean completeChecksum(MemorySegment m, long d, int len) {
+        int l3 = ETH_HEADER;
+        int type = m.get(BE_SHORT, d + MACS) & 0xffff;
+        for (int tags = 0; (type == TPID_8021Q || type == TPID_8021AD) && tags < 2; tags++) {
+            if (l3 + VLAN_TAG > len) {
+                return false;
+            }
+            type = m.get(BE_SHORT, d + l3 + 2) & 0xffff;
+            l3 += VLAN_TAG;
+        }
+        int proto;
+        int l4;
+        int end;
+        if (type == 0x0800 && l3 + 20 <= len) {
+            int ihl = (m.get(ValueLayout.JAVA_BYTE, d + l3) & 0x0f) * 4;
+            int frag = m.get(BE_SHORT, d + l3 + 6) & 0x3fff; // MF + fragment offset
+            proto = m.get(ValueLayout.JAVA_BYTE, d + l3 + 9) & 0xff;
+            l4 = l3 + ihl;
+            end = l3 + (m.get(BE_SHORT, d + l3 + 2) & 0xffff);
+            if (ihl < 20 || frag != 0) {
+                return false;
+            }
+        } else if (type == 0x86DD && l3 + 40 <= len) {
+            proto = m.get(ValueLayout.JAVA_BYTE, d + l3 + 6) & 0xff;
+            l4 = l3 + 40;
+            end = l4 + (m.get(BE_SHORT, d + l3 + 4) & 0xffff);
+        } else {
+            return false;
+        }
+        int field = proto == 6 ? 16 : proto == 17 ? 6 : -1;
+        if (field < 0 || end > len || l4 + field + 2 > end) {
+            return false;
+        }
+        long sum = 0;
+        long p = d + l4;
+        long stop = d + end;
+        for (; p + 1 < stop; p += 2) {
+            sum += m.get(BE_SHORT, p) & 0xffff;
+        }
+        if (p < stop) {
+            sum += (m.get(ValueLayout.JAVA_BYTE, p) & 0xff) << 8;
+        }
+        while ((sum >>> 16) != 0) {
+            sum = (sum & 0xffff) + (sum >>> 16);
+        }
+        int c = (int) (~sum & 0xffff);
+        if (c == 0 && proto == 17) {
+            c = 0xffff;
+        }
+        m.set(BE_SHORT, d + l4 + field, (short) c);
+        return true;
+    }
+
+    /**
+     * @return frames whose partial UDP/TCP checksum {@link #rx} completed, over all queues (read racily from other
+     *     threads: a recent value)
+     */
+    public long checksumsCompleted() {
+        long n = 0;
+        for (Queue s : q) {
+            n += s.checksumsCompleted;
         }
         return n;
     }

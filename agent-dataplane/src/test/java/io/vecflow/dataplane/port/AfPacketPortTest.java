@@ -429,6 +429,67 @@ class AfPacketPortTest {
     }
 
     /**
+     * UDP and TCP sent by the Linux stack of the peer namespace leave veth with partial checksums (CHECKSUM_PARTIAL:
+     * the field holds the pseudo-header sum); the port completes them, and leaves them as they are when told not to.
+     */
+    @Test
+    void partialChecksumsOfKernelTrafficAreCompleted() throws Exception {
+        VethLab.run("ip", "-n", lab.nsB, "addr", "add", "10.9.0.2/24", "dev", lab.ifB);
+        VethLab.run("ip", "-n", lab.nsB, "neigh", "add", "10.9.0.1", "lladdr", "02:00:00:00:00:01", "dev", lab.ifB);
+        BufferPool pool = keep(new BufferPool(256, 2048));
+        io.vecflow.packet.ParsedPacket pp = new io.vecflow.packet.ParsedPacket();
+        for (boolean complete : new boolean[] {true, false}) {
+            AfPacketPort a = AfPacketPort.open(lab.nsA, lab.ifA, 1, 1,
+                    AfPacketPort.Options.defaults().completeChecksums(complete));
+            try {
+                java.nio.channels.DatagramChannel udp = NetNamespace.callIn(lab.nsB,
+                        java.nio.channels.DatagramChannel::open);
+                java.nio.channels.SocketChannel tcp = NetNamespace.callIn(lab.nsB,
+                        java.nio.channels.SocketChannel::open);
+                try (udp; tcp) {
+                    for (int size : new int[] {100, 333}) { // an even and an odd UDP payload
+                        udp.send(java.nio.ByteBuffer.wrap(new byte[size]), new java.net.InetSocketAddress("10.9.0.1",
+                                9999));
+                    }
+                    tcp.configureBlocking(false);
+                    tcp.connect(new java.net.InetSocketAddress("10.9.0.1", 9998)); // sends a SYN, never answered
+                    List<byte[]> got = receive(a, pool, 3).get(0);
+                    List<byte[]> ip = got.stream().filter(f -> f[12] == 0x08 && f[13] == 0x00).toList();
+                    assertThat(ip).as("2 UDP datagrams + 1 SYN (retransmissions allowed)").hasSizeGreaterThanOrEqualTo(3);
+                    for (byte[] f : ip) {
+                        if (complete) {
+                            GeneratorPortTest.assertChecksumsValid(f, pp);
+                        } else {
+                            assertThat(l4SumValid(f, pp)).as("partial checksum left as the kernel gave it").isFalse();
+                        }
+                    }
+                    assertThat(a.checksumsCompleted()).isEqualTo(complete ? ip.size() : 0);
+                }
+            } finally {
+                a.close();
+            }
+        }
+    }
+
+    static boolean l4SumValid(byte[] f, io.vecflow.packet.ParsedPacket pp) {
+        io.vecflow.packet.PacketParser.parse(MemorySegment.ofArray(f), 0, f.length,
+                io.vecflow.packet.LinkType.ETHERNET, pp);
+        int l4 = pp.l4Offset();
+        int end = 14 + pp.ipTotalLength();
+        long s = pp.protocol() + (end - l4);
+        for (int i = 26; i < 34; i += 2) {
+            s += (f[i] & 0xff) << 8 | f[i + 1] & 0xff;
+        }
+        for (int i = l4; i < end; i += 2) {
+            s += (f[i] & 0xff) << 8 | (i + 1 < end ? f[i + 1] & 0xff : 0);
+        }
+        while (s > 0xffff) {
+            s = (s & 0xffff) + (s >>> 16);
+        }
+        return s == 0xffff;
+    }
+
+    /**
      * A direction-independent TCP/UDP 5-tuple of a plain (untunnelled, unlabelled, unfragmented) IPv4/IPv6 frame, as
      * the kernel's symmetric flow hash sees it, else null.
      */
