@@ -21,8 +21,9 @@ import java.lang.foreign.MemorySegment;
  * packet forward by (new header bytes − old L2 bytes) with one overlapping {@link MemorySegment#copy} (memmove) and
  * writes the headers in front; it needs {@code 14 + overhead + inner length ≤ bufferBytes}. The alternative — VPP's
  * {@code current_data} with 128 bytes of pre-data, where an encapsulation only writes headers — saves that copy: the
- * JMH {@code EncapBenchmark} measures both at 64- and 1500-byte frames (bench/results). With 64-byte packets, the
- * Maglev target, the copy is ~50 bytes, i.e. a few ns.
+ * JMH {@code EncapBenchmark} measures the shift at 64- and 1514-byte frames (bench/results/2026-11-30-lb-maglev, a
+ * loaded machine: 2–19 ns for 64 bytes, 61–170 ns for 1514). With 64-byte packets, the Maglev target, the copy is
+ * 50 bytes and a small part of the path; for full-size frames a headroom-based layout would save it.
  *
  * <p><b>Outer header fields.</b> IPv4 (RFC 791): no options, TTL = {@link #ttl()} (default {@link #DEFAULT_TTL} = 64,
  * the Linux {@code ip_default_ttl}; VPP lb uses 128, lb.md §2 — 64 is enough for any data-centre path and keeps
