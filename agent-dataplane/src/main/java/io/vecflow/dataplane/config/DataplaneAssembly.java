@@ -142,8 +142,15 @@ public final class DataplaneAssembly implements AutoCloseable {
             }
             case PCAP -> new PcapReplayPort(pc.name, PcapReader.readAll(pc.pcap.path()), ifIndex, workers,
                     pc.pcap.loops, pc.pcap.pps);
-            case GENERATOR -> throw new IllegalArgumentException("port " + pc.name
-                    + ": the generator port type is not available in this build");
+            case GENERATOR -> {
+                DataplaneConfig.Generator g = pc.generator != null ? pc.generator : new DataplaneConfig.Generator();
+                io.vecflow.dataplane.port.GeneratorPort.Options o = io.vecflow.dataplane.port.GeneratorPort.Options
+                        .defaults().flows(g.flows).ipv6Fraction(g.ipVersion == 6 ? 1.0 : 0.0)
+                        .count(g.packets).packetsPerSecond(g.pps);
+                o = g.size.equals("imix") ? o.imix() : o.frameSize(g.frameBytes());
+                o = g.zipf() ? o.zipf(g.zipfExponent) : o.uniform();
+                yield new io.vecflow.dataplane.port.GeneratorPort(pc.name, ifIndex, workers, o);
+            }
         };
     }
 
