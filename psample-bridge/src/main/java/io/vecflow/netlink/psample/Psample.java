@@ -60,12 +60,22 @@ public final class Psample {
     public static final int ATTR_TIMESTAMP = 13;
     /** u16: an ethertype in the kernel convention ({@code skb->protocol}), 1 (sFlow Ethernet) in VPP's. */
     public static final int ATTR_PROTO = 14;
-    /** User cookie (binary, up to 16 bytes in the kernel's act_sample). */
+    /**
+     * User cookie (binary, "user provided data"; kernel {@code psample_metadata.user_cookie_len} is a u32 with no cap
+     * of its own — tc act_sample and OVS send at most 16 bytes). vecflow keeps at most {@link #MAX_USER_COOKIE} bytes.
+     */
     public static final int ATTR_USER_COOKIE = 15;
     /** Flag: SAMPLE_RATE is a probability p (N = 2^32−1 / p). */
     public static final int ATTR_SAMPLE_PROBABILITY = 16;
     /** Highest attribute id known here. */
     public static final int ATTR_MAX = 16;
+
+    /**
+     * Largest USER_COOKIE payload vecflow encodes or decodes, in bytes: 96, room for an IPv6
+     * {@link LbDecisionCookie} (88 bytes) and 6× the 16-byte cookies of tc act_sample / OVS. A longer cookie on the wire
+     * is a decode error naming the attribute's offset.
+     */
+    public static final int MAX_USER_COOKIE = 96;
 
     /** Largest DATA payload a netlink attribute can carry (nla_len is u16): 65535 − 4. */
     public static final int MAX_DATA = 0xFFFF - 4;

@@ -159,7 +159,7 @@ public final class PsampleCodec {
                 case Psample.ATTR_USER_COOKIE -> {
                     if (a.payloadLength() > out.userCookie().length) {
                         throw new NetlinkFormatException("nlattr PSAMPLE_ATTR_USER_COOKIE (15)", a.offset(),
-                                "cookie of " + a.payloadLength() + " bytes, at most " + out.userCookie().length);
+                                "cookie of " + a.payloadLength() + " bytes, at most " + Psample.MAX_USER_COOKIE);
                     }
                     out.decodedCookie(msg, a.payloadOffset(), a.payloadLength());
                 }

@@ -35,7 +35,7 @@ public final class PsampleSample {
     private long latencyNs;
     private long timestampNs;
     private int proto = -1;
-    private final byte[] userCookie = new byte[16];
+    private final byte[] userCookie = new byte[Psample.MAX_USER_COOKIE];
     private int userCookieLength;
     private int nlmsgPid;
 
@@ -347,24 +347,50 @@ public final class PsampleSample {
         return this;
     }
 
-    /** PSAMPLE_ATTR_USER_COOKIE bytes (owned buffer of 16; valid {@code [0, userCookieLength())}). */
+    /**
+     * PSAMPLE_ATTR_USER_COOKIE bytes (owned buffer of {@link Psample#MAX_USER_COOKIE} bytes; valid
+     * {@code [0, userCookieLength())}). vecflow's load-balancer decisions travel here ({@link LbDecisionCookie}).
+     */
     public byte[] userCookie() {
         return userCookie;
     }
 
-    /** User cookie length in bytes (0..16). */
+    /** User cookie length in bytes (0..{@link Psample#MAX_USER_COOKIE}); 0 also when absent. */
     public int userCookieLength() {
         return userCookieLength;
     }
 
-    /** Sets USER_COOKIE (at most 16 bytes). */
+    /**
+     * Sets USER_COOKIE (copies {@code length} bytes) and marks it present. Allocation-free.
+     *
+     * @throws IllegalArgumentException a length outside 0..{@link Psample#MAX_USER_COOKIE}
+     */
     public PsampleSample userCookie(byte[] src, int offset, int length) {
         if (length < 0 || length > userCookie.length) {
-            throw new IllegalArgumentException("user cookie length " + length + " outside 0..16");
+            throw new IllegalArgumentException("user cookie length " + length + " outside 0.." + userCookie.length);
         }
         System.arraycopy(src, offset, userCookie, 0, length);
         userCookieLength = length;
         mark(Psample.ATTR_USER_COOKIE);
+        return this;
+    }
+
+    /**
+     * Encodes a load-balancer decision into USER_COOKIE ({@link LbDecisionCookie#encode}) and marks it present.
+     * Allocation-free.
+     *
+     * @throws IllegalStateException the decision is incomplete (no kind, no VIP)
+     */
+    public PsampleSample userCookie(LbDecisionCookie decision) {
+        userCookieLength = decision.encode(userCookie, 0);
+        mark(Psample.ATTR_USER_COOKIE);
+        return this;
+    }
+
+    /** Clears USER_COOKIE (length 0, not present). */
+    public PsampleSample clearUserCookie() {
+        userCookieLength = 0;
+        present &= ~(1L << Psample.ATTR_USER_COOKIE);
         return this;
     }
 
