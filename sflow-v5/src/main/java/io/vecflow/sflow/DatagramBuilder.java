@@ -155,7 +155,7 @@ public final class DatagramBuilder {
             int headerProtocol, long frameLength, long stripped, MemorySegment header, long headerOffset,
             int headerLength) {
         if (!beginFlowSampleExpanded(sequenceNumber, sourceIdType, sourceIdIndex, samplingRate, samplePool, drops,
-                inputFormat, input, outputFormat, output, headerProtocol, frameLength, stripped, headerLength)) {
+                inputFormat, input, outputFormat, output, headerProtocol, frameLength, stripped, headerLength, 0)) {
             return false;
         }
         // XdrWriter has no MemorySegment source: copy straight into its buffer (room was checked), pad, move on.
@@ -180,21 +180,65 @@ public final class DatagramBuilder {
     public boolean addFlowSampleExpanded(long sequenceNumber, int sourceIdType, long sourceIdIndex, long samplingRate,
             long samplePool, long drops, int inputFormat, long input, int outputFormat, long output,
             int headerProtocol, long frameLength, long stripped, byte[] header, int headerOffset, int headerLength) {
+        return addFlowSampleExpanded(sequenceNumber, sourceIdType, sourceIdIndex, samplingRate, samplePool, drops,
+                inputFormat, input, outputFormat, output, headerProtocol, frameLength, stripped, header, headerOffset,
+                headerLength, 0, null, 0);
+    }
+
+    /**
+     * Appends an expanded flow sample (0:3) carrying a sampled_header record (0:1) and, when {@code extraLength > 0},
+     * one more flow record after it: {@code extraFormat}, {@code extraLength}, the body bytes (already XDR, a multiple
+     * of 4 bytes) — e.g. the "vecflow LB decision" record ({@link LbDecisionRecord}). Allocation-free.
+     *
+     * @param extraFormat the extra record's data_format ({@code enterprise << 12 | format})
+     * @param extra the extra record's body (XDR), or null when {@code extraLength} is 0
+     * @param extraLength body bytes, 0 for none; a multiple of 4
+     * @return false (and nothing written) if the sample does not fit the remaining budget
+     * @throws IllegalArgumentException an extra body length that is negative or not a multiple of 4
+     */
+    public boolean addFlowSampleExpanded(long sequenceNumber, int sourceIdType, long sourceIdIndex, long samplingRate,
+            long samplePool, long drops, int inputFormat, long input, int outputFormat, long output,
+            int headerProtocol, long frameLength, long stripped, byte[] header, int headerOffset, int headerLength,
+            int extraFormat, byte[] extra, int extraLength) {
+        if (extraLength < 0 || (extraLength & 3) != 0) {
+            throw new IllegalArgumentException("extra record body of " + extraLength + " bytes: XDR bodies are "
+                    + "multiples of 4");
+        }
         if (!beginFlowSampleExpanded(sequenceNumber, sourceIdType, sourceIdIndex, samplingRate, samplePool, drops,
-                inputFormat, input, outputFormat, output, headerProtocol, frameLength, stripped, headerLength)) {
+                inputFormat, input, outputFormat, output, headerProtocol, frameLength, stripped, headerLength,
+                extraLength == 0 ? 0 : 8 + extraLength)) {
             return false;
         }
         w.fixed(header, headerOffset, headerLength);
+        if (extraLength > 0) {
+            w.u32(extraFormat & 0xFFFFFFFFL);
+            w.u32(extraLength);
+            w.fixed(extra, 0, extraLength);
+        }
         samples++;
         return true;
     }
 
-    /** Checks the room, then writes everything up to the header bytes (the sampled_header length word included). */
+    /**
+     * @param headerLength captured header bytes
+     * @param extraRecordBytes a second record's bytes with its 8-byte tag, 0 for none
+     * @return the bytes an expanded flow sample with a sampled_header and the extra record takes
+     */
+    public static int flowSampleExpandedBytes(int headerLength, int extraRecordBytes) {
+        return flowSampleExpandedBytes(headerLength) + extraRecordBytes;
+    }
+
+    /**
+     * Checks the room, then writes everything up to the header bytes (the sampled_header length word included).
+     *
+     * @param extraRecordBytes bytes of a record that follows the sampled_header (tag included), 0 for none
+     */
     private boolean beginFlowSampleExpanded(long sequenceNumber, int sourceIdType, long sourceIdIndex,
             long samplingRate, long samplePool, long drops, int inputFormat, long input, int outputFormat,
-            long output, int headerProtocol, long frameLength, long stripped, int headerLength) {
+            long output, int headerProtocol, long frameLength, long stripped, int headerLength,
+            int extraRecordBytes) {
         int recordBody = 16 + SflowFormats.pad4(headerLength);
-        int sampleBody = 44 + 8 + recordBody;
+        int sampleBody = 44 + 8 + recordBody + extraRecordBytes;
         if (headerLength < 0 || !fits(8 + sampleBody)) {
             return false;
         }
@@ -210,7 +254,7 @@ public final class DatagramBuilder {
         w.u32(input);
         w.u32(outputFormat);
         w.u32(output);
-        w.u32(1); // flow_records
+        w.u32(extraRecordBytes == 0 ? 1 : 2); // flow_records
         w.u32(SflowFormats.SAMPLED_HEADER);
         w.u32(recordBody);
         w.u32(headerProtocol);
