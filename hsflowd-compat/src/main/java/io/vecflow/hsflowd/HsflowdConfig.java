@@ -141,6 +141,17 @@ public final class HsflowdConfig {
         public String transport = "genl";
         /** NETLINK_USERSOCK multicast group for the usersock transport (default 30; 1..32). */
         public int usersockGroup = 30;
+        /**
+         * vecflow extension {@code lbDecisions = on|off} (default on): a sample whose PSAMPLE user cookie holds a
+         * load-balancer decision ({@code LbDecisionCookie}) gets a "vecflow LB decision" flow record.
+         */
+        public boolean lbDecisions = true;
+        /**
+         * vecflow extension {@code lbEnterprise = N} (1..2^20−1): the sFlow enterprise number of that record
+         * (data_format = N &lt;&lt; 12 | 1). Default {@value io.vecflow.sflow.LbDecisionRecord#DEFAULT_ENTERPRISE}, RFC
+         * 5612's documentation PEN; set your organisation's IANA PEN.
+         */
+        public int lbEnterprise = io.vecflow.sflow.LbDecisionRecord.DEFAULT_ENTERPRISE;
     }
 
     /** A {@code vpp { ifOffset= osIndex= usersockGroup= }} block (hsflowd mod_vpp). */

@@ -434,6 +434,10 @@ final class HsflowdConfigParser {
                     p.transport = v;
                 }
                 case "usersockgroup" -> p.usersockGroup = (int) number(once(seen, key, st), 1, 32);
+                case "lbdecisions" -> p.lbDecisions = bool(once(seen, key, st));
+                // sFlow v5 data_format: a 20-bit enterprise; 0 is sFlow.org's own structures
+                case "lbenterprise" -> p.lbEnterprise = (int) number(once(seen, key, st), 1,
+                        io.vecflow.sflow.LbDecisionRecord.MAX_ENTERPRISE);
                 default -> warn(st.key.line, "unknown key '" + st.key.text + "' in psample { } ignored");
             }
         }

@@ -1,5 +1,8 @@
 package io.vecflow.hsflowd;
 
+import io.vecflow.netlink.NetlinkFormatException;
+import io.vecflow.netlink.psample.LbDecisionCookie;
+import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleSample;
 import io.vecflow.netlink.vpp.VppIfCounters;
 import io.vecflow.netlink.vpp.VppStatus;
@@ -9,8 +12,10 @@ import io.vecflow.sflow.CounterSample;
 import io.vecflow.sflow.DatagramBuilder;
 import io.vecflow.sflow.FlowSample;
 import io.vecflow.sflow.FlowSampleEncoder;
+import io.vecflow.sflow.LbDecisionRecord;
 import io.vecflow.sflow.LongObjectMap;
 import io.vecflow.sflow.SflowFormats;
+import io.vecflow.sflow.XdrWriter;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -64,6 +69,13 @@ import java.util.Objects;
  * when VPP restarts); since a failed PSAMPLE send also shows as a GROUP_SEQ gap, drops already counted from gaps are
  * subtracted, and what remains is added once, to the next VPP flow sample's sampler — never re-added per sample as
  * hsflowd does (fault #13).
+ *
+ * <p>Load-balancer decisions (vecflow extension; README "Load-balancer decisions"): a PSAMPLE sample whose
+ * USER_COOKIE is an {@link LbDecisionCookie} gets a second flow record after its sampled_header, the "vecflow LB
+ * decision" record ({@link LbDecisionRecord}, data_format = {@code psample { lbEnterprise }} &lt;&lt; 12 | 1, default
+ * enterprise {@value io.vecflow.sflow.LbDecisionRecord#DEFAULT_ENTERPRISE}); {@code lbDecisions = off} leaves it out.
+ * A cookie that is not a valid decision is counted ({@link #lbCookieErrors()}) and the sample goes out without the
+ * record. Allocation-free.
  *
  * <p>The agent address may change ({@link #setAgentAddress}): the pending datagram leaves with the old address, then
  * the datagram sequence restarts at 1 and uptime at 0 (sFlow v5: a collector must see a new agent instance).
@@ -121,6 +133,14 @@ public final class SflowAgent implements AutoCloseable {
 
     private long samplesIn, samplesIgnored, sequenceGapDrops, datagramsSent, sendFailures, samplesSent, bytesSent;
     private long counterSamplesRefused;
+    private long lbDecisionsSent, lbCookieErrors;
+    private final boolean lbDecisions;
+    private final int lbDataFormat;
+    private final LbDecisionCookie lbCookie = new LbDecisionCookie();
+    private final LbDecisionRecord lbRecord = new LbDecisionRecord();
+    private final XdrWriter lbBody = new XdrWriter(LbDecisionRecord.MAX_BYTES);
+    private final byte[] lbAddr4 = new byte[4];
+    private final byte[] lbAddr16 = new byte[16];
     private long lastDropsField;
     private long discardsSent, discardsRefused;
 
@@ -165,6 +185,9 @@ public final class SflowAgent implements AutoCloseable {
         }
         this.sendView = ByteBuffer.wrap(builder.buffer());
         this.vpp = config.vpp != null ? new VppPorts(config.vpp) : null;
+        this.lbDecisions = config.psample == null || config.psample.lbDecisions;
+        this.lbDataFormat = LbDecisionRecord.dataFormat(config.psample != null ? config.psample.lbEnterprise
+                : LbDecisionRecord.DEFAULT_ENTERPRISE);
     }
 
     /**
@@ -247,7 +270,7 @@ public final class SflowAgent implements AutoCloseable {
             long samplingRate, byte[] data, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, data.length);
         take(group, groupSeq, 0, inputIfIndex, outputIfIndex, origSize, samplingRate,
-                SflowFormats.HEADER_PROTOCOL_ETHERNET, data, offset, length);
+                SflowFormats.HEADER_PROTOCOL_ETHERNET, data, offset, length, 0);
     }
 
     /**
@@ -262,12 +285,55 @@ public final class SflowAgent implements AutoCloseable {
         // Only a user-space producer (nlmsg_pid != 0, VPP's convention) sends an sFlow header_protocol there.
         int headerProtocol = s.nlmsgPid() != 0 && proto > 0 && proto < 0x600 ? proto
                 : SflowFormats.HEADER_PROTOCOL_ETHERNET;
+        int extra = lbDecisions && s.has(Psample.ATTR_USER_COOKIE) ? lbRecordBody(s) : 0;
         take((int) s.sampleGroup(), s.groupSeq(), s.nlmsgPid(), s.iifIndex(), s.oifIndex(), s.origSize(),
-                s.sampleRate(), headerProtocol, s.data(), 0, s.dataLength());
+                s.sampleRate(), headerProtocol, s.data(), 0, s.dataLength(), extra);
+    }
+
+    /**
+     * Turns the sample's cookie into the LB decision record body in {@link #lbBody}.
+     *
+     * @return the body length in bytes, 0 when the cookie is not a valid decision (counted)
+     */
+    private int lbRecordBody(PsampleSample s) {
+        try {
+            lbCookie.decode(s.userCookie(), 0, s.userCookieLength());
+        } catch (NetlinkFormatException e) {
+            lbCookieErrors++;
+            return 0;
+        }
+        LbDecisionCookie c = lbCookie;
+        LbDecisionRecord r = lbRecord.clear();
+        r.kind = c.kind().code();
+        r.protocol = c.protocol();
+        r.vipPort = c.vipPort();
+        address(r.vip, c.vip(), 0, c.addressLength());
+        if (c.hasBackend()) {
+            address(r.backend, c.backend(), 0, c.addressLength());
+        }
+        r.candidateCount = c.candidateCount();
+        for (int i = 0; i < c.candidateCount(); i++) {
+            address(r.candidates[i], c.candidates(), 16 * i, c.addressLength());
+        }
+        r.choiceIndex = c.choiceIndex();
+        r.policyMetric = c.policyMetric();
+        r.flowletId = c.flowletId();
+        r.pathWeight = c.pathWeight();
+        r.pathId = c.pathId();
+        lbBody.reset(0);
+        r.encode(lbBody);
+        return lbBody.position();
+    }
+
+    /** Sets an sFlow address from {@code n} (4 or 16) bytes without allocating. */
+    private void address(io.vecflow.sflow.SflowAddress a, byte[] src, int off, int n) {
+        byte[] tmp = n == 4 ? lbAddr4 : lbAddr16;
+        System.arraycopy(src, off, tmp, 0, n);
+        a.set(tmp);
     }
 
     private void take(int group, long groupSeq, int pid, long inputIfIndex, long outputIfIndex, long origSize,
-            long samplingRate, int headerProtocol, byte[] data, int offset, int length) {
+            long samplingRate, int headerProtocol, byte[] data, int offset, int length, int lbBodyLength) {
         samplesIn++;
         HsflowdConfig.Psample ps = config.psample;
         boolean vppGroup = vpp != null && (group == VPP_GROUP_INGRESS || group == VPP_GROUP_EGRESS);
@@ -335,8 +401,9 @@ public final class SflowAgent implements AutoCloseable {
         }
         s.sequence = (s.sequence + 1) & U32;
         int headerLength = Math.min(length, config.headerBytes);
-        headerLength = Math.min(headerLength, builder.maxHeaderLength());
-        int need = DatagramBuilder.flowSampleExpandedBytes(headerLength);
+        int extraBytes = lbBodyLength == 0 ? 0 : 8 + lbBodyLength;
+        headerLength = Math.min(headerLength, (builder.maxHeaderLength() - extraBytes) & ~3);
+        int need = DatagramBuilder.flowSampleExpandedBytes(headerLength, extraBytes);
         if (!builder.fits(need)) {
             flush();
         }
@@ -347,9 +414,12 @@ public final class SflowAgent implements AutoCloseable {
         builder.addFlowSampleExpanded(s.sequence, SflowFormats.SOURCE_IFINDEX, ifIndex & U32, rate,
                 s.samplePool, s.drops & U32, SflowFormats.IF_FORMAT_SINGLE, in,
                 SflowFormats.IF_FORMAT_SINGLE, out, headerProtocol,
-                (origSize + 4) & U32, 4, data, offset, headerLength);
+                (origSize + 4) & U32, 4, data, offset, headerLength, lbDataFormat, lbBody.buffer(), lbBodyLength);
         lastDropsField = s.drops & U32;
         samplesSent++;
+        if (lbBodyLength > 0) {
+            lbDecisionsSent++;
+        }
     }
 
     /**
@@ -665,6 +735,21 @@ public final class SflowAgent implements AutoCloseable {
     /** @return samples ignored (group not configured). */
     public synchronized long samplesIgnored() {
         return samplesIgnored;
+    }
+
+    /** @return flow samples that carried a "vecflow LB decision" record. */
+    public synchronized long lbDecisionsSent() {
+        return lbDecisionsSent;
+    }
+
+    /** @return PSAMPLE user cookies that were not a valid LB decision (the sample went out without the record). */
+    public synchronized long lbCookieErrors() {
+        return lbCookieErrors;
+    }
+
+    /** @return the LB decision record's data_format ({@code lbEnterprise << 12 | 1}). */
+    public int lbDecisionDataFormat() {
+        return lbDataFormat;
     }
 
     /** @return samples put into datagrams. */
