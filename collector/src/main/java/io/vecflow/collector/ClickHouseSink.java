@@ -82,7 +82,7 @@ public final class ClickHouseSink implements FlowSink {
     private final String database;
     private final FlowSchema.ServerFeatures features;
     private final Settings settings;
-    private final TableBatch flows, drops, counters;
+    private final TableBatch flows, drops, counters, lbDecisions;
     private final TableBatch[] batches;
     private final ScheduledExecutorService timer;
     private final Retention retention;
@@ -155,7 +155,8 @@ public final class ClickHouseSink implements FlowSink {
         flows = new TableBatch(FlowSchema.table("flows"));
         drops = new TableBatch(FlowSchema.table("drops"));
         counters = new TableBatch(FlowSchema.table("if_counters"));
-        batches = new TableBatch[] {flows, drops, counters};
+        lbDecisions = new TableBatch(FlowSchema.table("lb_decisions"));
+        batches = new TableBatch[] {flows, drops, counters, lbDecisions};
         log.debug("ClickHouse {} at {}: writing {}", version, s.url, database);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "clickhouse-flush");
@@ -252,6 +253,30 @@ public final class ClickHouseSink implements FlowSink {
             b.appendLock.unlock();
         }
         b.flushIfFull();
+        if (row.hasLbDecision) {
+            acceptLbDecision(row);
+        }
+    }
+
+    /** One lb_decisions row for a flow sample that carried an LB decision record. */
+    private void acceptLbDecision(FlowRow row) {
+        TableBatch b = lbDecisions;
+        b.appendLock.lock();
+        try {
+            if (!b.admit(row.ingestStream, row.ingestOffset)) {
+                return;
+            }
+            b.active.writeLbDecision(row);
+            b.appended(row.ingestStream, row.ingestOffset);
+        } finally {
+            b.appendLock.unlock();
+        }
+        b.flushIfFull();
+    }
+
+    /** @return lb_decisions rows written. */
+    public long lbDecisionRowsWritten() {
+        return lbDecisions.written.get();
     }
 
     @Override

@@ -86,6 +86,8 @@ public final class Collector implements AutoCloseable {
         public Path jsonLines;
         /** Interval of agent_loss rows in ClickHouse, ms (default 10,000). */
         public long lossIntervalMs = 10_000;
+        /** Enterprise number of the "vecflow LB decision" flow record (default 32473; must match the agents'). */
+        public int lbEnterprise = io.vecflow.sflow.LbDecisionRecord.DEFAULT_ENTERPRISE;
         /** Further row sinks supplied by the embedding program (e.g. a summary); closed with the collector. */
         public final List<FlowSink> extraFlowSinks = new ArrayList<>();
     }
@@ -155,7 +157,8 @@ public final class Collector implements AutoCloseable {
             }
             if (consume) {
                 outlet = new KafkaOutlet(s.kafkaBootstrap, s.kafkaRawTopic, s.kafkaConsumerGroup,
-                        new DatagramProcessor(stats.decode, stats, List.of(), flowSinks), flowSinks, clickhouse,
+                        new DatagramProcessor(stats.decode, stats, List.of(), flowSinks).lbEnterprise(s.lbEnterprise),
+                        flowSinks, clickhouse,
                         lossRecorder, s.clickhouseBatchRows, s.clickhouseFlushMs);
             }
             if (s.role != Role.OUTLET) {
@@ -169,7 +172,8 @@ public final class Collector implements AutoCloseable {
                 inlet = new UdpInlet(new InetSocketAddress(s.bindAddress, s.port), s.threads, s.receiveBufferBytes,
                         s.maxDatagramBytes, s.readBatch, stats.datagramsTruncated,
                         () -> new DatagramProcessor(stats.decode, stats, rawSinks,
-                                decodeHere ? flowSinks : List.of(), decodeHere, admission));
+                                decodeHere ? flowSinks : List.of(), decodeHere, admission)
+                                .lbEnterprise(s.lbEnterprise));
             }
         } catch (Exception e) {
             closeAll();

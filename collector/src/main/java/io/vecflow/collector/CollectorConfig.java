@@ -47,6 +47,12 @@ public final class CollectorConfig {
     /** agents rows interval, ms. */
     @JsonProperty("loss-interval-ms")
     public long lossIntervalMs = 10_000;
+    /**
+     * Enterprise number of the "vecflow LB decision" flow record (1..2^20−1; the agents' hsflowd.conf
+     * {@code psample { lbEnterprise }}); default {@value io.vecflow.sflow.LbDecisionRecord#DEFAULT_ENTERPRISE}.
+     */
+    @JsonProperty("lb-enterprise")
+    public int lbEnterprise = io.vecflow.sflow.LbDecisionRecord.DEFAULT_ENTERPRISE;
 
     /** The {@code listen} section. */
     public static final class Listen {
@@ -280,6 +286,8 @@ public final class CollectorConfig {
         check(source, admission.burst >= 0, "admission.burst", admission.burst, ">= 0");
         check(source, metrics.port >= 0 && metrics.port <= 65535, "metrics.port", metrics.port, "0..65535");
         check(source, lossIntervalMs >= 100, "loss-interval-ms", lossIntervalMs, ">= 100");
+        check(source, lbEnterprise >= 1 && lbEnterprise <= io.vecflow.sflow.LbDecisionRecord.MAX_ENTERPRISE,
+                "lb-enterprise", lbEnterprise, "1..1048575");
         Collector.Role r = roleEnum();
         check(source, r == Collector.Role.ALL || !kafka.bootstrap.isBlank(), "kafka.bootstrap", kafka.bootstrap,
                 "set for role " + role);
@@ -381,6 +389,7 @@ public final class CollectorConfig {
         s.rateLimit = admission.rateLimit;
         s.burst = admission.burst;
         s.lossIntervalMs = lossIntervalMs;
+        s.lbEnterprise = lbEnterprise;
         return s;
     }
 

@@ -30,6 +30,10 @@ public final class CollectorStats {
     public final LongAdder zeroSamplingRate = new LongAdder();
     /** Exceptions thrown by a raw or row sink's accept (the datagram still reaches the other sinks). */
     public final LongAdder sinkErrors = new LongAdder();
+    /** Flow samples carrying a "vecflow LB decision" record that decoded (each also becomes an lb_decisions row). */
+    public final LongAdder lbDecisions = new LongAdder();
+    /** LB decision records that failed to decode within their length, or carried an unknown version (kept out). */
+    public final LongAdder lbDecisionErrors = new LongAdder();
     /** Loss accounting per agent and source: sequence gaps, restarts, agent-reported drops. */
     public final LossTracker loss = new LossTracker();
     /** Decoder counters: datagrams, samples, errors by kind. */

@@ -7,6 +7,7 @@ import io.vecflow.sflow.ByteView;
 import io.vecflow.sflow.DatagramHeader;
 import io.vecflow.sflow.DecodeStats;
 import io.vecflow.sflow.FlowSample;
+import io.vecflow.sflow.LbDecisionRecord;
 import io.vecflow.sflow.SflowDecodeException;
 import io.vecflow.sflow.SflowDecoder;
 import io.vecflow.sflow.SflowVisitor;
@@ -18,6 +19,11 @@ import org.slf4j.LoggerFactory;
  * The per-thread collector pipeline for one datagram: raw sinks first (the bytes unchanged), then decode, parse each
  * sampled header, and hand one {@link FlowRow} per flow sample to every row sink. One instance per inlet thread; the
  * counters it updates are shared and thread-safe.
+ *
+ * <p>A flow sample carrying the "vecflow LB decision" record under the configured enterprise
+ * ({@link LbDecisionRecord}; kept raw by the generic decoder as a vendor record) has it decoded into
+ * {@link FlowRow#lbDecision} — bounded by the record's length; failures and unknown versions are counted in
+ * {@link CollectorStats#lbDecisionErrors} and the row goes on without it.
  */
 public final class DatagramProcessor implements SflowVisitor {
     private final SflowDecoder decoder;
@@ -39,6 +45,7 @@ public final class DatagramProcessor implements SflowVisitor {
     private long lastSinkErrorLog;
     private long receivedNanos;
     private byte[] peer16;
+    private int lbDataFormat = LbDecisionRecord.dataFormat(LbDecisionRecord.DEFAULT_ENTERPRISE);
 
     /**
      * @param decodeStats shared decoder counters
@@ -151,6 +158,18 @@ public final class DatagramProcessor implements SflowVisitor {
         }
     }
 
+    /**
+     * Sets the enterprise number of the "vecflow LB decision" record (default
+     * {@value io.vecflow.sflow.LbDecisionRecord#DEFAULT_ENTERPRISE}; must match the agents' {@code lbEnterprise}).
+     *
+     * @throws IllegalArgumentException outside 1..2^20−1
+     * @return this
+     */
+    public DatagramProcessor lbEnterprise(int enterprise) {
+        lbDataFormat = LbDecisionRecord.dataFormat(enterprise);
+        return this;
+    }
+
     private void sinkError(String sink, RuntimeException e) {
         stats.sinkErrors.increment();
         long now = System.nanoTime();
@@ -197,6 +216,26 @@ public final class DatagramProcessor implements SflowVisitor {
         row(h, s);
     }
 
+    /** Decodes the first kept LB decision record of the sample into the row, if there is one. */
+    private void lbDecision(FlowSample s) {
+        for (int i = 0, n = s.unknownKept(); i < n; i++) {
+            if (s.unknownFormats[i] == lbDataFormat) {
+                var body = s.unknownBodies[i];
+                try {
+                    row.hasLbDecision = row.lbDecision.decode(body.array, body.offset, body.length);
+                } catch (SflowDecodeException e) {
+                    row.hasLbDecision = false;
+                }
+                if (row.hasLbDecision) {
+                    stats.lbDecisions.increment();
+                } else {
+                    stats.lbDecisionErrors.increment();
+                }
+                return;
+            }
+        }
+    }
+
     private void row(DatagramHeader h, FlowSample s) {
         ParsedPacket p = null;
         if (s.hasSampledHeader) {
@@ -215,6 +254,9 @@ public final class DatagramProcessor implements SflowVisitor {
             stats.zeroSamplingRate.increment();
         }
         row.set(receivedNanos, peer16, h, s, p);
+        if (s.unknownRecords > 0 && !s.isDiscard()) {
+            lbDecision(s);
+        }
         row.ingestStream = ingestStream;
         row.ingestOffset = ingestOffset;
         stats.flowRows.increment();

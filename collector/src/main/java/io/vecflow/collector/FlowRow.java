@@ -5,6 +5,7 @@ import io.vecflow.sflow.DatagramHeader;
 import io.vecflow.sflow.DiscardReasons;
 import io.vecflow.sflow.FlowRecords;
 import io.vecflow.sflow.FlowSample;
+import io.vecflow.sflow.LbDecisionRecord;
 import io.vecflow.sflow.SflowAddress;
 import java.util.Arrays;
 
@@ -109,6 +110,13 @@ public final class FlowRow {
      * counter. Set by {@link DatagramProcessor}; see {@link FlowSchema}.
      */
     public long ingestStream, ingestOffset;
+    /**
+     * Whether the sample carried a "vecflow LB decision" record (then {@link #lbDecision} holds it and the sink also
+     * writes an {@code lb_decisions} row). Set by {@link DatagramProcessor}; {@link #set} clears it.
+     */
+    public boolean hasLbDecision;
+    /** The decoded LB decision record, valid when {@link #hasLbDecision}. */
+    public final LbDecisionRecord lbDecision = new LbDecisionRecord();
 
     /** Fills the row from a decoded sample and its parsed header ({@code p} null when there was none). */
     public void set(long timeReceivedNanos, byte[] peer16, DatagramHeader h, FlowSample s, ParsedPacket p) {
@@ -248,6 +256,7 @@ public final class FlowRow {
         if (nh != null) {
             nh.writeMapped16(nextHop, 0);
         }
+        hasLbDecision = false;
         srv6SegmentsLeft = srv6SegmentCount = 0;
         if (p != null && p.srhPresent()) {
             srv6SegmentsLeft = p.srhSegmentsLeft();
@@ -319,6 +328,10 @@ public final class FlowRow {
         System.arraycopy(r.srv6Segments, 0, srv6Segments, 0, 16 * r.srv6SegmentCount);
         ingestStream = r.ingestStream;
         ingestOffset = r.ingestOffset;
+        hasLbDecision = r.hasLbDecision;
+        if (r.hasLbDecision) {
+            lbDecision.copyFrom(r.lbDecision);
+        }
         return this;
     }
 }

@@ -220,11 +220,15 @@ public final class FlowSchema {
 
     /**
      * The lb_decisions columns: one row per load-balancer decision (new flow placed, SRLB candidate accepted or
-     * passed, flow torn down). ChoiceIndex is the SRLB candidate that accepted (1 first, 2 second; 0 = Maglev or
-     * CLOVE), Decision one of {@code new, accept, pass, sticky, teardown}, PolicyMetric the policy's input at the
-     * decision (busy workers, active connections, CPU share, flowlet gap µs).
+     * passed, flow torn down), written for each flow sample that carries a "vecflow LB decision" record
+     * ({@link io.vecflow.sflow.LbDecisionRecord}, README "Load-balancer decisions"). ChoiceIndex is the SRLB candidate
+     * that accepted (1 first, 2 second; 0 = Maglev or CLOVE), Decision one of {@code new, accept, pass, sticky, hunt,
+     * teardown}, PolicyMetric the policy's input at the decision (busy workers, active connections, CPU share; the
+     * record's ×1000 value divided back), Flows the decisions the row stands for (the sample's sampling_rate, ≥ 1).
+     * Candidates are the SRLB candidates in hunting order; FlowletId, PathWeight (1.0 = the initial weight) and
+     * PathId (the outer UDP source port) are CLOVE's, 0 otherwise.
      */
-    public static final List<Column> LB_DECISIONS = List.of(
+    public static final List<Column> LB_DECISIONS = concat(List.of(
             new Column("TimeReceived", Type.DATETIME, "DoubleDelta, LZ4"),
             new Column("AgentAddress", Type.IP),
             new Column("Algorithm", Type.LC_STRING),
@@ -236,7 +240,12 @@ public final class FlowSchema {
             new Column("Decision", Type.LC_STRING),
             new Column("Policy", Type.LC_STRING),
             new Column("PolicyMetric", Type.FLOAT64),
-            new Column("Flows", Type.UINT64));
+            new Column("Flows", Type.UINT64),
+            new Column("Candidates", Type.ARRAY_IP),
+            new Column("FlowletId", Type.UINT32),
+            new Column("PathWeight", Type.FLOAT64),
+            new Column("PathId", Type.UINT16),
+            new Column("SubAgentId", Type.UINT32)), INGEST);
 
     /** Rollup columns: the dimensions kept, then the sums. */
     public static final List<Column> ROLLUP = List.of(

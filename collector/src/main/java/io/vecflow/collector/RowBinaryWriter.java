@@ -2,6 +2,9 @@ package io.vecflow.collector;
 
 import io.vecflow.sflow.ByteView;
 import io.vecflow.sflow.CounterRecords;
+import io.vecflow.sflow.LbDecisionRecord;
+import io.vecflow.sflow.SflowAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -97,6 +100,78 @@ public final class RowBinaryWriter {
         varint(name.length);
         System.arraycopy(name, 0, buf, pos, name.length);
         pos += name.length;
+    }
+
+    private static final byte[] MAGLEV = ascii("maglev"), SRLB = ascii("srlb"), CLOVE = ascii("clove"),
+            NONE = new byte[0], NEW = ascii("new"), STICKY = ascii("sticky"), HUNT = ascii("hunt"),
+            ACCEPT = ascii("accept"), PASS = ascii("pass"), UNKNOWN = ascii("unknown");
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * Appends one lb_decisions row from a row that carries an LB decision ({@link FlowRow#hasLbDecision}), columns in
+     * {@link FlowSchema#LB_DECISIONS} order: the sample's time and agent, Algorithm and Decision from the record's
+     * kind ({@link LbDecisionRecord#algorithm()}, {@link LbDecisionRecord#decision()}), VIP, VIP port, protocol,
+     * backend (zeros when unknown), choice index, Policy (empty: record version 1 names no policy), PolicyMetric =
+     * policy_metric / 1000, Flows = the sampling rate (at least 1), the candidates, CLOVE's flowlet id, path weight
+     * (/ 1,000,000) and path id, the sub-agent, ingest stream and offset. Allocation-free.
+     */
+    public void writeLbDecision(FlowRow r) {
+        LbDecisionRecord d = r.lbDecision;
+        ensure(256);
+        u32(r.timeReceivedNanos / 1_000_000_000L);
+        bytes16(r.agentAddress);
+        string(switch (d.kind) {
+            case LbDecisionRecord.MAGLEV_NEW, LbDecisionRecord.STICKY_HIT -> MAGLEV;
+            case LbDecisionRecord.SRLB_HUNT, LbDecisionRecord.SRLB_ACCEPT_FIRST, LbDecisionRecord.SRLB_ACCEPT_SECOND,
+                    LbDecisionRecord.SRLB_REJECT -> SRLB;
+            case LbDecisionRecord.CLOVE_FLOWLET -> CLOVE;
+            default -> NONE;
+        });
+        address(d.vip);
+        u16(d.vipPort);
+        u8(d.protocol);
+        address(d.backend);
+        u8(d.choiceIndex);
+        string(switch (d.kind) {
+            case LbDecisionRecord.MAGLEV_NEW, LbDecisionRecord.CLOVE_FLOWLET -> NEW;
+            case LbDecisionRecord.STICKY_HIT -> STICKY;
+            case LbDecisionRecord.SRLB_HUNT -> HUNT;
+            case LbDecisionRecord.SRLB_ACCEPT_FIRST, LbDecisionRecord.SRLB_ACCEPT_SECOND -> ACCEPT;
+            case LbDecisionRecord.SRLB_REJECT -> PASS;
+            default -> UNKNOWN;
+        });
+        string(NONE);
+        f64(d.policyMetric / 1000.0);
+        u64(Math.max(1, r.samplingRate));
+        varint(d.candidateCount);
+        for (int i = 0; i < d.candidateCount; i++) {
+            address(d.candidates[i]);
+        }
+        u32(d.flowletId);
+        f64(d.pathWeight / 1_000_000.0);
+        u16(d.pathId);
+        u32(r.subAgentId);
+        u32(r.ingestStream);
+        u64(r.ingestOffset);
+        rows++;
+    }
+
+    private void address(SflowAddress a) {
+        a.writeMapped16(buf, pos);
+        pos += 16;
+    }
+
+    private void string(byte[] s) {
+        varint(s.length);
+        System.arraycopy(s, 0, buf, pos, s.length);
+        pos += s.length;
+    }
+
+    private void f64(double v) {
+        u64(Double.doubleToRawLongBits(v));
     }
 
     /** Appends one if_counters row, columns in {@link FlowSchema#IF_COUNTERS} order. */

@@ -342,7 +342,7 @@ class DashboardQueriesTest {
      *
      * @return the variables, or null after recording a failure
      */
-    private static Map<String, Variable> resolveVariables(String url, String db, JsonNode d, Context ctx,
+    static Map<String, Variable> resolveVariables(String url, String db, JsonNode d, Context ctx,
             boolean firstValues, String where, List<String> failures) {
         Map<String, Variable> vars = new LinkedHashMap<>();
         for (JsonNode v : d.path("templating").path("list")) {

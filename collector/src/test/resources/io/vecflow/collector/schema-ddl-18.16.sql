@@ -209,7 +209,14 @@ CREATE TABLE IF NOT EXISTS vecflow.lb_decisions
     Decision String,
     Policy String,
     PolicyMetric Float64,
-    Flows UInt64
+    Flows UInt64,
+    Candidates Array(FixedString(16)),
+    FlowletId UInt32,
+    PathWeight Float64,
+    PathId UInt16,
+    SubAgentId UInt32,
+    IngestStream UInt32,
+    IngestOffset UInt64
 )
 ENGINE = MergeTree
 PARTITION BY toYYYYMMDD(TimeReceived)

@@ -225,7 +225,14 @@ CREATE TABLE IF NOT EXISTS vecflow.lb_decisions
     Decision LowCardinality(String),
     Policy LowCardinality(String),
     PolicyMetric Float64,
-    Flows UInt64
+    Flows UInt64,
+    Candidates Array(IPv6),
+    FlowletId UInt32,
+    PathWeight Float64,
+    PathId UInt16,
+    SubAgentId UInt32,
+    IngestStream UInt32,
+    IngestOffset UInt64 CODEC(DoubleDelta, LZ4)
 )
 ENGINE = MergeTree
 PARTITION BY toYYYYMMDD(TimeReceived)
