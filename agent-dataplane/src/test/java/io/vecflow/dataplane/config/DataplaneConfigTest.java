@@ -110,7 +110,9 @@ class DataplaneConfigTest {
     void unknownKeysAndWrongTypesNameKeyAndLine() {
         assertThat(problems("workers: 2\nports:\n  - name: a\n    type: generator\n    nmae: b\n").problems())
                 .containsExactly("dp.yaml line 5: ports[0].nmae: unknown key (known here: af-packet, generator, "
-                        + "if-index, mac, mtu, name, netns, pcap, type)");
+                        + "if-index, mac, mode, mtu, name, netns, pcap, type)");
+        assertThat(problems("ports:\n  - name: a\n    type: generator\n    mode: l4\n").problems())
+                .containsExactly("dp.yaml line 4: ports[0].mode: \"l4\" is invalid (need l2 or l3)");
         assertThat(problems("workers: two\n").getMessage())
                 .startsWith("dp.yaml line 1: workers: Cannot deserialize value of type `int` from String \"two\"");
         assertThat(problems("sflow:\n  header-bytes: 128\n  header-bytes: 64\n").getMessage())
@@ -212,5 +214,20 @@ class DataplaneConfigTest {
     void emptyDocumentNeedsAPort() {
         assertThat(problems("").problems()).containsExactly("dp.yaml: ports: at least one port is needed");
         assertThat(problems("# nothing\n").problems()).containsExactly("dp.yaml: ports: at least one port is needed");
+    }
+
+    @Test
+    void portModeDefaultsFromXconnectsAndRoutes() {
+        String ports = "ports:\n  - {name: a, type: generator}\n  - {name: b, type: generator}\n"
+                + "  - {name: c, type: generator}\n  - {name: d, type: generator, mode: l2}\n";
+        DataplaneConfig l2only = DataplaneConfig.parse(ports + "xconnects:\n  - [a, b]\n", "dp.yaml", null);
+        assertThat(l2only.port("a").routed(l2only)).isFalse();
+        assertThat(l2only.port("c").routed(l2only)).as("no routes: l2").isFalse();
+        DataplaneConfig mixed = DataplaneConfig.parse(ports + "xconnects:\n  - [a, b]\nneighbours:\n"
+                + "  - {address: 10.0.0.2, mac: \"02:00:00:00:00:02\", port: c}\nroutes:\n"
+                + "  - {prefix: 10.1.0.0/16, via: 10.0.0.2, port: c}\n", "dp.yaml", null);
+        assertThat(mixed.port("a").routed(mixed)).as("cross-connected stays l2").isFalse();
+        assertThat(mixed.port("c").routed(mixed)).as("routes configured: l3").isTrue();
+        assertThat(mixed.port("d").routed(mixed)).as("explicit mode wins").isFalse();
     }
 }
