@@ -86,11 +86,24 @@ if [[ -z "$PKG" ]]; then
   fi
   [[ -n "$PKG" ]] || vf_die "apt-cache depends linux-image-amd64 names no linux-image-<version> package"
 fi
+# Downloaded packages are kept in a cache (one kernel, ~70 MB; VECFLOW_KERNEL_LAB_CACHE, default
+# /var/cache/vecflow/kernel-lab) so that later runs need no network; the newest matching package name wins.
+CACHE=${VECFLOW_KERNEL_LAB_CACHE:-/var/cache/vecflow/kernel-lab}
+cached=$(ls -t "$CACHE/${PKG}"_*.deb 2>/dev/null | head -n1 || true)
 download() { (cd "$WORK/deb" && apt-get -q download -o APT::Sandbox::User=root "$PKG" >/dev/null); }
-if ! download; then
-  vf_log "apt-get download $PKG failed: refreshing the package lists once"
-  apt-get -q update >/dev/null || vf_die "apt-get update failed"
-  download || vf_die "apt-get download $PKG failed"
+if [[ -n "$cached" ]]; then
+  cp "$cached" "$WORK/deb/"
+  vf_log "kernel package from the cache: $cached"
+else
+  if ! download; then
+    vf_log "apt-get download $PKG failed: refreshing the package lists once"
+    apt-get -q update >/dev/null || vf_die "apt-get update failed"
+    download || vf_die "apt-get download $PKG failed"
+  fi
+  if mkdir -p "$CACHE" 2>/dev/null; then
+    rm -f "$CACHE"/linux-image-*.deb
+    cp "$WORK"/deb/*.deb "$CACHE/" || true
+  fi
 fi
 DEB=$(ls "$WORK"/deb/*.deb)
 dpkg-deb -x "$DEB" "$WORK/kernel"
