@@ -182,11 +182,16 @@ class DataplaneNamespaceTest {
         private final DropmonModule dropmon;
 
         Agent() throws Exception {
+            this(null);
+        }
+
+        /** @param sflow when set, the dropmon module's discard samples also go to this sFlow agent (its datagrams) */
+        Agent(io.vecflow.hsflowd.SflowAgent sflow) throws Exception {
             DropmonSettings s = new DropmonSettings();
             s.limit = 100_000;
             dropmon = new DropmonModule(s, 128, f -> {
                 discards.add(new long[] {f.reason, f.input});
-                return true;
+                return sflow == null || sflow.addDiscardSample(f);
             }, System::nanoTime, null);
             threads.add(reader(() -> psub.poll(Duration.ofMillis(20), (PsampleSample x) -> samples.add(
                     new Sample(x.sampleGroup(), x.iifIndex(), x.oifIndex())))));
@@ -396,7 +401,24 @@ class DataplaneNamespaceTest {
         all.addAll(ttl1);
         all.addAll(noRoute);
         List<byte[]> got;
-        try (Agent agent = new Agent();
+        // The agent's discards travel as sFlow to a real collector on 127.0.0.1.
+        PeerJudges.Keep keep = new PeerJudges.Keep();
+        io.vecflow.collector.Collector.Settings cs = new io.vecflow.collector.Collector.Settings();
+        cs.bindAddress = "127.0.0.1";
+        cs.port = 0;
+        cs.threads = 1;
+        cs.extraFlowSinks.add(keep);
+        try (io.vecflow.collector.Collector collector = new io.vecflow.collector.Collector(cs);
+                io.vecflow.hsflowd.SflowAgent sflow = new io.vecflow.hsflowd.SflowAgent(
+                        io.vecflow.hsflowd.HsflowdConfig.parse("""
+                                sflow {
+                                  sampling = 1
+                                  agentIP = 192.0.2.9
+                                  collector { ip = 127.0.0.1 udpport = %d }
+                                }
+                                """.formatted(collector.localAddress().getPort())),
+                        java.net.InetAddress.getByName("192.0.2.9"));
+                Agent agent = new Agent(sflow);
                 DataplaneAssembly a = DataplaneAssembly.open(config(true), System.err::println, true);
                 AfPacketPort tx = AfPacketPort.open(ns("a"), dev("a"), 1, 1, AfPacketPort.Options.defaults());
                 AfPacketPort rx = AfPacketPort.open(ns("b"), dev("b"), 1, 1, AfPacketPort.Options.defaults())) {
@@ -449,6 +471,22 @@ class DataplaneNamespaceTest {
             assertThat(agent.samples.stream().filter(s -> s.equals(new Sample(4, 1, 2)))).hasSize(in.size());
             assertThat(agent.counters.get("p0")).containsExactly(all.size(), octets(all), 0, 0);
             assertThat(agent.counters.get("p1")).containsExactly(0, 0, in.size(), octets(got));
+            // ... and reach the collector as discard rows with the mapped reason code and the input port.
+            sflow.flush();
+            long end = System.currentTimeMillis() + 10_000;
+            while (keep.rowsWritten() < 10 && System.currentTimeMillis() < end) {
+                Thread.sleep(50);
+            }
+            List<long[]> rows = new ArrayList<>();
+            synchronized (keep) {
+                for (io.vecflow.collector.FlowRow r : keep.rows) {
+                    assertThat(r.sampleType).isEqualTo(io.vecflow.collector.FlowRow.DISCARD);
+                    rows.add(new long[] {r.discardReason, r.inIf});
+                }
+            }
+            assertThat(rows).hasSize(10);
+            assertThat(rows.stream().filter(r -> r[0] == 257 && r[1] == 1)).as("ttl_exceeded on p0").hasSize(5);
+            assertThat(rows.stream().filter(r -> r[0] == 0 && r[1] == 1)).as("net_unreachable on p0").hasSize(5);
         }
     }
 }
