@@ -26,6 +26,11 @@ public interface Dispatcher {
         return 0;
     }
 
+    /** @return whether decisions depend on server state (JSQ, SRLB); false for random and Maglev */
+    default boolean loadAware() {
+        return true;
+    }
+
     /** @return the dispatcher's name as written to results, e.g. {@code maglev}, {@code sr3}, {@code jsq2} */
     String name();
 }

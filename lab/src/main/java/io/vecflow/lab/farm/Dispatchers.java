@@ -19,6 +19,11 @@ public final class Dispatchers {
             }
 
             @Override
+            public boolean loadAware() {
+                return false;
+            }
+
+            @Override
             public String name() {
                 return "random";
             }
@@ -46,6 +51,11 @@ public final class Dispatchers {
             @Override
             public int dispatch(Farm farm, long flowHash, RandomGenerator rng) {
                 return table.lookup(flowHash);
+            }
+
+            @Override
+            public boolean loadAware() {
+                return false;
             }
 
             @Override
