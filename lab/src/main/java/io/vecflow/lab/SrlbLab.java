@@ -147,7 +147,7 @@ public final class SrlbLab {
      * @param p90 90th percentile
      * @param p99 99th percentile
      * @param firstChoice share of connections accepted by the first candidate
-     * @param jain Jain's index of per-server time-averaged jobs present
+     * @param jain Jain's index of per-server utilisation
      * @param theory lb.md §5 mean-field mean (random, JSQ(2), srC/srmodelC) or NaN
      * @param primary part of the primary configuration (the dashboard's and plots' curves)
      */

@@ -66,7 +66,7 @@ public final class FarmSim {
      * @param p99 99th percentile
      * @param firstChoice share of measured connections accepted by their first candidate (1 for dispatchers
      *     without candidates)
-     * @param jain Jain's fairness index of the servers' time-averaged jobs present over the measured period,
+     * @param jain Jain's fairness index of the servers' utilisation (busy-time share) over the measured period,
      *     (Σx)²/(N·Σx²), in (0, 1]
      * @param simTime simulated time from the end of warm-up to the last measured completion
      */
@@ -163,7 +163,7 @@ public final class FarmSim {
         Arrays.sort(resp);
         double span = t - warmT, sx = 0, sx2 = 0;
         for (Server s : servers) {
-            double x = s.jobArea(t) / span;
+            double x = s.busyTime(t) / span;
             sx += x;
             sx2 += x * x;
         }

@@ -35,6 +35,8 @@ public final class Server {
     private double last;
     // time integral of jobs present (n + backlog), for the mean number present
     private double area;
+    // time with at least one job in service (utilisation integral)
+    private double busyArea;
     private long completions;
     private boolean lastMeasured;
 
@@ -70,10 +72,17 @@ public final class Server {
         return area;
     }
 
-    /** Resets the job-area integral (end of warm-up) at time {@code t}. */
+    /** @return time busy (≥ 1 job in service) from the last {@link #resetArea} up to time {@code t} */
+    public double busyTime(double t) {
+        advance(t);
+        return busyArea;
+    }
+
+    /** Resets the job-area and busy-time integrals (end of warm-up) at time {@code t}. */
     public void resetArea(double t) {
         advance(t);
         area = 0;
+        busyArea = 0;
     }
 
     private void advance(double t) {
@@ -81,6 +90,9 @@ public final class Server {
         if (dt > 0) {
             int present = n + bSize;
             area += present * dt;
+            if (n > 0) {
+                busyArea += dt;
+            }
             if (n > 0) {
                 v += dt / n;
             }

@@ -1,24 +1,56 @@
 package io.vecflow.lab.farm;
 
+import io.vecflow.dataplane.lb.MurmurHash3;
+import io.vecflow.dataplane.lb.srlb.AcceptPolicy;
+import io.vecflow.dataplane.lb.srlb.CandidateTable;
+import io.vecflow.dataplane.lb.srlb.DynamicThreshold;
+import io.vecflow.dataplane.lb.srlb.SettableLoadSource;
+import io.vecflow.dataplane.lb.srlb.StaticThreshold;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+
 /**
- * SRLB dispatchers on vecflow's data-path classes. Placeholder until {@code io.vecflow.dataplane.lb.srlb} lands:
- * the model's candidates with the static rule.
+ * SRLB dispatchers on vecflow's data-path classes (lb.md §3): the LB's {@link CandidateTable} (2 pools of the same
+ * servers = 2 choices; server {@code i}'s identity hash is {@code MurmurHash3_x64_64(10.1.0.0 + i, 0, 0)}, as for
+ * Maglev) maps the connection's 5-tuple hash to its candidates; each candidate's server agent reads its busy workers
+ * through a {@link SettableLoadSource} (set from the simulated server before each decision, as the simulation
+ * source is meant to be used) and decides with its own {@link AcceptPolicy} instance.
  */
-final class SrlbDispatchers {
+public final class SrlbDispatchers {
     private SrlbDispatchers() {}
 
-    static Dispatcher staticThreshold(int servers, int chtSize, int c) {
-        return new SrlbDispatcher("sr" + c, (h, out) -> modelCandidates(servers, h, out),
-                (s, busy, rem) -> rem == 0 || busy < c);
+    /** SR_c: {@link StaticThreshold}(c) at every server. */
+    public static SrlbDispatcher staticThreshold(int servers, int chtSize, int c) {
+        StaticThreshold p = new StaticThreshold(c);
+        return build("sr" + c, servers, chtSize, i -> p);
     }
 
-    static Dispatcher dynamic(int servers, int chtSize) {
-        throw new UnsupportedOperationException("srdyn needs io.vecflow.dataplane.lb.srlb.DynamicThreshold");
+    /** SR_dyn: one {@link DynamicThreshold} (defaults) per server agent. */
+    public static SrlbDispatcher dynamic(int servers, int chtSize) {
+        return build("srdyn", servers, chtSize, i -> new DynamicThreshold());
     }
 
-    private static int modelCandidates(int servers, long h, int[] out) {
-        out[0] = (int) Long.remainderUnsigned(h & 0xFFFF_FFFFL, servers);
-        out[1] = (int) Long.remainderUnsigned(h >>> 32, servers);
-        return 2;
+    /**
+     * @param name result name
+     * @param servers N ≥ 2
+     * @param chtSize buckets, a power of two
+     * @param policy the policy of server i
+     */
+    public static SrlbDispatcher build(String name, int servers, int chtSize, IntFunction<AcceptPolicy> policy) {
+        CandidateTable cht = new CandidateTable(chtSize);
+        List<CandidateTable.Server> list = new ArrayList<>(servers);
+        AcceptPolicy[] policies = new AcceptPolicy[servers];
+        SettableLoadSource[] loads = new SettableLoadSource[servers];
+        for (int i = 0; i < servers; i++) {
+            list.add(CandidateTable.Server.of(i, MurmurHash3.x64_64(0x0A01_0000L + i, 0, 0), 2));
+            policies[i] = policy.apply(i);
+            loads[i] = new SettableLoadSource("simulated busy workers", 0);
+        }
+        cht.rebuild(list);
+        return new SrlbDispatcher(name, cht::candidates, (s, busy, remaining) -> {
+            loads[s].set(busy);
+            return policies[s].accept(loads[s].load(), remaining);
+        });
     }
 }
