@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  *
  * <p>Tables: {@code flows} (one row per flow sample 0:1/0:3), {@code drops} (one row per discarded_packet 0:5),
  * {@code if_counters} (generic + ethernet counters, port name), {@code agents} (loss accounting per reporting
- * interval), {@code lb_decisions} (load-balancer decisions), inventory {@code exporters} / {@code interfaces}
+ * interval), {@code lb_decisions} (load-balancer decisions), {@code lab_srlb} / {@code lab_sla} / {@code lab_clove}
+ * (results of {@code vecflow lab} simulation runs), inventory {@code exporters} / {@code interfaces}
  * (ReplacingMergeTree fed by views), rollups {@code flows_1m}, {@code flows_5m}, {@code flows_1h}
  * (SummingMergeTree fed by views; Bytes and Packets already multiplied by sampling_rate, Samples = raw rows).
  *
@@ -247,6 +248,76 @@ public final class FlowSchema {
             new Column("PathId", Type.UINT16),
             new Column("SubAgentId", Type.UINT32)), INGEST);
 
+    /**
+     * The lab_srlb columns: one row per cell of a {@code vecflow lab srlb} run (server-farm simulation, issue 8):
+     * server level ({@code ps}, {@code apache}), service law, dispatcher ({@code random}, {@code maglev},
+     * {@code jsq2}, {@code srC}, {@code srdyn}, …), N, per-server load ρ; response times in mean service times over
+     * {@code Seeds} replications ({@code *Ci} = 95 % half-width); FirstChoice = share accepted by the first SRLB
+     * candidate; Jain = fairness of server utilisation; Theory = lb.md §5's mean-field mean (NaN where none);
+     * IsPrimary = the run's headline configuration (largest N, first level and service). TimeReceived = run start.
+     */
+    public static final List<Column> LAB_SRLB = List.of(
+            new Column("TimeReceived", Type.DATETIME),
+            new Column("RunId", Type.STRING),
+            new Column("Level", Type.LC_STRING),
+            new Column("Service", Type.LC_STRING),
+            new Column("Dispatcher", Type.LC_STRING),
+            new Column("Servers", Type.UINT32),
+            new Column("Load", Type.FLOAT64),
+            new Column("Seeds", Type.UINT32),
+            new Column("Jobs", Type.UINT64),
+            new Column("MeanResponse", Type.FLOAT64),
+            new Column("MeanCi", Type.FLOAT64),
+            new Column("P90Response", Type.FLOAT64),
+            new Column("P90Ci", Type.FLOAT64),
+            new Column("P99Response", Type.FLOAT64),
+            new Column("FirstChoice", Type.FLOAT64),
+            new Column("Jain", Type.FLOAT64),
+            new Column("Theory", Type.FLOAT64),
+            new Column("IsPrimary", Type.UINT8));
+
+    /**
+     * The lab_sla columns: per dispatcher of a {@code vecflow lab srlb} run, the smallest number of servers whose p90
+     * response time (mean service times) meets TargetP90 for a demand of Demand jobs per mean service time (0 = not
+     * met within the search range).
+     */
+    public static final List<Column> LAB_SLA = List.of(
+            new Column("TimeReceived", Type.DATETIME),
+            new Column("RunId", Type.STRING),
+            new Column("Level", Type.LC_STRING),
+            new Column("Service", Type.LC_STRING),
+            new Column("Dispatcher", Type.LC_STRING),
+            new Column("Demand", Type.FLOAT64),
+            new Column("TargetP90", Type.FLOAT64),
+            new Column("ServersNeeded", Type.UINT32),
+            new Column("AchievedP90", Type.FLOAT64));
+
+    /**
+     * The lab_clove columns: one row per cell of a {@code vecflow lab clove} run (leaf–spine simulation): fabric
+     * ({@code symmetric}, {@code asymmetric}), workload, scheme ({@code ecmp}, {@code edge-flowlet},
+     * {@code clove-ecn}, {@code clove-int}, {@code oracle}), offered load; flow-completion times in ms
+     * (small &lt; 100 KB, large &gt; 10 MB) and normalised to ECMP on the same seeds ({@code Norm*}).
+     */
+    public static final List<Column> LAB_CLOVE = List.of(
+            new Column("TimeReceived", Type.DATETIME),
+            new Column("RunId", Type.STRING),
+            new Column("Fabric", Type.LC_STRING),
+            new Column("Workload", Type.LC_STRING),
+            new Column("Scheme", Type.LC_STRING),
+            new Column("Load", Type.FLOAT64),
+            new Column("Seeds", Type.UINT32),
+            new Column("Flows", Type.UINT64),
+            new Column("Unfinished", Type.UINT64),
+            new Column("MeanFctMs", Type.FLOAT64),
+            new Column("P99FctMs", Type.FLOAT64),
+            new Column("SmallMeanMs", Type.FLOAT64),
+            new Column("SmallP99Ms", Type.FLOAT64),
+            new Column("LargeMeanMs", Type.FLOAT64),
+            new Column("NormMean", Type.FLOAT64),
+            new Column("NormP99", Type.FLOAT64),
+            new Column("NormSmallP99", Type.FLOAT64),
+            new Column("NormLargeMean", Type.FLOAT64));
+
     /** Rollup columns: the dimensions kept, then the sums. */
     public static final List<Column> ROLLUP = List.of(
             new Column("TimeReceived", Type.DATETIME, "DoubleDelta, LZ4"),
@@ -279,6 +350,11 @@ public final class FlowSchema {
                     "(AgentAddress, SubAgentId, SourceIdType, SourceIdIndex, SampleFamily, TimeReceived)", 90),
             new Table("lb_decisions", LB_DECISIONS, "MergeTree", "toYYYYMMDD(TimeReceived)",
                     "(TimeReceived, VIP, VIPPort, Backend)", 30),
+            new Table("lab_srlb", LAB_SRLB, "MergeTree", "toYYYYMM(TimeReceived)",
+                    "(RunId, Level, Service, Dispatcher, Servers, Load)", 365),
+            new Table("lab_sla", LAB_SLA, "MergeTree", "toYYYYMM(TimeReceived)", "(RunId, Dispatcher, TargetP90)", 365),
+            new Table("lab_clove", LAB_CLOVE, "MergeTree", "toYYYYMM(TimeReceived)",
+                    "(RunId, Fabric, Workload, Scheme, Load)", 365),
             new Table("exporters", List.of(
                     new Column("TimeReceived", Type.DATETIME),
                     new Column("AgentAddress", Type.IP),

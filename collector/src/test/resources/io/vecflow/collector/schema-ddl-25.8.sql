@@ -239,6 +239,75 @@ PARTITION BY toYYYYMMDD(TimeReceived)
 ORDER BY (TimeReceived, VIP, VIPPort, Backend)
 TTL TimeReceived + INTERVAL 30 DAY;
 
+CREATE TABLE IF NOT EXISTS vecflow.lab_srlb
+(
+    TimeReceived DateTime,
+    RunId String,
+    Level LowCardinality(String),
+    Service LowCardinality(String),
+    Dispatcher LowCardinality(String),
+    Servers UInt32,
+    Load Float64,
+    Seeds UInt32,
+    Jobs UInt64,
+    MeanResponse Float64,
+    MeanCi Float64,
+    P90Response Float64,
+    P90Ci Float64,
+    P99Response Float64,
+    FirstChoice Float64,
+    Jain Float64,
+    Theory Float64,
+    IsPrimary UInt8
+)
+ENGINE = MergeTree
+PARTITION BY toYYYYMM(TimeReceived)
+ORDER BY (RunId, Level, Service, Dispatcher, Servers, Load)
+TTL TimeReceived + INTERVAL 365 DAY;
+
+CREATE TABLE IF NOT EXISTS vecflow.lab_sla
+(
+    TimeReceived DateTime,
+    RunId String,
+    Level LowCardinality(String),
+    Service LowCardinality(String),
+    Dispatcher LowCardinality(String),
+    Demand Float64,
+    TargetP90 Float64,
+    ServersNeeded UInt32,
+    AchievedP90 Float64
+)
+ENGINE = MergeTree
+PARTITION BY toYYYYMM(TimeReceived)
+ORDER BY (RunId, Dispatcher, TargetP90)
+TTL TimeReceived + INTERVAL 365 DAY;
+
+CREATE TABLE IF NOT EXISTS vecflow.lab_clove
+(
+    TimeReceived DateTime,
+    RunId String,
+    Fabric LowCardinality(String),
+    Workload LowCardinality(String),
+    Scheme LowCardinality(String),
+    Load Float64,
+    Seeds UInt32,
+    Flows UInt64,
+    Unfinished UInt64,
+    MeanFctMs Float64,
+    P99FctMs Float64,
+    SmallMeanMs Float64,
+    SmallP99Ms Float64,
+    LargeMeanMs Float64,
+    NormMean Float64,
+    NormP99 Float64,
+    NormSmallP99 Float64,
+    NormLargeMean Float64
+)
+ENGINE = MergeTree
+PARTITION BY toYYYYMM(TimeReceived)
+ORDER BY (RunId, Fabric, Workload, Scheme, Load)
+TTL TimeReceived + INTERVAL 365 DAY;
+
 CREATE TABLE IF NOT EXISTS vecflow.exporters
 (
     TimeReceived DateTime,
