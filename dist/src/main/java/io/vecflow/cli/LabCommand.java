@@ -61,7 +61,8 @@ final class LabCommand implements Runnable {
         boolean quiet;
 
         String command(CommandLine.Model.CommandSpec spec) {
-            return "vecflow lab " + spec.name() + " " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+            // originalArgs holds the whole command line from the top-level command on
+            return "vecflow " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         }
     }
 
