@@ -238,7 +238,14 @@ public final class SrlbLab {
         return o.chtSize != 0 ? o.chtSize : DispatcherSpec.defaultChtSize(n);
     }
 
-    /** Runs one cell's seeds (in parallel) and aggregates them. */
+    /** Marks a replication that never finished its measured jobs (some server overloaded). */
+    private static final FarmSim.Result UNSTABLE = new FarmSim.Result(Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+            Double.NaN, Double.NaN);
+
+    /**
+     * Runs one cell's seeds (in parallel) and aggregates them. A cell where a replication overloads a server for good
+     * (e.g. SR_1 on a small candidate table at high load) gets NaN statistics ("unstable") instead of failing the run.
+     */
     static Row cell(Options o, Level level, ServiceTime svc, DispatcherSpec d, int n, double load, boolean primary) {
         int workers = level == Level.PS ? Integer.MAX_VALUE : o.workers;
         FarmSim.Config cfg = FarmSim.Config.of(n, workers, load, svc, o.jobs);
@@ -246,9 +253,20 @@ public final class SrlbLab {
         List<Supplier<FarmSim.Result>> tasks = new ArrayList<>();
         for (int i = 0; i < o.seeds; i++) {
             long seed = o.seed0 + i;
-            tasks.add(() -> FarmSim.run(cfg, d.create(n, cht), seed));
+            tasks.add(() -> {
+                try {
+                    return FarmSim.run(cfg, d.create(n, cht), seed);
+                } catch (IllegalStateException e) { // a server overloaded for good: the cell has no steady state
+                    return UNSTABLE;
+                }
+            });
         }
         List<FarmSim.Result> rs = Parallel.run(o.threads, tasks);
+        if (rs.contains(UNSTABLE)) {
+            Stats nan = new Stats(Double.NaN, Double.NaN, 0);
+            return new Row(level.label(), svc.name(), d.name(), n, load, d.name().matches("sr[0-9]+|srdyn") ? cht : 0,
+                    o.seeds, o.jobs, nan, nan, nan, nan, nan, theory(d, load, svc, level), primary);
+        }
         return new Row(level.label(), svc.name(), d.name(), n, load, d.name().matches("sr[0-9]+|srdyn") ? cht : 0,
                 o.seeds, o.jobs, stat(rs, FarmSim.Result::mean), stat(rs, FarmSim.Result::p90),
                 stat(rs, FarmSim.Result::p99), stat(rs, FarmSim.Result::firstChoice), stat(rs, FarmSim.Result::jain),
@@ -287,9 +305,16 @@ public final class SrlbLab {
             List<Supplier<FarmSim.Result>> tasks = new ArrayList<>();
             for (int i = 0; i < o.slaSeeds; i++) {
                 long seed = o.seed0 + 1000 + i;
-                tasks.add(() -> FarmSim.run(cfg, d.create(k, cht), seed));
+                tasks.add(() -> {
+                    try {
+                        return FarmSim.run(cfg, d.create(k, cht), seed);
+                    } catch (IllegalStateException e) { // overloaded: the target is not met at this N
+                        return UNSTABLE;
+                    }
+                });
             }
-            return Parallel.run(o.threads, tasks).stream().mapToDouble(FarmSim.Result::p90).average().orElseThrow();
+            double p = Parallel.run(o.threads, tasks).stream().mapToDouble(FarmSim.Result::p90).average().orElseThrow();
+            return Double.isNaN(p) ? Double.POSITIVE_INFINITY : p;
         });
         int lo = (int) Math.floor(o.slaDemand / 0.985) + 1; // ρ ≤ 0.985: beyond, runs are too noisy to rank
         int hi = (int) Math.ceil(o.slaDemand / 0.3);
