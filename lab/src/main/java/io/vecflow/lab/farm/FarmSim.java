@@ -20,8 +20,8 @@ import java.util.random.RandomGeneratorFactory;
  * with work drawn from the service law (unmeasured). Random and Maglev mix slowly (relaxation time ≈ 1/(1 − √ρ)²
  * mean service times, ≈ 380 at ρ = 0.9), so an empty start would bias short runs low. Load-aware dispatchers start
  * empty: they fill to their (much smaller) steady state within a few mean service times, well inside the warm-up,
- * whereas draining a geometric start would take ρ/(1 − ρ)·N jobs' worth of spare capacity. The event loop is bounded: it fails after 50 × (warm-up + jobs)
- * events plus the drain, which a stable system never reaches.
+ * whereas draining a geometric start would take ρ/(1 − ρ)·N jobs' worth of spare capacity. The event loop is bounded: it fails after 100 × (warm-up +
+ * jobs) + 3·10^8 events, which a stable system never reaches.
  */
 public final class FarmSim {
     private FarmSim() {}
@@ -120,7 +120,9 @@ public final class FarmSim {
             heap.update(i, servers[i].nextCompletion());
         }
         double nextArrival = exp(rng) / lambda;
-        long maxEvents = 50L * measuredEnd + 1_000_000;
+        // A stable run needs ~2 events per job plus the drain: under PS the largest measured job (heavy-tailed laws:
+        // up to ~10^3 mean service times) stays about size/(1 − ρ), i.e. λ·size/(1 − ρ) more events.
+        long maxEvents = 100L * measuredEnd + 300_000_000L;
         for (long ev = 0; done < cfg.jobs(); ev++) {
             if (ev > maxEvents) {
                 throw new IllegalStateException("simulation exceeded " + maxEvents + " events at load " + cfg.load());
