@@ -43,10 +43,11 @@ import java.util.random.RandomGeneratorFactory;
  *   <li>ECMP: path = 5-tuple hash mod S, for the flow's lifetime (static hashing);</li>
  *   <li>Edge-Flowlet: vecflow's {@link EdgeFlowlet} (uniformly random path per flowlet);</li>
  *   <li>CLOVE-ECN: vecflow's {@link PathWeights} per (source host, destination host): every
- *       {@code feedbackIntervalUs}, for each path that carries traffic of that pair and crosses a saturated
- *       switch egress (leaf→spine, spine→leaf or leaf→host at ≥ 99.9 % of capacity — the max-min bottlenecks,
- *       where DCTCP's queue would exceed K and mark), {@code onEcn(path, now)}; the 40 µs per-path window is the
- *       class's own;</li>
+ *       {@code feedbackIntervalUs}, for each path that carries traffic of that pair and crosses a <em>queueing</em>
+ *       switch egress, {@code onEcn(path, now)}; the 40 µs per-path window is the class's own. A switch egress
+ *       (leaf→spine, spine→leaf, leaf→host) queues — and DCTCP's queue passes K and marks — iff it is the max-min
+ *       bottleneck of at least one flow crossing it; a link that carries flows at the rate an upstream bottleneck
+ *       of equal capacity set (e.g. the sender's NIC) builds no queue and does not mark;</li>
  *   <li>CLOVE-INT: vecflow's {@link LeastUtilisedPath} per pair, fed every interval with each carrying path's
  *       highest switch-egress utilisation (feedback ages out after 500 µs);</li>
  *   <li>Oracle (CONGA stand-in): per flowlet, the path whose fabric links offer the largest max-min share to one
@@ -165,7 +166,11 @@ public final class FabricSim {
         return new Run(cfg, scheme, seed).go();
     }
 
-    /** One run's state. Links: host up [0,2H), host down [2H,4H), leaf→spine, spine→leaf. */
+    /**
+     * One run's state. Links in path order — host up [0, 2H), leaf→spine, spine→leaf, host down — so that progressive
+     * filling, which takes the lowest-indexed link among equal shares, names the most upstream one as a flow's
+     * bottleneck (equal-capacity links downstream of a bottleneck carry the flow at their own speed: no queue).
+     */
     private static final class Run {
         final Config c;
         final Scheme scheme;
@@ -186,6 +191,8 @@ public final class FabricSim {
         final int[] unfrozen, onLink, linkStart, linkFill;
         int[] linkFlows = new int[1024];
         boolean[] frozen = new boolean[256];
+        int[] bottleneck = new int[256];
+        final boolean[] queueing;
         // schemes
         final FlowletTable[] flowletTables;
         final PathSelector[] selectors; // per (src, dst) pair
@@ -215,6 +222,7 @@ public final class FabricSim {
             cap[down(0, 0)] *= c.degradedFactor();
             remCap = new double[nLinks];
             load = new double[nLinks];
+            queueing = new boolean[nLinks];
             unfrozen = new int[nLinks];
             onLink = new int[nLinks];
             linkStart = new int[nLinks + 1];
@@ -247,11 +255,15 @@ public final class FabricSim {
         }
 
         int up(int leaf, int spine) {
-            return 2 * h2 + leaf * s + spine;
+            return h2 + leaf * s + spine;
         }
 
         int down(int spine, int leaf) {
-            return 2 * h2 + 2 * s + leaf * s + spine;
+            return h2 + 2 * s + leaf * s + spine;
+        }
+
+        int hostDown(int host) {
+            return h2 + 4 * s + host;
         }
 
         /** The flow's four links: host up, leaf→spine, spine→leaf, leaf→host. */
@@ -260,7 +272,7 @@ public final class FabricSim {
                 case 0 -> src[f];
                 case 1 -> up(leaf(src[f]), path[f]);
                 case 2 -> down(path[f], leaf(dst[f]));
-                default -> h2 + dst[f];
+                default -> hostDown(dst[f]);
             };
         }
 
@@ -427,10 +439,12 @@ public final class FabricSim {
         void feedback(double t) {
             long now = Math.round(t * 1e9);
             Arrays.fill(load, 0);
+            Arrays.fill(queueing, false);
             for (int f = 0; f < n; f++) {
                 for (int k = 0; k < 4; k++) {
                     load[link(f, k)] += rate[f];
                 }
+                queueing[bottleneck[f]] = true;
             }
             stamp++;
             for (int f = 0; f < n; f++) {
@@ -441,12 +455,14 @@ public final class FabricSim {
                 }
                 pairStamp[key] = stamp;
                 double u = 0;
+                boolean mark = false;
                 for (int k = 1; k < 4; k++) { // switch egresses only: the host's own NIC does not mark or stamp
                     int l = link(f, k);
                     u = Math.max(u, load[l] / cap[l]);
+                    mark |= queueing[l];
                 }
                 if (selectors[pair] instanceof PathWeights w) {
-                    if (u >= 0.999) {
+                    if (mark) {
                         w.onEcn(path[f], now);
                     }
                 } else if (selectors[pair] instanceof LeastUtilisedPath lup) {
@@ -525,6 +541,7 @@ public final class FabricSim {
             }
             if (frozen.length < n) {
                 frozen = new boolean[src.length];
+                bottleneck = new int[src.length];
             }
             for (int f = 0; f < n; f++) {
                 frozen[f] = false;
@@ -540,7 +557,7 @@ public final class FabricSim {
                 for (int l = 0; l < nLinks; l++) {
                     if (unfrozen[l] > 0) {
                         double sh = remCap[l] / unfrozen[l];
-                        if (sh < share) {
+                        if (sh < share * (1 - 1e-9)) { // equal shares: keep the upstream (lower-indexed) link
                             share = sh;
                             bl = l;
                         }
@@ -553,6 +570,7 @@ public final class FabricSim {
                     }
                     frozen[f] = true;
                     rate[f] = share;
+                    bottleneck[f] = bl;
                     left--;
                     for (int k = 0; k < 4; k++) {
                         int l = link(f, k);
@@ -583,6 +601,7 @@ public final class FabricSim {
             nextGap = Arrays.copyOf(nextGap, m);
             hash = Arrays.copyOf(hash, m);
             measured = Arrays.copyOf(measured, m);
+            bottleneck = Arrays.copyOf(bottleneck, m);
         }
 
         Result result() {
