@@ -149,10 +149,21 @@ public final class SflowNode extends Node {
             w.enqueueAll(next(0), v);
             return;
         }
-        boolean egress = direction == Direction.EGRESS;
+        // Vectors usually hold one interface's packets (port-input enqueues per port): then the whole vector goes to
+        // the same next node in one bulk copy; otherwise packet by packet.
+        int[] ifs = direction == Direction.EGRESS ? pool.txIfIndex : pool.rxIfIndex;
+        int first = ifs[v.buffers[0]];
+        boolean uniform = true;
+        for (int i = 1; i < n && uniform; i++) {
+            uniform = ifs[v.buffers[i]] == first;
+        }
+        if (uniform) {
+            w.enqueueAll(arc.target(first, position + 1), v);
+            return;
+        }
         for (int i = 0; i < n; i++) {
             int b = v.buffers[i];
-            arc.next(w, b, egress ? pool.txIfIndex[b] : pool.rxIfIndex[b], position);
+            arc.next(w, b, ifs[b], position);
         }
         v.count = 0;
     }

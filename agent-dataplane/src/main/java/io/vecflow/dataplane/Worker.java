@@ -97,11 +97,24 @@ public final class Worker implements Runnable {
         v.add(buffer);
     }
 
-    /** Hands every buffer of {@code v} to next node {@code next}, leaving {@code v} empty. */
+    /**
+     * Hands every buffer of {@code v} to next node {@code next} in one bulk copy (a node that sends a whole vector to
+     * one next node pays per vector, not per packet), leaving {@code v} empty.
+     */
     public void enqueueAll(int next, PacketVector v) {
-        int[] b = v.buffers;
-        for (int i = 0, n = v.count; i < n; i++) {
-            enqueue(next, b[i], 0);
+        int n = v.count;
+        PacketVector p = pending[next];
+        int room = PacketVector.CAPACITY - p.count;
+        if (n <= room) {
+            System.arraycopy(v.buffers, 0, p.buffers, p.count, n);
+            p.count += n;
+        } else {
+            System.arraycopy(v.buffers, 0, p.buffers, p.count, room);
+            p.count = PacketVector.CAPACITY;
+            park(next);
+            p = pending[next];
+            System.arraycopy(v.buffers, room, p.buffers, 0, n - room);
+            p.count = n - room;
         }
         v.count = 0;
     }
