@@ -2,6 +2,8 @@ package io.vecflow.dataplane;
 
 import io.vecflow.dataplane.control.DataplaneControl.Direction;
 import io.vecflow.dataplane.fib.Forwarding;
+import io.vecflow.dataplane.lb.LbNode;
+import io.vecflow.dataplane.lb.LoadBalancer;
 import io.vecflow.dataplane.port.Port;
 import io.vecflow.dataplane.port.PortCounters;
 import io.vecflow.dataplane.port.SinkPort;
@@ -21,14 +23,18 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <pre>
  * port-input → [device-input arc: sflow] → ethernet-input → l2-xconnect ─────────────────────────┐
- *                                                         → ip4-input → [ip4-unicast arc] → ip4-lookup → ip4-rewrite ┤
- *                                                         → ip6-input → [ip6-unicast arc] → ip6-lookup → ip6-rewrite ┤
+ *                                                         → ip4-input → [ip4-unicast arc: lb4] → ip4-lookup → ip4-rewrite ┤
+ *                                                         → ip6-input → [ip6-unicast arc: lb6] → ip6-lookup → ip6-rewrite ┤
  * interface-output → [interface-output arc: sflow-egress] → port-output                                          ◄─┘
  * error-drop (per reason, per interface) → [error-drop arc: sflow-drop] → drop
  * </pre>
  *
  * and the {@link SflowMainThread} that turns samples into PSAMPLE, discards into NET_DM alerts and port counters
  * into VPP IF_COUNTERS. Settings change at run time through the methods below (the control socket calls them).
+ *
+ * <p>With {@link Topology#lb} set, the Maglev load balancer's {@code lb4}/{@code lb6} nodes ({@link LbNode}) are
+ * registered as the ip4-unicast/ip6-unicast arcs' features and enabled on every routed port while VIPs of that family
+ * exist; an encapsulated packet leaves the lb node for the lookup node of its outer family.
  */
 public final class Dataplane implements AutoCloseable {
     /** Replay-demo settings (defaults as in VPP where VPP has one). */
@@ -89,6 +95,8 @@ public final class Dataplane implements AutoCloseable {
         public int ingressGroup = 3;
         /** PSAMPLE group of egress samples (default 4, as VPP). */
         public int egressGroup = 4;
+        /** Maglev load-balancer settings, or null for none (then the lb commands answer "no load balancer"). */
+        public LoadBalancer.Settings lb;
     }
 
     /** Totals over all workers, read while running or after. */
@@ -100,8 +108,9 @@ public final class Dataplane implements AutoCloseable {
     private final InterfaceTable interfaces;
     private final AtomicReference<Forwarding> forwarding;
     private final FeatureArc deviceInput = new FeatureArc("device-input", EthernetInputNode.NAME, SflowNode.NAME);
-    private final FeatureArc ip4Unicast = new FeatureArc("ip4-unicast", IpLookupNode.IP4);
-    private final FeatureArc ip6Unicast = new FeatureArc("ip6-unicast", IpLookupNode.IP6);
+    private final FeatureArc ip4Unicast;
+    private final FeatureArc ip6Unicast;
+    private final LoadBalancer lb;
     private final FeatureArc interfaceOutput = new FeatureArc("interface-output", PortOutputNode.NAME,
             SflowNode.EGRESS);
     private final FeatureArc errorDrop = new FeatureArc("error-drop", DropNode.NAME, SflowNode.DROP);
@@ -151,6 +160,11 @@ public final class Dataplane implements AutoCloseable {
         this.samplingRate = t.samplingRate;
         this.headerBytes = t.headerBytes;
         this.direction = t.direction;
+        this.lb = t.lb == null ? null : new LoadBalancer(t.lb);
+        this.ip4Unicast = lb == null ? new FeatureArc("ip4-unicast", IpLookupNode.IP4)
+                : new FeatureArc("ip4-unicast", IpLookupNode.IP4, LbNode.IP4);
+        this.ip6Unicast = lb == null ? new FeatureArc("ip6-unicast", IpLookupNode.IP6)
+                : new FeatureArc("ip6-unicast", IpLookupNode.IP6, LbNode.IP6);
         Port[] ports = interfaces.ports().toArray(Port[]::new);
         for (int w = 0; w < t.workers; w++) {
             SampleFifo fifo = new SampleFifo(t.fifoCapacity);
@@ -178,6 +192,12 @@ public final class Dataplane implements AutoCloseable {
                     .register(SflowNode.DROP, i -> new SflowNode(i, SflowNode.Direction.DROP, 1, t.headerBytes,
                             discards, errorDrop))
                     .register(DropNode.NAME, i -> new DropNode());
+            if (lb != null) {
+                g.register(LbNode.IP4, i -> new LbNode(false, lb, lb.worker(i, BufferPool.DEFAULT_BUFFER_BYTES),
+                        ip4Unicast, forwarding, interfaces));
+                g.register(LbNode.IP6, i -> new LbNode(true, lb, lb.worker(i, BufferPool.DEFAULT_BUFFER_BYTES),
+                        ip6Unicast, forwarding, interfaces));
+            }
             workers.add(new Worker(w, g, new BufferPool(t.buffersPerWorker, BufferPool.DEFAULT_BUFFER_BYTES)));
         }
         SflowMainThread.Duties d = new SflowMainThread.Duties();
@@ -196,6 +216,24 @@ public final class Dataplane implements AutoCloseable {
             enableSflow(name, true);
         }
         setDropMonitoring(t.dropMonitoring);
+        if (lb != null) {
+            lb.onChange(this::applyLb);
+        }
+    }
+
+    /** Enables lb4/lb6 on every routed port while VIPs of the family exist (the control thread, after a change). */
+    private synchronized void applyLb() {
+        boolean v4 = lb.hasIpv4Vips(), v6 = lb.hasIpv6Vips();
+        for (Port p : interfaces.ports()) {
+            boolean routed = interfaces.routed(p.ifIndex());
+            ip4Unicast.enable(LbNode.IP4, p.ifIndex(), routed && v4);
+            ip6Unicast.enable(LbNode.IP6, p.ifIndex(), routed && v6);
+        }
+    }
+
+    /** @return the Maglev load balancer, or null when the topology has none. */
+    public LoadBalancer loadBalancer() {
+        return lb;
     }
 
     /**

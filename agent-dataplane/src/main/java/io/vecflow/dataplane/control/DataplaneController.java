@@ -1,16 +1,20 @@
 package io.vecflow.dataplane.control;
 
 import io.vecflow.dataplane.Dataplane;
+import io.vecflow.dataplane.lb.LoadBalancer;
 import java.net.InetAddress;
 import java.util.List;
 
 /**
  * The {@link DataplaneControl} of a running {@link Dataplane}: each command calls the dataplane's run-time setter
  * and turns a refused value ({@link IllegalArgumentException}, whose message names the value and the allowed range)
- * into a {@link ControlException} the control socket reports with status 1. Load-balancer commands answer that no
- * load balancer is configured until the dataplane has one.
+ * into a {@link ControlException} the control socket reports with status 1. Load-balancer commands go to the
+ * dataplane's {@link LoadBalancer} and answer that no load balancer is configured when the configuration has no
+ * {@code lb:} section.
  */
 public final class DataplaneController implements DataplaneControl {
+    /** Most connection-table entries {@code show lb flows} lists. */
+    public static final int SHOW_FLOWS_LIMIT = 1000;
     private final Dataplane dp;
 
     /** @param dp the dataplane to control */
@@ -84,33 +88,45 @@ public final class DataplaneController implements DataplaneControl {
         return new ControlException("no load balancer in this dataplane (configure lb: in the dataplane config)");
     }
 
+    private LoadBalancer lb() throws ControlException {
+        LoadBalancer lb = dp.loadBalancer();
+        if (lb == null) {
+            throw noLb();
+        }
+        return lb;
+    }
+
     @Override
     public void addVip(Vip vip) throws ControlException {
-        throw noLb();
+        LoadBalancer lb = lb();
+        apply(() -> lb.addVip(vip.key(), vip.encap(), vip.newLength()));
     }
 
     @Override
     public void delVip(VipKey key) throws ControlException {
-        throw noLb();
+        LoadBalancer lb = lb();
+        apply(() -> lb.delVip(key));
     }
 
     @Override
     public void addBackends(VipKey vip, List<InetAddress> addresses) throws ControlException {
-        throw noLb();
+        LoadBalancer lb = lb();
+        apply(() -> lb.addBackends(vip, addresses));
     }
 
     @Override
     public void delBackends(VipKey vip, List<InetAddress> addresses, boolean flush) throws ControlException {
-        throw noLb();
+        LoadBalancer lb = lb();
+        apply(() -> lb.delBackends(vip, addresses, flush));
     }
 
     @Override
     public String showLb() throws ControlException {
-        throw noLb();
+        return lb().show();
     }
 
     @Override
     public String showLbFlows() throws ControlException {
-        throw noLb();
+        return lb().showFlows(SHOW_FLOWS_LIMIT);
     }
 }

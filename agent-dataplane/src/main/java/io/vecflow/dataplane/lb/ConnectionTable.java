@@ -92,6 +92,8 @@ public final class ConnectionTable {
     private final long udpIdleNanos;
     private final boolean removeOnFinRst;
     private final long[] counters = new long[PAD + COUNTERS + PAD];
+    /** What the last {@link #select} did: {@link #HITS}, {@link #RESELECTED}, {@link #INSERTS}, {@link #FULL}, or -1. */
+    private int lastOutcome = -1;
 
     /**
      * A table with the default timeouts (TCP 40 s, others 30 s) and without FIN/RST removal.
@@ -161,12 +163,15 @@ public final class ConnectionTable {
                 int backend;
                 if (id < generation.length && generation[id] == (int) (bw >>> 32)) {
                     add(HITS);
+                    lastOutcome = HITS;
                     backend = id;
                 } else {
                     add(RESELECTED);
+                    lastOutcome = RESELECTED;
                     backend = ring.lookup(hash);
                     if (backend < 0) {
                         meta[m] = 0;
+                        lastOutcome = -1;
                         return NONE;
                     }
                     entries[e + E_BACKEND] = backendWord(backend, generation);
@@ -183,6 +188,7 @@ public final class ConnectionTable {
             meta[m] = 0;
         }
         int backend = ring.lookup(hash);
+        lastOutcome = -1;
         if (backend < 0 || finRst) {
             return backend;
         }
@@ -190,12 +196,24 @@ public final class ConnectionTable {
             s = freeSlot(b1, b2, nowNanos);
             if (s < 0) {
                 add(FULL);
+                lastOutcome = FULL;
                 return backend;
             }
         }
         write(s, k, hash, tag, nowNanos, backendWord(backend, generation));
         add(INSERTS);
+        lastOutcome = INSERTS;
         return backend;
+    }
+
+    /**
+     * What the last {@link #select} call did, for per-VIP / per-backend counters kept by the caller: {@link #HITS}
+     * (tracked flow, backend usable), {@link #RESELECTED} (tracked, backend gone, re-chosen), {@link #INSERTS} (new
+     * flow, entry written), {@link #FULL} (new flow, not tracked: no room), or -1 (no backend, or a FIN/RST that was
+     * not tracked under the FIN/RST option). Owner thread only.
+     */
+    public int lastOutcome() {
+        return lastOutcome;
     }
 
     /**

@@ -1,0 +1,194 @@
+package io.vecflow.dataplane.lb;
+
+import io.vecflow.dataplane.BufferPool;
+import io.vecflow.dataplane.DropReason;
+import io.vecflow.dataplane.ErrorDropNode;
+import io.vecflow.dataplane.FeatureArc;
+import io.vecflow.dataplane.InterfaceTable;
+import io.vecflow.dataplane.IpLookupNode;
+import io.vecflow.dataplane.Node;
+import io.vecflow.dataplane.PacketVector;
+import io.vecflow.dataplane.Worker;
+import io.vecflow.dataplane.fib.Forwarding;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code lb4} / {@code lb6}: the Maglev load balancer as a feature on the {@code ip4-unicast} / {@code ip6-unicast}
+ * arc (the model is VPP's lb plugin, FDio/vpp {@code src/plugins/lb/node.c}; Maglev, Eisenbud et al. NSDI'16 §3).
+ * Per packet:
+ * <ol>
+ *   <li>Destination outside every VIP prefix: on along the arc, untouched.</li>
+ *   <li>Inside a VIP prefix but no VIP for its protocol/port (only per-port VIPs cover it): error-drop
+ *       {@link DropReason#LB_NO_VIP}. A 5-tuple that cannot be read (ports cut off): error-drop
+ *       {@link DropReason#IP4_BAD_HEADER} / {@link DropReason#IP6_BAD_HEADER}.</li>
+ *   <li>The backend: {@link ConnectionTable#select} on the worker's table — a tracked flow keeps its backend (sticky
+ *       hit), a new flow takes {@code ring[hash mod M]} of the VIP's {@link MaglevTable} and is inserted (or, table
+ *       full, forwarded untracked). No backend: error-drop {@link DropReason#LB_NO_BACKEND}.</li>
+ *   <li>Path MTU: if the inner IP packet plus the encapsulation overhead exceeds the L3 MTU of the interface the FIB
+ *       sends the backend out of, {@link IcmpTooBig} turns the packet into an ICMP fragmentation-needed / Packet Too
+ *       Big reply from the VIP (RFC 1191, RFC 4443 §3.2), which goes to the inner family's lookup node and leaves by
+ *       the normal path (back toward the client); packets that may not get one (DF clear, ICMP errors, ...) go to
+ *       error-drop {@link DropReason#MTU_EXCEEDED}.</li>
+ *   <li>{@link Encap}: gre4, gre6, ipip (IPv4 or IPv6 outer per the backend) or srv6 (H.Encaps, one-segment SRH) with
+ *       the configured outer source; {@link BufferPool#l3Offset} = 14 and the ethertype set for the outer header, then
+ *       to {@code ip4-lookup} or {@code ip6-lookup} of the <em>outer</em> family, which forwards to the backend (the
+ *       rest of the arc is skipped, as VPP's lb node goes straight to lookup).</li>
+ * </ol>
+ * Counters per VIP (packets, bytes = received frame bytes, new flows, sticky hits, table full, no backend, too big)
+ * and per backend (packets, bytes, new flows, sticky hits, table full) live in the worker's {@link WorkerState}.
+ *
+ * <p>Reads the {@link LoadBalancer}'s snapshot and the forwarding state once per vector; allocates nothing.
+ */
+public final class LbNode extends Node {
+    /** IPv4 node name (feature on ip4-unicast). */
+    public static final String IP4 = "lb4";
+    /** IPv6 node name (feature on ip6-unicast). */
+    public static final String IP6 = "lb6";
+    private static final int NEXT_LOOKUP4 = 0, NEXT_LOOKUP6 = 1, NEXT_DROP = 2;
+
+    private final boolean ip6;
+    private final LoadBalancer lb;
+    private final WorkerState st;
+    private final FeatureArc arc;
+    private final int position;
+    private final AtomicReference<Forwarding> forwarding;
+    private final InterfaceTable interfaces;
+    private final long seed;
+
+    /**
+     * @param ip6 true for lb6
+     * @param lb the load balancer
+     * @param st this worker's LB state (shared with the other family's node)
+     * @param arc the ip4-unicast or ip6-unicast arc this node is a feature of
+     * @param forwarding the forwarding state (egress MTU toward backends)
+     * @param interfaces MTUs
+     */
+    public LbNode(boolean ip6, LoadBalancer lb, WorkerState st, FeatureArc arc, AtomicReference<Forwarding> forwarding,
+            InterfaceTable interfaces) {
+        super(ip6 ? IP6 : IP4, IpLookupNode.IP4, IpLookupNode.IP6, ErrorDropNode.NAME);
+        this.ip6 = ip6;
+        this.lb = lb;
+        this.st = st;
+        this.arc = arc;
+        this.position = arc.position(ip6 ? IP6 : IP4);
+        this.forwarding = forwarding;
+        this.interfaces = interfaces;
+        this.seed = lb.seed();
+    }
+
+    /** @return this worker's LB state */
+    public WorkerState state() {
+        return st;
+    }
+
+    @Override
+    protected void process(Worker w, PacketVector v) {
+        BufferPool pool = w.pool();
+        MemorySegment d = pool.data();
+        LoadBalancer.Snapshot s = lb.snapshot();
+        Forwarding f = forwarding.get();
+        st.refresh(s, f);
+        long now = System.nanoTime();
+        WorkerState ws = st;
+        FlowKey k = ws.key;
+        ConnectionTable table = ws.table;
+        int drop = next(NEXT_DROP);
+        for (int i = 0, n = v.count; i < n; i++) {
+            int b = v.buffers[i];
+            int l3 = pool.l3Offset[b];
+            int len = pool.length[b];
+            long buf = pool.offset(b);
+            long base = buf + l3;
+            int at;
+            if (ip6) {
+                at = s.prefix6(Bytes.i64(d, base + 24), Bytes.i64(d, base + 32));
+            } else {
+                at = s.prefix4(Bytes.i32(d, base + 16));
+            }
+            if (at < 0) {
+                arc.next(w, b, pool.rxIfIndex[b], position);
+                continue;
+            }
+            if (k.read(d, base, len - l3) != FlowKey.OK) {
+                pool.dropReason[b] = (ip6 ? DropReason.IP6_BAD_HEADER : DropReason.IP4_BAD_HEADER).ordinal();
+                w.enqueue(drop, b, 0);
+                continue;
+            }
+            int vip = ip6 ? s.vip6(at, k.dstHi, k.dstLo, k.protocol, k.dstPort)
+                    : s.vip4(at, k.dstIpv4(), k.protocol, k.dstPort);
+            if (vip < 0) {
+                pool.dropReason[b] = DropReason.LB_NO_VIP.ordinal();
+                w.enqueue(drop, b, 0);
+                continue;
+            }
+            long hash = FlowHash.hash(seed, k);
+            int be = table.select(k, hash, now, s.ring[vip], s.generation);
+            if (be < 0) {
+                ws.addVip(vip, LoadBalancer.V_NO_BACKEND, 1);
+                pool.dropReason[b] = DropReason.LB_NO_BACKEND.ordinal();
+                w.enqueue(drop, b, 0);
+                continue;
+            }
+            int outcome = table.lastOutcome();
+            int enc = s.encap[vip];
+            boolean outer6 = enc == LoadBalancer.E_GRE6 || enc == LoadBalancer.E_SRV6
+                    || (enc == LoadBalancer.E_IPIP && s.backend6[be]);
+            int overhead = switch (enc) {
+                case LoadBalancer.E_GRE4 -> Encap.GRE4_OVERHEAD;
+                case LoadBalancer.E_GRE6 -> Encap.GRE6_OVERHEAD;
+                case LoadBalancer.E_SRV6 -> Encap.SRV6_ENCAPS_OVERHEAD;
+                default -> outer6 ? Encap.IPIP6_OVERHEAD : Encap.IPIP4_OVERHEAD;
+            };
+            int mtu = ws.egressMtu(be, s, f, interfaces);
+            if (mtu > 0) {
+                int c = ws.icmp.check(d, buf, len, l3, mtu, overhead);
+                if (c > 0) {
+                    ws.addVip(vip, LoadBalancer.V_TOO_BIG, 1);
+                    pool.length[b] = c;
+                    w.enqueue(next(ip6 ? NEXT_LOOKUP6 : NEXT_LOOKUP4), b, 0);
+                    continue;
+                }
+                if (c < 0) {
+                    ws.addVip(vip, LoadBalancer.V_TOO_BIG, 1);
+                    pool.dropReason[b] = DropReason.MTU_EXCEEDED.ordinal();
+                    w.enqueue(drop, b, 0);
+                    continue;
+                }
+            }
+            int r = switch (enc) {
+                case LoadBalancer.E_GRE4 -> ws.encap.gre4(d, buf, len, l3, s.backend4[be]);
+                case LoadBalancer.E_GRE6 -> ws.encap.gre6(d, buf, len, l3, s.backendHi[be], s.backendLo[be], hash);
+                case LoadBalancer.E_SRV6 -> ws.encap.srv6Encaps(d, buf, len, l3, s.backendHi[be], s.backendLo[be],
+                        hash);
+                default -> outer6 ? ws.encap.ipip6(d, buf, len, l3, s.backendHi[be], s.backendLo[be], hash)
+                        : ws.encap.ipip4(d, buf, len, l3, s.backend4[be]);
+            };
+            if (r < 0) {
+                // the buffer cannot hold the encapsulated packet, or the inner lengths are inconsistent
+                pool.dropReason[b] = (r == Encap.ERR_NO_ROOM ? DropReason.MTU_EXCEEDED
+                        : ip6 ? DropReason.IP6_BAD_HEADER : DropReason.IP4_BAD_HEADER).ordinal();
+                w.enqueue(drop, b, 0);
+                continue;
+            }
+            ws.addVip(vip, LoadBalancer.V_PACKETS, 1);
+            ws.addVip(vip, LoadBalancer.V_BYTES, len);
+            ws.addBackend(be, LoadBalancer.B_PACKETS, 1);
+            ws.addBackend(be, LoadBalancer.B_BYTES, len);
+            if (outcome == ConnectionTable.HITS) {
+                ws.addVip(vip, LoadBalancer.V_STICKY_HITS, 1);
+                ws.addBackend(be, LoadBalancer.B_STICKY_HITS, 1);
+            } else if (outcome == ConnectionTable.INSERTS || outcome == ConnectionTable.RESELECTED) {
+                ws.addVip(vip, LoadBalancer.V_NEW_FLOWS, 1);
+                ws.addBackend(be, LoadBalancer.B_NEW_FLOWS, 1);
+            } else if (outcome == ConnectionTable.FULL) {
+                ws.addVip(vip, LoadBalancer.V_TABLE_FULL, 1);
+                ws.addBackend(be, LoadBalancer.B_TABLE_FULL, 1);
+            }
+            pool.length[b] = r;
+            pool.l3Offset[b] = Encap.ETHERNET_HEADER;
+            pool.etherType[b] = outer6 ? Encap.ETHERTYPE_IPV6 : Encap.ETHERTYPE_IPV4;
+            w.enqueue(next(outer6 ? NEXT_LOOKUP6 : NEXT_LOOKUP4), b, 0);
+        }
+    }
+}

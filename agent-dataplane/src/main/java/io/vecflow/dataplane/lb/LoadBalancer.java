@@ -1,0 +1,721 @@
+package io.vecflow.dataplane.lb;
+
+import io.vecflow.dataplane.control.DataplaneControl.Encap;
+import io.vecflow.dataplane.control.DataplaneControl.Protocol;
+import io.vecflow.dataplane.control.DataplaneControl.VipKey;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Maglev load balancer's control side (VPP's lb plugin, FDio/vpp {@code src/plugins/lb/lb.c}; lb.md §1–§2): VIPs
+ * with their encapsulation and Maglev table, application servers (backends) per VIP, and the per-worker state the
+ * {@link LbNode}s use ({@link WorkerState}: connection table, encapsulator, ICMP too-big builder, counters).
+ *
+ * <p><b>Publication.</b> Every change builds a new immutable {@link Snapshot} — VIP match lists, a freshly populated
+ * {@link MaglevTable} per changed VIP, backend addresses and generations — and publishes it with one volatile write;
+ * workers read the snapshot once per vector, so a packet sees either the old or the new configuration as a whole
+ * (VPP rebuilds the new-flow table on every change, lb.md §2). Changes are serialised ({@code synchronized}); they
+ * allocate, the packet path does not.
+ *
+ * <p><b>Backends and flows</b> (VPP semantics): {@link #delBackends} without flush takes the backend out of the
+ * Maglev table (weight 0: no new flows) but keeps it, so flows already in a worker's {@link ConnectionTable} stay on
+ * it until they go idle ("draining", shown as such); with flush its generation becomes −1, so the connection tables
+ * re-select those flows through the current Maglev table at their next packet (lb.md §1, paper §3.3). A flushed
+ * backend's slot may be reused; the generation then moves on, so old entries never match the new backend. Deleting a
+ * VIP flushes its backends. Re-adding a draining backend puts it back into the table with its flows intact.
+ *
+ * <p><b>Backend identity hash</b> for the Maglev permutation (Katran uses folly {@code IPAddress::hash()}, lb.md §1):
+ * {@link FlowHash#hash} at seed 0 of the address as a 128-bit value (IPv4 mapped), ports word 0 — fixed, so the
+ * table depends only on the set of backend addresses.
+ *
+ * <p>Limits: {@value #MAX_VIPS} VIPs and {@value #MAX_BACKENDS} backends (all VIPs together; Katran: 512 / 4096).
+ */
+public final class LoadBalancer {
+    /** Most VIPs. */
+    public static final int MAX_VIPS = 256;
+    /** Most backends over all VIPs (slots; draining backends count until flushed). */
+    public static final int MAX_BACKENDS = 4096;
+
+    /** Encapsulation codes in a {@link Snapshot}. */
+    static final int E_GRE4 = 0, E_GRE6 = 1, E_IPIP = 2, E_SRV6 = 3;
+
+    /** Per-VIP counter indices (per worker, summed by {@link #vipCounters}). */
+    public static final int V_PACKETS = 0, V_BYTES = 1, V_NEW_FLOWS = 2, V_STICKY_HITS = 3, V_TABLE_FULL = 4,
+            V_NO_BACKEND = 5, V_TOO_BIG = 6;
+    static final int VIP_COUNTERS = 7;
+    /** Per-backend counter indices. */
+    public static final int B_PACKETS = 0, B_BYTES = 1, B_NEW_FLOWS = 2, B_STICKY_HITS = 3, B_TABLE_FULL = 4;
+    static final int BACKEND_COUNTERS = 5;
+
+    /** Settings of the {@code lb:} configuration section (VPP {@code lb conf}). */
+    public static final class Settings {
+        /** Outer IPv4 source of GRE4/IPIP-over-IPv4 packets (VPP {@code ip4-src-address}); null = none. */
+        public InetAddress ip4Source;
+        /** Outer IPv6 source of GRE6/IP6-in-IP6/SRv6 packets (VPP {@code ip6-src-address}); null = none. */
+        public InetAddress ip6Source;
+        /** Connection-table slots per worker: a power of two (default 65,536 = 5 MiB per worker). */
+        public int flowTableSlots = 1 << 16;
+        /** TCP idle timeout, seconds (default 40, VPP {@code lb conf timeout}). */
+        public int tcpTimeoutSeconds = 40;
+        /** UDP and other idle timeout, seconds (default 30, Katran's UDP re-selection). */
+        public int udpTimeoutSeconds = 30;
+        /** Outer TTL / hop limit and ICMP reply TTL (default 64). */
+        public int ttl = io.vecflow.dataplane.lb.Encap.DEFAULT_TTL;
+        /** Flow hash seed; null = random per process (FlowHash: keeps crafted collisions out). */
+        public Long hashSeed;
+    }
+
+    /** One VIP's totals. */
+    public record VipCounters(long packets, long bytes, long newFlows, long stickyHits, long tableFull,
+            long noBackend, long tooBig) {}
+
+    /** One backend's totals. */
+    public record BackendCounters(long packets, long bytes, long newFlows, long stickyHits, long tableFull) {}
+
+    /**
+     * What workers read: immutable after publication. Arrays indexed by VIP slot or backend slot; the match lists
+     * are in match order (per-port VIPs first, then longer prefixes first).
+     */
+    static final class Snapshot {
+        final int v4Count, v6Count;
+        final int[] v4Prefix, v4Mask, v4Proto, v4Port, v4Vip;
+        final long[] v6PrefixHi, v6PrefixLo, v6MaskHi, v6MaskLo;
+        final int[] v6Proto, v6Port, v6Vip;
+        final MaglevTable[] ring;
+        final int[] encap;
+        final boolean[] backend6;
+        final int[] backend4;
+        final long[] backendHi, backendLo;
+        final int[] generation;
+
+        Snapshot(List<VipState> vips, BackendState[] backends, int[] generation) {
+            List<VipState> v4 = new ArrayList<>(), v6 = new ArrayList<>();
+            for (VipState v : vips) {
+                (v.key.prefix() instanceof Inet4Address ? v4 : v6).add(v);
+            }
+            Comparator<VipState> order = Comparator.<VipState>comparingInt(v -> v.key.port() == 0 ? 1 : 0)
+                    .thenComparing(v -> -v.key.prefixLength());
+            v4.sort(order);
+            v6.sort(order);
+            v4Count = v4.size();
+            v6Count = v6.size();
+            v4Prefix = new int[v4Count];
+            v4Mask = new int[v4Count];
+            v4Proto = new int[v4Count];
+            v4Port = new int[v4Count];
+            v4Vip = new int[v4Count];
+            for (int i = 0; i < v4Count; i++) {
+                VipState v = v4.get(i);
+                int len = v.key.prefixLength();
+                v4Mask[i] = len == 0 ? 0 : -1 << (32 - len);
+                v4Prefix[i] = ByteBuffer.wrap(v.key.prefix().getAddress()).getInt() & v4Mask[i];
+                v4Proto[i] = v.key.protocol() == null ? 0 : v.key.protocol().number();
+                v4Port[i] = v.key.port();
+                v4Vip[i] = v.slot;
+            }
+            v6PrefixHi = new long[v6Count];
+            v6PrefixLo = new long[v6Count];
+            v6MaskHi = new long[v6Count];
+            v6MaskLo = new long[v6Count];
+            v6Proto = new int[v6Count];
+            v6Port = new int[v6Count];
+            v6Vip = new int[v6Count];
+            for (int i = 0; i < v6Count; i++) {
+                VipState v = v6.get(i);
+                int len = v.key.prefixLength();
+                v6MaskHi[i] = len == 0 ? 0 : len >= 64 ? -1L : -1L << (64 - len);
+                v6MaskLo[i] = len <= 64 ? 0 : len == 128 ? -1L : -1L << (128 - len);
+                ByteBuffer bb = ByteBuffer.wrap(v.key.prefix().getAddress());
+                v6PrefixHi[i] = bb.getLong() & v6MaskHi[i];
+                v6PrefixLo[i] = bb.getLong() & v6MaskLo[i];
+                v6Proto[i] = v.key.protocol() == null ? 0 : v.key.protocol().number();
+                v6Port[i] = v.key.port();
+                v6Vip[i] = v.slot;
+            }
+            ring = new MaglevTable[MAX_VIPS];
+            encap = new int[MAX_VIPS];
+            for (VipState v : vips) {
+                ring[v.slot] = v.ring;
+                encap[v.slot] = switch (v.encap) {
+                    case GRE4 -> E_GRE4;
+                    case GRE6 -> E_GRE6;
+                    case IPIP -> E_IPIP;
+                    case SRV6 -> E_SRV6;
+                    case SRLB -> throw new IllegalStateException("srlb VIPs are not handled by the Maglev node");
+                };
+            }
+            backend6 = new boolean[MAX_BACKENDS];
+            backend4 = new int[MAX_BACKENDS];
+            backendHi = new long[MAX_BACKENDS];
+            backendLo = new long[MAX_BACKENDS];
+            for (int i = 0; i < MAX_BACKENDS; i++) {
+                BackendState b = backends[i];
+                if (b != null) {
+                    backend6[i] = b.six;
+                    backend4[i] = b.v4;
+                    backendHi[i] = b.hi;
+                    backendLo[i] = b.lo;
+                }
+            }
+            this.generation = generation.clone();
+        }
+
+        /** @return index into the v4 lists of the first VIP whose prefix covers {@code dst}, or -1 */
+        int prefix4(int dst) {
+            for (int i = 0; i < v4Count; i++) {
+                if ((dst & v4Mask[i]) == v4Prefix[i]) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        /** @return the VIP slot serving (dst, protocol, port) from list position {@code from} on, or -1 */
+        int vip4(int from, int dst, int protocol, int port) {
+            for (int i = from; i < v4Count; i++) {
+                if ((dst & v4Mask[i]) == v4Prefix[i] && (v4Port[i] == 0
+                        || (v4Proto[i] == protocol && v4Port[i] == port))) {
+                    return v4Vip[i];
+                }
+            }
+            return -1;
+        }
+
+        int prefix6(long hi, long lo) {
+            for (int i = 0; i < v6Count; i++) {
+                if ((hi & v6MaskHi[i]) == v6PrefixHi[i] && (lo & v6MaskLo[i]) == v6PrefixLo[i]) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        int vip6(int from, long hi, long lo, int protocol, int port) {
+            for (int i = from; i < v6Count; i++) {
+                if ((hi & v6MaskHi[i]) == v6PrefixHi[i] && (lo & v6MaskLo[i]) == v6PrefixLo[i]
+                        && (v6Port[i] == 0 || (v6Proto[i] == protocol && v6Port[i] == port))) {
+                    return v6Vip[i];
+                }
+            }
+            return -1;
+        }
+    }
+
+    static final class VipState {
+        final int slot;
+        final VipKey key;
+        final Encap encap;
+        final int newLength;
+        MaglevTable ring;
+        final List<Integer> backends = new ArrayList<>(); // backend slots, in the order added
+        long[] base = new long[VIP_COUNTERS];
+
+        VipState(int slot, VipKey key, Encap encap, int newLength) {
+            this.slot = slot;
+            this.key = key;
+            this.encap = encap;
+            this.newLength = newLength;
+        }
+    }
+
+    static final class BackendState {
+        final InetAddress address;
+        final boolean six;
+        final int v4;
+        final long hi, lo;
+        final int vip;
+        boolean draining;
+        long[] base = new long[BACKEND_COUNTERS];
+
+        BackendState(InetAddress a, int vip) {
+            this.address = a;
+            this.vip = vip;
+            ByteBuffer bb = ByteBuffer.wrap(a.getAddress());
+            if (a instanceof Inet4Address) {
+                six = false;
+                v4 = bb.getInt();
+                hi = 0;
+                lo = 0x0000_FFFF_0000_0000L | (v4 & 0xFFFF_FFFFL);
+            } else {
+                six = true;
+                v4 = 0;
+                hi = bb.getLong();
+                lo = bb.getLong();
+            }
+        }
+    }
+
+    private final Settings settings;
+    private final long seed;
+    private final VipState[] vips = new VipState[MAX_VIPS];
+    private final BackendState[] backends = new BackendState[MAX_BACKENDS];
+    private final int[] nextGeneration = new int[MAX_BACKENDS];
+    private final int[] generation = new int[MAX_BACKENDS];
+    private final List<WorkerState> workers = new ArrayList<>();
+    private volatile Snapshot snapshot;
+    private Runnable onChange = () -> { };
+
+    /**
+     * @param s settings (copied where it matters: addresses, sizes, timeouts)
+     * @throws IllegalArgumentException for a source address of the wrong family, a flow-table size that is not a
+     *                                  power of two in [8, 2<sup>24</sup>], timeouts outside 1..86400 s, TTL outside
+     *                                  1..255
+     */
+    public LoadBalancer(Settings s) {
+        if (s.ip4Source != null && !(s.ip4Source instanceof Inet4Address)) {
+            throw new IllegalArgumentException("lb ip4-src-address " + s.ip4Source.getHostAddress()
+                    + " is not IPv4");
+        }
+        if (s.ip6Source != null && !(s.ip6Source instanceof Inet6Address)) {
+            throw new IllegalArgumentException("lb ip6-src-address " + s.ip6Source.getHostAddress()
+                    + " is not IPv6");
+        }
+        if (s.flowTableSlots < ConnectionTable.MIN_CAPACITY || s.flowTableSlots > ConnectionTable.MAX_CAPACITY
+                || Integer.bitCount(s.flowTableSlots) != 1) {
+            throw new IllegalArgumentException("lb flow-table-slots must be a power of two in ["
+                    + ConnectionTable.MIN_CAPACITY + ", " + ConnectionTable.MAX_CAPACITY + "], got "
+                    + s.flowTableSlots);
+        }
+        if (s.tcpTimeoutSeconds < 1 || s.tcpTimeoutSeconds > 86_400 || s.udpTimeoutSeconds < 1
+                || s.udpTimeoutSeconds > 86_400) {
+            throw new IllegalArgumentException("lb timeouts must be 1..86400 s, got tcp " + s.tcpTimeoutSeconds
+                    + ", udp " + s.udpTimeoutSeconds);
+        }
+        if (s.ttl < 1 || s.ttl > 255) {
+            throw new IllegalArgumentException("lb ttl must be 1..255, got " + s.ttl);
+        }
+        this.settings = s;
+        this.seed = s.hashSeed != null ? s.hashSeed : ThreadLocalRandom.current().nextLong();
+        Arrays.fill(generation, -1);
+        publish();
+    }
+
+    /** @return the settings */
+    public Settings settings() {
+        return settings;
+    }
+
+    /** @return the flow hash seed */
+    long seed() {
+        return seed;
+    }
+
+    /** Called (on the changing thread) after every published change; the dataplane enables the arc features. */
+    public synchronized void onChange(Runnable r) {
+        this.onChange = r;
+    }
+
+    Snapshot snapshot() {
+        return snapshot;
+    }
+
+    /** @return whether any IPv4 VIP exists (the lb4 feature is needed) */
+    public boolean hasIpv4Vips() {
+        return snapshot.v4Count > 0;
+    }
+
+    /** @return whether any IPv6 VIP exists */
+    public boolean hasIpv6Vips() {
+        return snapshot.v6Count > 0;
+    }
+
+    /**
+     * The per-worker state, created on first request (graph instantiation, before the workers start).
+     *
+     * @param worker worker index
+     * @param bufferBytes the worker's buffer size, bytes
+     * @return the state shared by that worker's lb4 and lb6 nodes
+     */
+    public synchronized WorkerState worker(int worker, int bufferBytes) {
+        while (workers.size() <= worker) {
+            workers.add(null);
+        }
+        WorkerState w = workers.get(worker);
+        if (w == null) {
+            w = new WorkerState(this, bufferBytes);
+            workers.set(worker, w);
+        }
+        return w;
+    }
+
+    private void publish() {
+        List<VipState> live = new ArrayList<>();
+        for (VipState v : vips) {
+            if (v != null) {
+                live.add(v);
+            }
+        }
+        snapshot = new Snapshot(live, backends, generation);
+        onChange.run();
+    }
+
+    private VipState find(VipKey key) {
+        for (VipState v : vips) {
+            if (v != null && v.key.equals(key)) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    private VipState existing(VipKey key) {
+        VipState v = find(key);
+        if (v == null) {
+            throw new IllegalArgumentException("no VIP " + key);
+        }
+        return v;
+    }
+
+    /**
+     * {@code lb vip PREFIX [protocol P port N] encap E new_len M}: adds a VIP with no backends (packets to it are
+     * dropped as "lb no backend" until backends are added).
+     *
+     * @throws IllegalArgumentException the VIP exists, {@value #MAX_VIPS} VIPs exist, encap srlb (not this node's),
+     *                                  {@code newLength} not a prime in [2, {@link MaglevTable#MAX_SIZE}], or the
+     *                                  encapsulation's outer family has no configured source address
+     */
+    public synchronized void addVip(VipKey key, Encap encap, int newLength) {
+        if (find(key) != null) {
+            throw new IllegalArgumentException("VIP " + key + " exists already");
+        }
+        if (encap == Encap.SRLB) {
+            throw new IllegalArgumentException("encap srlb is not served by the Maglev load balancer");
+        }
+        MaglevTable.checkSize(newLength);
+        if (encap == Encap.GRE4 && settings.ip4Source == null) {
+            throw new IllegalArgumentException("encap gre4 needs lb ip4-src-address in the configuration");
+        }
+        if ((encap == Encap.GRE6 || encap == Encap.SRV6) && settings.ip6Source == null) {
+            throw new IllegalArgumentException("encap " + encap.word() + " needs lb ip6-src-address in the "
+                    + "configuration");
+        }
+        int slot = -1;
+        for (int i = 0; i < MAX_VIPS && slot < 0; i++) {
+            if (vips[i] == null) {
+                slot = i;
+            }
+        }
+        if (slot < 0) {
+            throw new IllegalArgumentException("at most " + MAX_VIPS + " VIPs");
+        }
+        VipState v = new VipState(slot, key, encap, newLength);
+        v.ring = new MaglevTable(newLength, MaglevTable.WeightMode.V1);
+        v.base = vipSums(slot);
+        vips[slot] = v;
+        publish();
+    }
+
+    /**
+     * {@code lb vip ... del}: removes a VIP and flushes its backends (their flows are re-selected, i.e. no longer
+     * steered: packets to the prefix then go on as ordinary traffic).
+     *
+     * @throws IllegalArgumentException no such VIP
+     */
+    public synchronized void delVip(VipKey key) {
+        VipState v = existing(key);
+        for (int b : v.backends) {
+            free(b);
+        }
+        vips[v.slot] = null;
+        publish();
+    }
+
+    private void free(int b) {
+        backends[b] = null;
+        generation[b] = -1;
+    }
+
+    /**
+     * {@code lb as VIP ADDRESS...}: adds backends (or brings draining ones back) and rebuilds the VIP's Maglev table.
+     *
+     * @throws IllegalArgumentException no such VIP; an address whose family the VIP's encapsulation cannot carry (gre4:
+     *                                  IPv4, gre6 and srv6: IPv6, ipip: either, with a source address of that
+     *                                  family); an address already active; no free backend slot
+     */
+    public synchronized void addBackends(VipKey key, List<InetAddress> addresses) {
+        VipState v = existing(key);
+        for (InetAddress a : addresses) {
+            boolean six = a instanceof Inet6Address;
+            switch (v.encap) {
+                case GRE4 -> require(!six, a, "gre4 needs IPv4 backends");
+                case GRE6 -> require(six, a, "gre6 needs IPv6 backends");
+                case SRV6 -> require(six, a, "srv6 needs IPv6 backends (their SIDs)");
+                case IPIP -> require(six ? settings.ip6Source != null : settings.ip4Source != null, a,
+                        "ipip to an IPv" + (six ? 6 : 4) + " backend needs lb ip" + (six ? 6 : 4)
+                                + "-src-address in the configuration");
+                default -> { }
+            }
+            Integer b = backendOf(v, a);
+            if (b != null && !backends[b].draining) {
+                throw new IllegalArgumentException("backend " + a.getHostAddress() + " is already in VIP " + key);
+            }
+        }
+        for (InetAddress a : addresses) {
+            Integer b = backendOf(v, a);
+            if (b != null) {
+                backends[b].draining = false;
+                continue;
+            }
+            int slot = -1;
+            for (int i = 0; i < MAX_BACKENDS && slot < 0; i++) {
+                if (backends[i] == null) {
+                    slot = i;
+                }
+            }
+            if (slot < 0) {
+                throw new IllegalArgumentException("at most " + MAX_BACKENDS + " backends over all VIPs");
+            }
+            BackendState s = new BackendState(a, v.slot);
+            s.base = backendSums(slot);
+            backends[slot] = s;
+            generation[slot] = nextGeneration[slot]++ & Integer.MAX_VALUE;
+            v.backends.add(slot);
+        }
+        rebuild(v);
+        publish();
+    }
+
+    /**
+     * {@code lb as VIP ADDRESS... del [flush]}: takes backends out of the VIP's Maglev table (rebuilt: Maglev moves
+     * only their slots, paper §3.4). Without flush their tracked flows stay ("draining"); with flush those flows are
+     * re-selected at their next packet and the backends are forgotten.
+     *
+     * @throws IllegalArgumentException no such VIP or backend
+     */
+    public synchronized void delBackends(VipKey key, List<InetAddress> addresses, boolean flush) {
+        VipState v = existing(key);
+        for (InetAddress a : addresses) {
+            if (backendOf(v, a) == null) {
+                throw new IllegalArgumentException("no backend " + a.getHostAddress() + " in VIP " + key);
+            }
+        }
+        for (InetAddress a : addresses) {
+            int b = backendOf(v, a);
+            if (flush) {
+                free(b);
+                v.backends.remove(Integer.valueOf(b));
+            } else {
+                backends[b].draining = true;
+            }
+        }
+        rebuild(v);
+        publish();
+    }
+
+    private static void require(boolean ok, InetAddress a, String rule) {
+        if (!ok) {
+            throw new IllegalArgumentException("backend " + a.getHostAddress() + ": " + rule);
+        }
+    }
+
+    private Integer backendOf(VipState v, InetAddress a) {
+        for (int b : v.backends) {
+            if (backends[b].address.equals(a)) {
+                return b;
+            }
+        }
+        return null;
+    }
+
+    private void rebuild(VipState v) {
+        List<MaglevTable.Endpoint> eps = new ArrayList<>();
+        for (int b : v.backends) {
+            BackendState s = backends[b];
+            eps.add(new MaglevTable.Endpoint(b, s.draining ? 0 : 1, FlowHash.hash(0, s.hi, s.lo, 0, 0, 0)));
+        }
+        MaglevTable t = new MaglevTable(v.newLength, MaglevTable.WeightMode.V1);
+        t.rebuild(eps);
+        v.ring = t; // a new table: workers holding the old snapshot keep a consistent old table
+    }
+
+    // ---------------------------------------------------------------- counters and show
+
+    private long[] vipSums(int slot) {
+        long[] s = new long[VIP_COUNTERS];
+        for (WorkerState w : workers) {
+            if (w != null) {
+                for (int c = 0; c < VIP_COUNTERS; c++) {
+                    s[c] += w.vipCounter(slot, c);
+                }
+            }
+        }
+        return s;
+    }
+
+    private long[] backendSums(int slot) {
+        long[] s = new long[BACKEND_COUNTERS];
+        for (WorkerState w : workers) {
+            if (w != null) {
+                for (int c = 0; c < BACKEND_COUNTERS; c++) {
+                    s[c] += w.backendCounter(slot, c);
+                }
+            }
+        }
+        return s;
+    }
+
+    /**
+     * A VIP's counters since it was added, summed over workers (racy reads: eventually consistent).
+     *
+     * @throws IllegalArgumentException no such VIP
+     */
+    public synchronized VipCounters vipCounters(VipKey key) {
+        VipState v = existing(key);
+        long[] s = vipSums(v.slot);
+        for (int c = 0; c < VIP_COUNTERS; c++) {
+            s[c] -= v.base[c];
+        }
+        return new VipCounters(s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
+    }
+
+    /**
+     * A backend's counters since it was added to the VIP (draining backends keep counting).
+     *
+     * @throws IllegalArgumentException no such VIP or backend
+     */
+    public synchronized BackendCounters backendCounters(VipKey key, InetAddress address) {
+        VipState v = existing(key);
+        Integer b = backendOf(v, address);
+        if (b == null) {
+            throw new IllegalArgumentException("no backend " + address.getHostAddress() + " in VIP " + key);
+        }
+        long[] s = backendSums(b);
+        for (int c = 0; c < BACKEND_COUNTERS; c++) {
+            s[c] -= backends[b].base[c];
+        }
+        return new BackendCounters(s[0], s[1], s[2], s[3], s[4]);
+    }
+
+    /**
+     * Maglev table slots owned by each active backend of a VIP.
+     *
+     * @return address → slots, in the order the backends were added (draining ones: 0)
+     * @throws IllegalArgumentException no such VIP
+     */
+    public synchronized java.util.Map<InetAddress, Integer> slots(VipKey key) {
+        VipState v = existing(key);
+        int[] count = new int[MAX_BACKENDS];
+        for (int i = 0; i < v.ring.size(); i++) {
+            int b = v.ring.slot(i);
+            if (b >= 0) {
+                count[b]++;
+            }
+        }
+        java.util.Map<InetAddress, Integer> m = new java.util.LinkedHashMap<>();
+        for (int b : v.backends) {
+            m.put(backends[b].address, count[b]);
+        }
+        return m;
+    }
+
+    /** @return {@code show lb}: settings, then per VIP its counters and its backends with slots and counters. */
+    public synchronized String show() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "lb conf ip4-src-address %s ip6-src-address %s timeout tcp %d s udp %d s"
+                + " flow-table-slots %d per worker%n", settings.ip4Source == null ? "none"
+                        : settings.ip4Source.getHostAddress(), settings.ip6Source == null ? "none"
+                        : settings.ip6Source.getHostAddress(), settings.tcpTimeoutSeconds,
+                settings.udpTimeoutSeconds, settings.flowTableSlots));
+        long now = System.nanoTime();
+        for (int i = 0; i < workers.size(); i++) {
+            WorkerState w = workers.get(i);
+            if (w != null) {
+                ConnectionTable t = w.table;
+                sb.append(String.format(Locale.ROOT, "worker %d flow table: live %d of %d, hits %d, inserts %d, "
+                        + "full %d, expired %d, reselected %d%n", i, t.liveEntries(now), t.capacity(),
+                        t.counter(ConnectionTable.HITS), t.counter(ConnectionTable.INSERTS),
+                        t.counter(ConnectionTable.FULL), t.counter(ConnectionTable.EXPIRED),
+                        t.counter(ConnectionTable.RESELECTED)));
+            }
+        }
+        for (VipState v : vips) {
+            if (v == null) {
+                continue;
+            }
+            VipCounters c = vipCounters(v.key);
+            sb.append(String.format(Locale.ROOT, "lb vip %s encap %s new_len %d%n", v.key, v.encap.word(),
+                    v.newLength));
+            sb.append(String.format(Locale.ROOT, "  packets %d bytes %d new-flows %d sticky-hits %d table-full %d "
+                    + "no-backend %d too-big %d%n", c.packets(), c.bytes(), c.newFlows(), c.stickyHits(),
+                    c.tableFull(), c.noBackend(), c.tooBig()));
+            java.util.Map<InetAddress, Integer> slots = slots(v.key);
+            for (int b : v.backends) {
+                BackendState s = backends[b];
+                BackendCounters bc = backendCounters(v.key, s.address);
+                sb.append(String.format(Locale.ROOT, "  as %s %s slots %d packets %d bytes %d new-flows %d "
+                        + "sticky-hits %d table-full %d%n", s.address.getHostAddress(), s.draining ? "draining"
+                                : "used", slots.get(s.address), bc.packets(), bc.bytes(), bc.newFlows(),
+                        bc.stickyHits(), bc.tableFull()));
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * {@code show lb flows}: live connection-table entries of every worker, at most {@code limit} lines. Reads the
+     * tables while workers write them: an entry changing meanwhile may show mixed old/new fields (a diagnostic view;
+     * counters are exact).
+     */
+    public synchronized String showFlows(int limit) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-6s %-45s %-45s %-5s %-40s %s%n", "worker",
+                "client", "vip", "proto", "backend", "idle-left-s"));
+        long now = System.nanoTime();
+        int[] left = {limit};
+        for (int i = 0; i < workers.size() && left[0] > 0; i++) {
+            WorkerState w = workers.get(i);
+            if (w == null) {
+                continue;
+            }
+            int wi = i;
+            int n = w.table.forEachLive(now, left[0], (k, backend, gen, idle) -> {
+                BackendState b = backend >= 0 && backend < MAX_BACKENDS ? backends[backend] : null;
+                String be = b == null || generation[backend] != gen ? "(flushed)" : b.address.getHostAddress()
+                        + (b.draining ? " draining" : "");
+                sb.append(String.format(Locale.ROOT, "%-6d %-45s %-45s %-5d %-40s %.1f%n", wi,
+                        Bytes.addressString(k.srcHi, k.srcLo) + ":" + k.srcPort,
+                        Bytes.addressString(k.dstHi, k.dstLo) + ":" + k.dstPort, k.protocol, be,
+                        idle / 1e9));
+            });
+            left[0] -= n;
+        }
+        if (left[0] <= 0) {
+            sb.append("(first ").append(limit).append(" flows shown)\n");
+        }
+        return sb.toString();
+    }
+
+    /** Idle timeout in ns for the connection tables. */
+    long tcpIdleNanos() {
+        return TimeUnit.SECONDS.toNanos(settings.tcpTimeoutSeconds);
+    }
+
+    long udpIdleNanos() {
+        return TimeUnit.SECONDS.toNanos(settings.udpTimeoutSeconds);
+    }
+
+    static int v4(InetAddress a) {
+        return a == null ? 0 : ByteBuffer.wrap(a.getAddress()).getInt();
+    }
+
+    static long hi(InetAddress a) {
+        return a == null ? 0 : ByteBuffer.wrap(a.getAddress()).getLong();
+    }
+
+    static long lo(InetAddress a) {
+        return a == null ? 0 : ByteBuffer.wrap(a.getAddress()).getLong(8);
+    }
+
+    /** @return the protocol word of a VIP key (0 for all-port VIPs) */
+    static int protocol(Protocol p) {
+        return p == null ? 0 : p.number();
+    }
+}

@@ -1,0 +1,96 @@
+package io.vecflow.dataplane.lb;
+
+import io.vecflow.dataplane.InterfaceTable;
+import io.vecflow.dataplane.fib.Forwarding;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One worker's load-balancer state, shared by its {@code lb4} and {@code lb6} nodes (same thread): the Maglev
+ * {@link ConnectionTable} (one per worker, paper §3.3), the {@link FlowKey} scratch, the {@link Encap} with the
+ * configured outer sources, the {@link IcmpTooBig} builder, per-VIP and per-backend counters, and a cache of the egress
+ * MTU toward each backend. Allocates nothing after construction.
+ *
+ * <p>Counters are written by the worker only (opaque stores) and read by the control thread ({@link LoadBalancer}'s
+ * sums).
+ */
+public final class WorkerState {
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    final ConnectionTable table;
+    final FlowKey key = new FlowKey();
+    final Encap encap;
+    final IcmpTooBig icmp;
+    private final long[] vipCounters = new long[LoadBalancer.MAX_VIPS * LoadBalancer.VIP_COUNTERS];
+    private final long[] backendCounters = new long[LoadBalancer.MAX_BACKENDS * LoadBalancer.BACKEND_COUNTERS];
+    /** Egress MTU per backend slot (bytes; 0 = no route, not checked), valid when mtuEpoch[b] == epoch. */
+    private final int[] mtu = new int[LoadBalancer.MAX_BACKENDS];
+    private final int[] mtuEpoch = new int[LoadBalancer.MAX_BACKENDS];
+    private int epoch = 1;
+    private LoadBalancer.Snapshot cachedFor;
+    private Forwarding cachedForwarding;
+
+    WorkerState(LoadBalancer lb, int bufferBytes) {
+        LoadBalancer.Settings s = lb.settings();
+        this.table = new ConnectionTable(s.flowTableSlots, lb.tcpIdleNanos(), lb.udpIdleNanos(), false);
+        this.encap = new Encap(bufferBytes, s.ttl, LoadBalancer.v4(s.ip4Source), LoadBalancer.hi(s.ip6Source),
+                LoadBalancer.lo(s.ip6Source));
+        this.icmp = new IcmpTooBig(bufferBytes, s.ttl);
+    }
+
+    /** @return this worker's connection table (counters readable from any thread) */
+    public ConnectionTable table() {
+        return table;
+    }
+
+    /** @return this worker's ICMP too-big builder (counters readable from any thread) */
+    public IcmpTooBig icmp() {
+        return icmp;
+    }
+
+    long vipCounter(int vip, int c) {
+        return (long) LONGS.getOpaque(vipCounters, vip * LoadBalancer.VIP_COUNTERS + c);
+    }
+
+    long backendCounter(int b, int c) {
+        return (long) LONGS.getOpaque(backendCounters, b * LoadBalancer.BACKEND_COUNTERS + c);
+    }
+
+    void addVip(int vip, int c, long n) {
+        int i = vip * LoadBalancer.VIP_COUNTERS + c;
+        LONGS.setOpaque(vipCounters, i, (long) LONGS.getOpaque(vipCounters, i) + n);
+    }
+
+    void addBackend(int b, int c, long n) {
+        int i = b * LoadBalancer.BACKEND_COUNTERS + c;
+        LONGS.setOpaque(backendCounters, i, (long) LONGS.getOpaque(backendCounters, i) + n);
+    }
+
+    /** Starts a vector: the MTU cache is dropped when the LB snapshot or the forwarding state changed. */
+    void refresh(LoadBalancer.Snapshot s, Forwarding f) {
+        if (s != cachedFor || f != cachedForwarding) {
+            cachedFor = s;
+            cachedForwarding = f;
+            epoch++;
+        }
+    }
+
+    /**
+     * @return the L3 MTU (bytes) of the interface the FIB sends backend {@code b} out of, or 0 when no route (the
+     *         lookup node then drops the packet as "no route")
+     */
+    int egressMtu(int b, LoadBalancer.Snapshot s, Forwarding f, InterfaceTable interfaces) {
+        if (mtuEpoch[b] == epoch) {
+            return mtu[b];
+        }
+        int adj = s.backend6[b] ? f.fib6().lookup(s.backendHi[b], s.backendLo[b]) : f.fib4().lookup(s.backend4[b]);
+        int m = 0;
+        if (adj >= 0) {
+            int tx = f.adjacencyIfIndex(adj);
+            m = interfaces.port(tx) == null ? 0 : interfaces.mtu(tx);
+        }
+        mtu[b] = m;
+        mtuEpoch[b] = epoch;
+        return m;
+    }
+}
