@@ -28,7 +28,8 @@ import java.util.function.Consumer;
 /**
  * A dataplane built from a {@link DataplaneConfig}: opens the ports (AF_PACKET sockets in their namespaces, pcap
  * replays, generators), builds the forwarding state, opens the netlink emitters (PSAMPLE and NET_DM over the
- * configured transport, IF_COUNTERS/STATUS on the VPP USERSOCK group) and the control socket. {@link #close()} undoes
+ * configured transport, IF_COUNTERS/STATUS on the VPP USERSOCK group), the load balancer's VIPs and backends
+ * ({@code lb:}) and the control socket. {@link #close()} undoes
  * all of it, also after a failure half way.
  */
 public final class DataplaneAssembly implements AutoCloseable {
@@ -84,6 +85,16 @@ public final class DataplaneAssembly implements AutoCloseable {
             t.egressGroup = s.psampleEgressGroup;
             t.fifoCapacity = s.sampleFifoSlots - 1;
             t.discardFifoCapacity = s.discardFifoSlots;
+            if (c.lb != null) {
+                io.vecflow.dataplane.lb.LoadBalancer.Settings ls = new io.vecflow.dataplane.lb.LoadBalancer.Settings();
+                ls.ip4Source = c.lb.ip4Source();
+                ls.ip6Source = c.lb.ip6Source();
+                ls.flowTableSlots = c.lb.flowTableSlots;
+                ls.tcpTimeoutSeconds = c.lb.tcpTimeout;
+                ls.udpTimeoutSeconds = c.lb.udpTimeout;
+                ls.ttl = c.lb.ttl;
+                t.lb = ls;
+            }
             PsampleEmitter ps = PsampleEmitter.open(s.genl() ? PsampleTransport.GENL : PsampleTransport.USERSOCK,
                     s.usersockGroups.psample, Psample.Convention.VPP);
             owned.add(ps);
@@ -94,6 +105,14 @@ public final class DataplaneAssembly implements AutoCloseable {
             owned.add(vpp);
             dataplane = new Dataplane(t, ps, nd, vpp);
             owned.add(dataplane);
+            if (c.lb != null) {
+                for (DataplaneConfig.LbVip v : c.lb.vips) {
+                    dataplane.loadBalancer().addVip(v.key(), v.encapType(), v.newLen);
+                    if (!v.backendAddresses().isEmpty()) {
+                        dataplane.loadBalancer().addBackends(v.key(), v.backendAddresses());
+                    }
+                }
+            }
             if (c.metrics.port > 0) {
                 metrics = new io.vecflow.dataplane.DataplaneMetrics(dataplane,
                         io.vecflow.dataplane.fib.Forwarding.parseAddress(c.metrics.listen), c.metrics.port);

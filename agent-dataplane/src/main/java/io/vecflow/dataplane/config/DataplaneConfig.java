@@ -65,6 +65,8 @@ public final class DataplaneConfig {
     public String controlSocket = ControlServer.DEFAULT_SOCKET.toString();
     /** Prometheus endpoint. */
     public Metrics metrics = new Metrics();
+    /** Maglev load balancer (VIPs, backends, outer sources, timeouts); absent = no load balancer. */
+    public Lb lb;
 
     /** Largest worker count. */
     public static final int MAX_WORKERS = 64;
@@ -320,6 +322,78 @@ public final class DataplaneConfig {
         public int counters = 29;
     }
 
+    /**
+     * The {@code lb} section: VPP lb plugin's {@code lb conf} (outer source addresses, flow timeout) plus the VIPs
+     * and their application servers ({@code lb vip}, {@code lb as}); lb.md §1–§2.
+     */
+    public static final class Lb {
+        /** Outer IPv4 source for gre4 and IPv4-outer ipip (VPP {@code ip4-src-address}). */
+        public String ip4SrcAddress;
+        /** Outer IPv6 source for gre6, srv6 and IPv6-outer ipip (VPP {@code ip6-src-address}). */
+        public String ip6SrcAddress;
+        /** Connection-table slots per worker: a power of two, 8..16777216 (80 bytes each). */
+        public int flowTableSlots = 1 << 16;
+        /** TCP idle timeout, seconds, 1..86400 (VPP: 40). */
+        public int tcpTimeout = 40;
+        /** UDP (and other protocols) idle timeout, seconds, 1..86400 (Katran: 30). */
+        public int udpTimeout = 30;
+        /** Outer TTL / hop limit and ICMP reply TTL, 1..255. */
+        public int ttl = io.vecflow.dataplane.lb.Encap.DEFAULT_TTL;
+        /** The VIPs. */
+        public List<LbVip> vips = new ArrayList<>();
+
+        @JsonIgnore
+        private InetAddress ip4, ip6;
+
+        /** The IPv4 source (valid after loading), or null. */
+        public InetAddress ip4Source() {
+            return ip4;
+        }
+
+        /** The IPv6 source (valid after loading), or null. */
+        public InetAddress ip6Source() {
+            return ip6;
+        }
+    }
+
+    /** One VIP of the {@code lb} section. */
+    public static final class LbVip {
+        /** VIP prefix, e.g. 192.0.2.1/32 or 2001:db8::1/128 (host bits clear). */
+        public String prefix;
+        /** tcp or udp for a per-port VIP (needs port); absent for an all-port VIP. */
+        public String protocol;
+        /** 1..65535 with protocol; absent (0) for an all-port VIP. */
+        public int port;
+        /** gre4, gre6, ipip or srv6 (default gre4, as VPP). */
+        public String encap = "gre4";
+        /** Maglev table size M, a prime (default 65537). */
+        public int newLen = io.vecflow.dataplane.lb.MaglevTable.DEFAULT_SIZE;
+        /** Backend (application server) addresses; srv6: their SIDs. */
+        public List<String> backends = new ArrayList<>();
+
+        @JsonIgnore
+        private io.vecflow.dataplane.control.DataplaneControl.VipKey key;
+        @JsonIgnore
+        private io.vecflow.dataplane.control.DataplaneControl.Encap encapEnum;
+        @JsonIgnore
+        private List<InetAddress> backendAddresses = new ArrayList<>();
+
+        /** The VIP key (valid after loading). */
+        public io.vecflow.dataplane.control.DataplaneControl.VipKey key() {
+            return key;
+        }
+
+        /** The encapsulation (valid after loading). */
+        public io.vecflow.dataplane.control.DataplaneControl.Encap encapType() {
+            return encapEnum;
+        }
+
+        /** The backends (valid after loading). */
+        public List<InetAddress> backendAddresses() {
+            return List.copyOf(backendAddresses);
+        }
+    }
+
     /** The {@code metrics} section. */
     public static final class Metrics {
         /** Address of the Prometheus endpoint. */
@@ -463,6 +537,9 @@ public final class DataplaneConfig {
         Map<InetAddress, Neighbour> neigh = validateNeighbours(p, byName);
         validateRoutes(p, byName, neigh);
         validateSflow(p, byName);
+        if (lb != null) {
+            validateLb(p);
+        }
         p.check(controlSocket != null && !controlSocket.isBlank() && controlSocket.getBytes(StandardCharsets.UTF_8)
                 .length <= 107, "control-socket", controlSocket, "need a path of 1..107 bytes (sun_path)");
         p.check(metrics.port >= 0 && metrics.port <= 65535, "metrics.port", metrics.port, "need 0..65535 (0 = off)");
@@ -777,6 +854,116 @@ public final class DataplaneConfig {
                 s.sampleFifoSlots, "need 2..1048576");
         p.check(s.discardFifoSlots >= 2 && s.discardFifoSlots <= 1 << 20, "sflow.discard-fifo-slots",
                 s.discardFifoSlots, "need 2..1048576");
+    }
+
+    private void validateLb(Problems p) {
+        Lb l = lb;
+        if (l.vips == null) {
+            l.vips = new ArrayList<>();
+        }
+        if (l.ip4SrcAddress != null) {
+            l.ip4 = ipLiteral(l.ip4SrcAddress);
+            if (!p.check(l.ip4 instanceof Inet4Address, "lb.ip4-src-address", l.ip4SrcAddress,
+                    "need an IPv4 address")) {
+                l.ip4 = null;
+            }
+        }
+        if (l.ip6SrcAddress != null) {
+            l.ip6 = ipLiteral(l.ip6SrcAddress);
+            if (!p.check(l.ip6 instanceof Inet6Address, "lb.ip6-src-address", l.ip6SrcAddress,
+                    "need an IPv6 address")) {
+                l.ip6 = null;
+            }
+        }
+        p.check(l.flowTableSlots >= io.vecflow.dataplane.lb.ConnectionTable.MIN_CAPACITY
+                && l.flowTableSlots <= io.vecflow.dataplane.lb.ConnectionTable.MAX_CAPACITY
+                && Integer.bitCount(l.flowTableSlots) == 1, "lb.flow-table-slots", l.flowTableSlots,
+                "need a power of two, 8..16777216");
+        p.check(l.tcpTimeout >= 1 && l.tcpTimeout <= 86_400, "lb.tcp-timeout", l.tcpTimeout, "need 1..86400 s");
+        p.check(l.udpTimeout >= 1 && l.udpTimeout <= 86_400, "lb.udp-timeout", l.udpTimeout, "need 1..86400 s");
+        p.check(l.ttl >= 1 && l.ttl <= 255, "lb.ttl", l.ttl, "need 1..255");
+        p.check(l.vips.size() <= io.vecflow.dataplane.lb.LoadBalancer.MAX_VIPS, "lb.vips", l.vips.size() + " VIPs",
+                "at most " + io.vecflow.dataplane.lb.LoadBalancer.MAX_VIPS);
+        Map<io.vecflow.dataplane.control.DataplaneControl.VipKey, Integer> seen = new HashMap<>();
+        for (int i = 0; i < l.vips.size(); i++) {
+            String at = "lb.vips[" + i + "]";
+            LbVip v = l.vips.get(i);
+            if (v == null) {
+                p.add(at, "empty VIP entry");
+                continue;
+            }
+            Route r = new Route();
+            r.prefix = v.prefix;
+            boolean ok = parsePrefix(p, at + ".prefix", r);
+            io.vecflow.dataplane.control.DataplaneControl.Protocol proto = null;
+            if (v.protocol != null) {
+                proto = switch (v.protocol) {
+                    case "tcp" -> io.vecflow.dataplane.control.DataplaneControl.Protocol.TCP;
+                    case "udp" -> io.vecflow.dataplane.control.DataplaneControl.Protocol.UDP;
+                    default -> null;
+                };
+                ok &= p.check(proto != null, at + ".protocol", v.protocol, "need tcp or udp");
+            }
+            if ((v.protocol == null) != (v.port == 0)) {
+                p.add(at + (v.protocol == null ? ".port" : ".protocol"), "a per-port VIP needs both protocol and "
+                        + "port (1..65535); an all-port VIP neither");
+                ok = false;
+            }
+            ok &= p.check(v.port >= 0 && v.port <= 65535, at + ".port", v.port, "need 1..65535");
+            v.encapEnum = switch (v.encap == null ? "" : v.encap) {
+                case "gre4" -> io.vecflow.dataplane.control.DataplaneControl.Encap.GRE4;
+                case "gre6" -> io.vecflow.dataplane.control.DataplaneControl.Encap.GRE6;
+                case "ipip" -> io.vecflow.dataplane.control.DataplaneControl.Encap.IPIP;
+                case "srv6" -> io.vecflow.dataplane.control.DataplaneControl.Encap.SRV6;
+                default -> null;
+            };
+            ok &= p.check(v.encapEnum != null, at + ".encap", v.encap, "need gre4, gre6, ipip or srv6");
+            if (v.encapEnum == io.vecflow.dataplane.control.DataplaneControl.Encap.GRE4 && l.ip4 == null) {
+                p.add(at + ".encap", "gre4 needs lb.ip4-src-address");
+            }
+            if ((v.encapEnum == io.vecflow.dataplane.control.DataplaneControl.Encap.GRE6
+                    || v.encapEnum == io.vecflow.dataplane.control.DataplaneControl.Encap.SRV6) && l.ip6 == null) {
+                p.add(at + ".encap", v.encap + " needs lb.ip6-src-address");
+            }
+            ok &= p.check(v.newLen >= 2 && v.newLen <= io.vecflow.dataplane.lb.MaglevTable.MAX_SIZE
+                    && java.math.BigInteger.valueOf(v.newLen).isProbablePrime(30), at + ".new-len", v.newLen,
+                    "need a prime, 2.." + io.vecflow.dataplane.lb.MaglevTable.MAX_SIZE + " (default 65537)");
+            if (ok) {
+                v.key = new io.vecflow.dataplane.control.DataplaneControl.VipKey(r.prefixAddress, r.prefixLength,
+                        proto, v.port);
+                Integer prev = seen.putIfAbsent(v.key, i);
+                if (prev != null) {
+                    p.add(at, "VIP " + v.key + " is already lb.vips[" + prev + "]");
+                }
+            }
+            v.backendAddresses = new ArrayList<>();
+            if (v.backends == null) {
+                v.backends = new ArrayList<>();
+            }
+            for (int j = 0; j < v.backends.size(); j++) {
+                String bat = at + ".backends[" + j + "]";
+                String text = v.backends.get(j);
+                InetAddress a = text == null ? null : ipLiteral(text);
+                if (!p.check(a != null, bat, text, "need an IPv4 or IPv6 address")) {
+                    continue;
+                }
+                boolean six = a instanceof Inet6Address;
+                if (v.encapEnum != null) {
+                    switch (v.encapEnum) {
+                        case GRE4 -> p.check(!six, bat, text, "gre4 needs IPv4 backends");
+                        case GRE6, SRV6 -> p.check(six, bat, text, v.encap + " needs IPv6 backends");
+                        case IPIP -> p.check(six ? l.ip6 != null : l.ip4 != null, bat, text, "ipip to this family "
+                                + "needs lb.ip" + (six ? 6 : 4) + "-src-address");
+                        default -> { }
+                    }
+                }
+                if (v.backendAddresses.contains(a)) {
+                    p.add(bat, text + " is listed twice");
+                } else {
+                    v.backendAddresses.add(a);
+                }
+            }
+        }
     }
 
     /** An IPv4 dotted quad or an IPv6 literal, without name lookups; null otherwise. */

@@ -230,4 +230,62 @@ class DataplaneConfigTest {
         assertThat(mixed.port("c").routed(mixed)).as("routes configured: l3").isTrue();
         assertThat(mixed.port("d").routed(mixed)).as("explicit mode wins").isFalse();
     }
+
+    @Test
+    void exampleLbSectionLoads() {
+        DataplaneConfig c = DataplaneConfig.parse(DataplaneConfig.example(), "dataplane-example.yaml", ROOT);
+        assertThat(c.lb.ip4Source()).isEqualTo(InetAddress.ofLiteral("10.0.1.1"));
+        assertThat(c.lb.ip6Source()).isEqualTo(InetAddress.ofLiteral("2001:db8:1::1"));
+        assertThat(c.lb.flowTableSlots).isEqualTo(65536);
+        assertThat(c.lb.tcpTimeout).isEqualTo(40);
+        assertThat(c.lb.udpTimeout).isEqualTo(30);
+        assertThat(c.lb.vips).hasSize(1);
+        DataplaneConfig.LbVip v = c.lb.vips.get(0);
+        assertThat(v.key().toString()).isEqualTo("192.0.2.1/32 protocol tcp port 80");
+        assertThat(v.encapType()).isEqualTo(io.vecflow.dataplane.control.DataplaneControl.Encap.GRE4);
+        assertThat(v.newLen).isEqualTo(65537);
+        assertThat(v.backendAddresses()).containsExactly(InetAddress.ofLiteral("10.0.2.10"),
+                InetAddress.ofLiteral("10.0.2.11"));
+        assertThat(DataplaneConfig.parse("ports:\n  - {name: g, type: generator}\n", "dp.yaml", null).lb).isNull();
+    }
+
+    @Test
+    void lbMistakesNameKeyAndLine() {
+        String yaml = """
+                ports:
+                  - {name: g, type: generator}
+                lb:
+                  ip4-src-address: 2001:db8::1
+                  flow-table-slots: 1000
+                  tcp-timeout: 0
+                  vips:
+                    - prefix: 192.0.2.1/24
+                      encap: gre4
+                    - prefix: 192.0.2.1/32
+                      protocol: sctp
+                      port: 80
+                    - prefix: 2001:db8::1/128
+                      encap: srv6
+                      new-len: 65536
+                      backends: [10.0.0.1, 2001:db8:1::1, 2001:db8:1::1]
+                    - prefix: 192.0.2.2/32
+                      port: 80
+                      encap: vxlan
+                """;
+        assertThat(problems(yaml).problems()).containsExactly(
+                "dp.yaml line 4: lb.ip4-src-address: \"2001:db8::1\" is invalid (need an IPv4 address)",
+                "dp.yaml line 5: lb.flow-table-slots: 1000 is invalid (need a power of two, 8..16777216)",
+                "dp.yaml line 6: lb.tcp-timeout: 0 is invalid (need 1..86400 s)",
+                "dp.yaml line 8: lb.vips[0].prefix: 192.0.2.1/24 has host bits set",
+                "dp.yaml line 9: lb.vips[0].encap: gre4 needs lb.ip4-src-address",
+                "dp.yaml line 11: lb.vips[1].protocol: \"sctp\" is invalid (need tcp or udp)",
+                "dp.yaml line 10: lb.vips[1].encap: gre4 needs lb.ip4-src-address",
+                "dp.yaml line 14: lb.vips[2].encap: srv6 needs lb.ip6-src-address",
+                "dp.yaml line 15: lb.vips[2].new-len: 65536 is invalid (need a prime, 2..16777213 (default 65537))",
+                "dp.yaml line 16: lb.vips[2].backends[0]: \"10.0.0.1\" is invalid (srv6 needs IPv6 backends)",
+                "dp.yaml line 16: lb.vips[2].backends[2]: 2001:db8:1::1 is listed twice",
+                "dp.yaml line 18: lb.vips[3].port: a per-port VIP needs both protocol and port (1..65535); an "
+                        + "all-port VIP neither",
+                "dp.yaml line 19: lb.vips[3].encap: \"vxlan\" is invalid (need gre4, gre6, ipip or srv6)");
+    }
 }
