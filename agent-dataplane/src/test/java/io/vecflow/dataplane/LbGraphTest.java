@@ -209,7 +209,7 @@ class LbGraphTest {
         assertThat(lb.vipCounters(KEY).newFlows()).isEqualTo(400);
         assertThat(lb.show()).contains("lb vip 192.0.2.1/32 protocol udp port 5678 encap gre4 new_len 65537")
                 .contains("packets 800").contains("as 10.1.0.1 used slots ");
-        assertThat(lb.showFlows(10)).contains("(first 10 flows shown)").contains(":5678");
+        assertThat(lb.showFlows(10)).contains("(first 10 flows shown)").contains("192.0.2.1 5678");
     }
 
     @Test

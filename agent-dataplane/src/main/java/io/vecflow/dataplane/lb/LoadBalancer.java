@@ -456,7 +456,7 @@ public final class LoadBalancer {
             }
             Integer b = backendOf(v, a);
             if (b != null && !backends[b].draining) {
-                throw new IllegalArgumentException("backend " + a.getHostAddress() + " is already in VIP " + key);
+                throw new IllegalArgumentException("backend " + text(a) + " is already in VIP " + key);
             }
         }
         for (InetAddress a : addresses) {
@@ -495,7 +495,7 @@ public final class LoadBalancer {
         VipState v = existing(key);
         for (InetAddress a : addresses) {
             if (backendOf(v, a) == null) {
-                throw new IllegalArgumentException("no backend " + a.getHostAddress() + " in VIP " + key);
+                throw new IllegalArgumentException("no backend " + text(a) + " in VIP " + key);
             }
         }
         for (InetAddress a : addresses) {
@@ -513,7 +513,7 @@ public final class LoadBalancer {
 
     private static void require(boolean ok, InetAddress a, String rule) {
         if (!ok) {
-            throw new IllegalArgumentException("backend " + a.getHostAddress() + ": " + rule);
+            throw new IllegalArgumentException("backend " + text(a) + ": " + rule);
         }
     }
 
@@ -586,7 +586,7 @@ public final class LoadBalancer {
         VipState v = existing(key);
         Integer b = backendOf(v, address);
         if (b == null) {
-            throw new IllegalArgumentException("no backend " + address.getHostAddress() + " in VIP " + key);
+            throw new IllegalArgumentException("no backend " + text(address) + " in VIP " + key);
         }
         long[] s = backendSums(b);
         for (int c = 0; c < BACKEND_COUNTERS; c++) {
@@ -617,13 +617,25 @@ public final class LoadBalancer {
         return m;
     }
 
+    /**
+     * The backend a new flow with this 5-tuple would get now: {@code ring[hash mod M]} of the VIP's current table,
+     * with this load balancer's hash seed (Katran's {@code getRealForFlow}); tracked flows may be elsewhere.
+     *
+     * @return the backend's address, or null when the VIP has no active backend
+     * @throws IllegalArgumentException no such VIP
+     */
+    public synchronized InetAddress backendFor(VipKey key, FlowKey flow) {
+        VipState v = existing(key);
+        int b = v.ring.lookup(FlowHash.hash(seed, flow));
+        return b < 0 ? null : backends[b].address;
+    }
+
     /** @return {@code show lb}: settings, then per VIP its counters and its backends with slots and counters. */
     public synchronized String show() {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "lb conf ip4-src-address %s ip6-src-address %s timeout tcp %d s udp %d s"
                 + " flow-table-slots %d per worker%n", settings.ip4Source == null ? "none"
-                        : settings.ip4Source.getHostAddress(), settings.ip6Source == null ? "none"
-                        : settings.ip6Source.getHostAddress(), settings.tcpTimeoutSeconds,
+                        : text(settings.ip4Source), settings.ip6Source == null ? "none" : text(settings.ip6Source), settings.tcpTimeoutSeconds,
                 settings.udpTimeoutSeconds, settings.flowTableSlots));
         long now = System.nanoTime();
         for (int i = 0; i < workers.size(); i++) {
@@ -652,7 +664,7 @@ public final class LoadBalancer {
                 BackendState s = backends[b];
                 BackendCounters bc = backendCounters(v.key, s.address);
                 sb.append(String.format(Locale.ROOT, "  as %s %s slots %d packets %d bytes %d new-flows %d "
-                        + "sticky-hits %d table-full %d%n", s.address.getHostAddress(), s.draining ? "draining"
+                        + "sticky-hits %d table-full %d%n", text(s.address), s.draining ? "draining"
                                 : "used", slots.get(s.address), bc.packets(), bc.bytes(), bc.newFlows(),
                         bc.stickyHits(), bc.tableFull()));
             }
@@ -678,11 +690,11 @@ public final class LoadBalancer {
             int wi = i;
             int n = w.table.forEachLive(now, left[0], (k, backend, gen, idle) -> {
                 BackendState b = backend >= 0 && backend < MAX_BACKENDS ? backends[backend] : null;
-                String be = b == null || generation[backend] != gen ? "(flushed)" : b.address.getHostAddress()
+                String be = b == null || generation[backend] != gen ? "(flushed)" : text(b.address)
                         + (b.draining ? " draining" : "");
                 sb.append(String.format(Locale.ROOT, "%-6d %-45s %-45s %-5d %-40s %.1f%n", wi,
-                        Bytes.addressString(k.srcHi, k.srcLo) + ":" + k.srcPort,
-                        Bytes.addressString(k.dstHi, k.dstLo) + ":" + k.dstPort, k.protocol, be,
+                        text(k.srcHi, k.srcLo) + " " + k.srcPort, text(k.dstHi, k.dstLo) + " " + k.dstPort,
+                        k.protocol, be,
                         idle / 1e9));
             });
             left[0] -= n;
@@ -700,6 +712,52 @@ public final class LoadBalancer {
 
     long udpIdleNanos() {
         return TimeUnit.SECONDS.toNanos(settings.udpTimeoutSeconds);
+    }
+
+    /** RFC 5952 text of an address (IPv6: lower case, longest run of ≥ 2 zero groups as "::"); allocates. */
+    public static String text(InetAddress a) {
+        if (a instanceof Inet4Address) {
+            return a.getHostAddress();
+        }
+        ByteBuffer bb = ByteBuffer.wrap(a.getAddress());
+        return text(bb.getLong(), bb.getLong());
+    }
+
+    /** {@link #text(InetAddress)} of a 128-bit value; IPv4-mapped values as dotted quads. */
+    static String text(long hi, long lo) {
+        if (hi == 0 && (lo >>> 32) == 0xFFFFL) {
+            return Bytes.addressString(hi, lo);
+        }
+        int[] g = new int[8];
+        for (int i = 0; i < 4; i++) {
+            g[i] = (int) (hi >>> (48 - 16 * i)) & 0xFFFF;
+            g[4 + i] = (int) (lo >>> (48 - 16 * i)) & 0xFFFF;
+        }
+        int bestAt = -1, bestLen = 1;
+        for (int i = 0; i < 8; ) {
+            int j = i;
+            while (j < 8 && g[j] == 0) {
+                j++;
+            }
+            if (j - i > bestLen) {
+                bestAt = i;
+                bestLen = j - i;
+            }
+            i = j == i ? i + 1 : j;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            if (i == bestAt) {
+                sb.append("::");
+                i += bestLen - 1;
+                continue;
+            }
+            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
+                sb.append(':');
+            }
+            sb.append(Integer.toHexString(g[i]));
+        }
+        return sb.toString();
     }
 
     static int v4(InetAddress a) {
