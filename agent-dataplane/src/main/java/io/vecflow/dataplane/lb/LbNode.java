@@ -55,6 +55,7 @@ public final class LbNode extends Node {
     private final AtomicReference<Forwarding> forwarding;
     private final InterfaceTable interfaces;
     private final long seed;
+    private final java.util.function.LongSupplier clock;
 
     /**
      * @param ip6 true for lb6
@@ -75,6 +76,7 @@ public final class LbNode extends Node {
         this.forwarding = forwarding;
         this.interfaces = interfaces;
         this.seed = lb.seed();
+        this.clock = lb.settings().clock;
     }
 
     /** @return this worker's LB state */
@@ -89,7 +91,7 @@ public final class LbNode extends Node {
         LoadBalancer.Snapshot s = lb.snapshot();
         Forwarding f = forwarding.get();
         st.refresh(s, f);
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         WorkerState ws = st;
         FlowKey k = ws.key;
         ConnectionTable table = ws.table;

@@ -72,6 +72,11 @@ public final class LoadBalancer {
         public int ttl = io.vecflow.dataplane.lb.Encap.DEFAULT_TTL;
         /** Flow hash seed; null = random per process (FlowHash: keeps crafted collisions out). */
         public Long hashSeed;
+        /**
+         * Time source of the idle timers, ns (default {@link System#nanoTime}); read by each lb node once per vector.
+         * Benchmarks pass a simulated clock to hold a steady number of live flows under churn.
+         */
+        public java.util.function.LongSupplier clock = System::nanoTime;
     }
 
     /** One VIP's totals. */
@@ -637,7 +642,7 @@ public final class LoadBalancer {
                 + " flow-table-slots %d per worker%n", settings.ip4Source == null ? "none"
                         : text(settings.ip4Source), settings.ip6Source == null ? "none" : text(settings.ip6Source), settings.tcpTimeoutSeconds,
                 settings.udpTimeoutSeconds, settings.flowTableSlots));
-        long now = System.nanoTime();
+        long now = settings.clock.getAsLong();
         for (int i = 0; i < workers.size(); i++) {
             WorkerState w = workers.get(i);
             if (w != null) {
@@ -680,7 +685,7 @@ public final class LoadBalancer {
     public synchronized String showFlows(int limit) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-6s %-45s %-45s %-5s %-40s %s%n", "worker",
                 "client", "vip", "proto", "backend", "idle-left-s"));
-        long now = System.nanoTime();
+        long now = settings.clock.getAsLong();
         int[] left = {limit};
         for (int i = 0; i < workers.size() && left[0] > 0; i++) {
             WorkerState w = workers.get(i);
