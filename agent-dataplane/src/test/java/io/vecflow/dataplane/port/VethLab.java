@@ -54,11 +54,18 @@ final class VethLab implements AutoCloseable {
         run(c.toArray(String[]::new));
     }
 
+    /**
+     * Removes namespaces an earlier crashed run left behind: only {@code afpacket-*} ones older than 30 minutes, so a
+     * concurrent run's live namespaces are never touched.
+     */
     private static void removeStale() throws IOException, InterruptedException {
         String list = output("ip", "netns", "list");
+        long cutoff = System.currentTimeMillis() - 30 * 60_000L;
         for (String line : list.split("\n")) {
             String name = line.split(" ")[0].trim();
-            if (name.startsWith("afpacket-")) {
+            java.nio.file.Path f = java.nio.file.Path.of("/run/netns", name);
+            if (name.startsWith("afpacket-") && java.nio.file.Files.exists(f)
+                    && java.nio.file.Files.getLastModifiedTime(f).toMillis() < cutoff) {
                 run("ip", "netns", "del", name);
             }
         }
