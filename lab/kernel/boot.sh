@@ -72,6 +72,7 @@ vf_ensure_packages qemu-system-x86 busybox-static kmod
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/vecflow-kernel-lab.XXXXXX")
 WORK=$(cd "$WORK" && pwd -P)
 case "$WORK" in *[[:space:]]*) vf_die "the work folder path must not contain spaces: $WORK" ;; esac
+case "$PWD" in *[[:space:]]*) vf_die "the current folder's path must not contain spaces (kernel command line): $PWD" ;; esac
 chmod 755 "$WORK"
 mkdir -p "$WORK/deb" "$WORK/kernel" "$WORK/initramfs/bin" "$WORK/initramfs/modules" "$WORK/shared"
 
@@ -154,7 +155,7 @@ t1=$SECONDS
 : > "$WORK/shared/guest.log"
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 "${ACCEL[@]}" -smp 2 -m 2G -display none -no-reboot -nic none \
   -kernel "$WORK/vmlinux" -initrd "$WORK/initramfs.gz" \
-  -append "console=ttyS0 panic=-1 quiet vflab.modules=$WORK/kernel/lib/modules" \
+  -append "console=ttyS0 panic=-1 quiet vflab.modules=$WORK/kernel/lib/modules vflab.cwd=$PWD" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
   -virtfs "local,path=$WORK/shared,mount_tag=lab,security_model=none,multidevs=remap" \
   -serial "file:$WORK/console.log" -monitor none </dev/null &

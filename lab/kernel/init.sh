@@ -24,9 +24,13 @@ fail() {
 }
 
 modules=""
+cwd=""
 # shellcheck disable=SC2013 # the command line is one line of words
 for arg in $(cat /proc/cmdline); do
-  case "$arg" in vflab.modules=*) modules=${arg#vflab.modules=} ;; esac
+  case "$arg" in
+    vflab.modules=*) modules=${arg#vflab.modules=} ;;
+    vflab.cwd=*) cwd=${arg#vflab.cwd=} ;;
+  esac
 done
 [ -n "$modules" ] || fail "no vflab.modules= on the kernel command line"
 
@@ -50,8 +54,20 @@ ln -sf /proc/self/fd $R/dev/fd
 # before the tmpfs on /tmp, which would hide a module folder under the host's /tmp
 mkdir -p $R/lib/modules $R/lab
 mount --bind "$R$modules" $R/lib/modules || fail "bind $modules on /lib/modules"
+# The host folder the command runs in (a checkout under /tmp, say) would be hidden by the tmpfs on /tmp and /run
+# too: hold it on a side mount and put it back at its path afterwards.
+case "$cwd" in
+  /tmp/*|/run/*)
+    mkdir -p $R/.vflab-cwd
+    mount --bind "$R$cwd" $R/.vflab-cwd || fail "bind $cwd" ;;
+esac
 mount -t tmpfs -o mode=1777 tmpfs $R/tmp
 mount -t tmpfs -o mode=0755 tmpfs $R/run
+case "$cwd" in
+  /tmp/*|/run/*)
+    mkdir -p "$R$cwd"
+    mount --bind $R/.vflab-cwd "$R$cwd" || fail "bind back $cwd" ;;
+esac
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 lab $R/lab || fail "9p lab"
 # The debugfs and tracefs many drop-monitor tools read; cheap, so always there.
 mount -t debugfs debugfs $R/sys/kernel/debug 2>/dev/null
