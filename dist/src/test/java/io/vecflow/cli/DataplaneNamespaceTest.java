@@ -307,6 +307,30 @@ class DataplaneNamespaceTest {
     }
 
     @Test
+    void routedPortsInANamespaceTakeTheDevicesMacWhenNoneIsConfigured() throws Exception {
+        // the example config's shape: af_packet ports in a netns, no mac: key; /sys/class/net cannot see them
+        run("ip", "-n", ns("dp"), "link", "set", dev("p1"), "address", "02:5e:00:00:d1:02");
+        String yaml = """
+                workers: 1
+                ports:
+                  - {name: p0, type: af_packet, netns: %1$s, af-packet: {interface: %2$sp0}}
+                  - {name: p1, type: af_packet, netns: %1$s, af-packet: {interface: %2$sp1}}
+                routes:
+                  - {prefix: 10.9.1.0/24, via: 10.9.0.2, port: p1}
+                neighbours:
+                  - {address: 10.9.0.2, mac: "%3$s", port: p1}
+                sflow: {sampling-rate: 0, usersock-groups: {psample: %4$d, net-dm: %5$d, counters: %6$d}}
+                metrics: {port: 0}
+                """.formatted(ns("dp"), "vfd" + id, MAC_B, G_PSAMPLE, G_NETDM, G_COUNTERS);
+        Path f = tmp.resolve("l3-nomac.yaml");
+        Files.writeString(f, yaml);
+        try (DataplaneAssembly a = DataplaneAssembly.open(DataplaneConfig.load(f), System.err::println, false)) {
+            assertThat(a.dataplane().interfaces().mac(2)).isEqualTo(0x025e0000d102L);
+            assertThat(a.dataplane().interfaces().mac(1)).isNotZero();
+        }
+    }
+
+    @Test
     void realCaptureCrossesL2XconnectUnchangedAndEveryPacketIsSampledBothWays() throws Exception {
         List<byte[]> capture = new ArrayList<>();
         for (PcapPacket p : PcapReader.readAll(CAPTURE).packets()) {

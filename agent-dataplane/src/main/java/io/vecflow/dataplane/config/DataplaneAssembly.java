@@ -16,7 +16,6 @@ import io.vecflow.netlink.psample.PsampleEmitter;
 import io.vecflow.netlink.psample.PsampleTransport;
 import io.vecflow.netlink.vpp.VppUsersockEmitter;
 import io.vecflow.packet.PcapReader;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,7 +55,7 @@ public final class DataplaneAssembly implements AutoCloseable {
                 int ifIndex = (int) pc.ifIndexOr(i + 1);
                 Port p = openPort(pc, ifIndex, c.workers);
                 owned.add(p);
-                long mac = mac(pc, routed.contains(pc.name), i);
+                long mac = mac(pc, p, routed.contains(pc.name), i);
                 it.add(p, pc.name, mac, pc.mtu, routed.contains(pc.name));
             }
             for (List<String> pair : c.xconnects) {
@@ -173,20 +172,17 @@ public final class DataplaneAssembly implements AutoCloseable {
         };
     }
 
-    private static long mac(DataplaneConfig.Port pc, boolean routed, int position) throws IOException {
+    private static long mac(DataplaneConfig.Port pc, Port p, boolean routed, int position) {
         if (pc.mac != null) {
             return Forwarding.parseMac(pc.mac);
         }
-        if (pc.portType() == DataplaneConfig.PortType.AF_PACKET && pc.netns == null) {
-            String dev = pc.afPacket != null && pc.afPacket.device != null ? pc.afPacket.device : pc.name;
-            Path f = Path.of("/sys/class/net", dev, "address");
-            if (Files.isReadable(f)) {
-                return Forwarding.parseMac(Files.readString(f).trim());
-            }
+        // read by the open port with SIOCGIFHWADDR inside its namespace: /sys/class/net shows only the JVM's
+        if (p instanceof AfPacketPort a && a.hardwareAddress() != 0) {
+            return a.hardwareAddress();
         }
         if (routed) {
             throw new IllegalArgumentException("ports[" + position + "] (" + pc.name + "): routed ports need "
-                    + "mac: (the source MAC of routed frames) when it cannot be read from /sys/class/net");
+                    + "mac: (the source MAC of routed frames) unless the device is an Ethernet af_packet port");
         }
         return 0x020000000000L | position + 1; // locally administered; unused on an L2 port
     }

@@ -235,6 +235,7 @@ public final class AfPacketPort extends Port {
     private final Queue[] q;
     private final int linuxIfIndex;
     private final int mtu;
+    private final long hardwareAddress;
     private final int fanoutId;
     private final long speed;
     private final int blockSize;
@@ -264,6 +265,7 @@ public final class AfPacketPort extends Port {
         this.q = new Queue[queues];
         int ifx = 0;
         int m = 0;
+        long hw = 0;
         int group = 0;
         try {
             for (int i = 0; i < queues; i++) {
@@ -281,6 +283,7 @@ public final class AfPacketPort extends Port {
                 if (i == 0) {
                     ifx = ifreq(s, w, SIOCGIFINDEX, name);
                     m = ifreq(s, w, SIOCGIFMTU, name);
+                    hw = hwaddr(s, w, name);
                 }
                 setInt(s, w, PACKET_VERSION, "PACKET_VERSION=TPACKET_V3", TPACKET_V3);
                 setInt(s, w, PACKET_LOSS, "PACKET_LOSS", 1);
@@ -333,6 +336,7 @@ public final class AfPacketPort extends Port {
         }
         this.linuxIfIndex = ifx;
         this.mtu = m;
+        this.hardwareAddress = hw;
         this.fanoutId = group;
     }
 
@@ -416,6 +420,28 @@ public final class AfPacketPort extends Port {
                     + (e == Errno.ENODEV ? ": no such interface in this network namespace" : ""));
         }
         return ifr.get(ValueLayout.JAVA_INT, IFNAMSIZ);
+    }
+
+    /**
+     * SIOCGIFHWADDR on the socket, so in the socket's network namespace (where /sys/class/net may show another one).
+     *
+     * @return the 48-bit MAC (first octet most significant), or 0 when the device is not Ethernet (ARPHRD_ETHER)
+     */
+    private long hwaddr(Queue s, String w, String ifName) throws IOException {
+        MemorySegment ifr = arena.allocate(IFREQ, 8);
+        byte[] n = ifName.getBytes(StandardCharsets.UTF_8);
+        MemorySegment.copy(n, 0, ifr, ValueLayout.JAVA_BYTE, 0, n.length);
+        if (PacketSys.ioctl(s.callState, s.fd, SIOCGIFHWADDR, ifr) < 0) {
+            throw fail(w, "ioctl(SIOCGIFHWADDR) for interface '" + ifName + "'", s.callState, "");
+        }
+        if ((ifr.get(ValueLayout.JAVA_SHORT, IFNAMSIZ) & 0xffff) != ARPHRD_ETHER) {
+            return 0;
+        }
+        long mac = 0;
+        for (int i = 0; i < 6; i++) {
+            mac = mac << 8 | ifr.get(ValueLayout.JAVA_BYTE, IFNAMSIZ + 2 + i) & 0xff;
+        }
+        return mac;
     }
 
     private void setInt(Queue s, String w, int option, String what, int value) throws IOException {
@@ -782,6 +808,14 @@ public final class AfPacketPort extends Port {
     /** @return the interface MTU in bytes read at open (SIOCGIFMTU); transmit frames are checked against it. */
     public int mtu() {
         return mtu;
+    }
+
+    /**
+     * @return the device's MAC (48 bits, first octet most significant) read at open with SIOCGIFHWADDR in the port's
+     *     network namespace, or 0 when the device is not Ethernet
+     */
+    public long hardwareAddress() {
+        return hardwareAddress;
     }
 
     /** @return the kernel-chosen PACKET_FANOUT group id (16 bits) of this port's sockets. */

@@ -91,6 +91,10 @@ final class PacketSys {
     // <linux/sockios.h>, struct ifreq = char ifr_name[16] + 24-byte union
     static final long SIOCGIFINDEX = 0x8933;
     static final long SIOCGIFMTU = 0x8921;
+    /** ifr_hwaddr: struct sockaddr at offset 16 (u16 sa_family = ARPHRD_*, then the address in sa_data). */
+    static final long SIOCGIFHWADDR = 0x8927;
+    /** {@code <linux/if_arp.h>} ARPHRD_ETHER: sa_family of an Ethernet device's hardware address. */
+    static final int ARPHRD_ETHER = 1;
     static final int IFREQ = 40;
     static final int IFNAMSIZ = 16;
 

@@ -167,6 +167,15 @@ class AfPacketPortTest {
         assertThat(quiet.queues()).isEqualTo(1);
     }
 
+    @Test
+    void hardwareAddressIsReadInThePortsNamespace() throws Exception {
+        // /sys/class/net of the JVM's namespace does not show this device: SIOCGIFHWADDR on the port's socket does
+        lab.exec(lab.nsA, "ip", "link", "set", lab.ifA, "address", "02:5e:00:12:34:56");
+        assertThat(java.nio.file.Files.exists(Path.of("/sys/class/net", lab.ifA))).isFalse();
+        AfPacketPort port = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketPort.Options.defaults()));
+        assertThat(port.hardwareAddress()).isEqualTo(0x025e00123456L);
+    }
+
     /** The device's promiscuity count ({@code ip -d link}); packet-socket memberships do not show as IFF_PROMISC. */
     static int promiscuity(String ns, String ifName) throws IOException, InterruptedException {
         Process p = new ProcessBuilder("ip", "-d", "-n", ns, "link", "show", ifName).redirectErrorStream(true).start();
