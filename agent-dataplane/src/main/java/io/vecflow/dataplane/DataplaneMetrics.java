@@ -33,7 +33,8 @@ public final class DataplaneMetrics implements AutoCloseable {
      * @param dp the dataplane
      * @param bind address to listen on
      * @param port TCP port (0 = any free port)
-     * @throws IOException if the port cannot be bound
+     * @throws IOException if the port cannot be bound; the message names the address and port (config
+     *     {@code metrics.listen} / {@code metrics.port}) and the cause, e.g. "Address already in use"
      */
     public DataplaneMetrics(Dataplane dp, InetAddress bind, int port) throws IOException {
         PrometheusRegistry r = new PrometheusRegistry();
@@ -98,7 +99,12 @@ public final class DataplaneMetrics implements AutoCloseable {
         nodeCounter(r, dp, "vecflow_dataplane_node_vectors", "vectors (calls) per graph node", 0);
         nodeCounter(r, dp, "vecflow_dataplane_node_packets", "packets per graph node", 1);
         nodeCounter(r, dp, "vecflow_dataplane_node_seconds", "time spent per graph node, seconds", 2);
-        this.server = HTTPServer.builder().inetAddress(bind).port(port).registry(r).buildAndStart();
+        try {
+            this.server = HTTPServer.builder().inetAddress(bind).port(port).registry(r).buildAndStart();
+        } catch (IOException e) {
+            throw new IOException("metrics endpoint " + new java.net.InetSocketAddress(bind, port) + " (metrics.listen"
+                    + ", metrics.port; 0 = off): " + e.getMessage(), e);
+        }
     }
 
     private static long sum(Dataplane dp, String node, boolean pool) {

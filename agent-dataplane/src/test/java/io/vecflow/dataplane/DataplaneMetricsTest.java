@@ -1,0 +1,56 @@
+package io.vecflow.dataplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.netlink.psample.Psample;
+import io.vecflow.netlink.psample.PsampleEmitter;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+
+/** The Prometheus endpoint of the dataplane: what it serves, and what an operator reads when it cannot start. */
+class DataplaneMetricsTest {
+
+    private static Dataplane.Topology topology() {
+        Dataplane.Topology t = new Dataplane.Topology();
+        t.workers = 1;
+        t.interfaces = new InterfaceTable(2);
+        t.interfaces.add(new SinkPort("eth9", 1, 1), 0x020000000001L, 1500, false);
+        t.forwarding = new io.vecflow.dataplane.fib.Forwarding.Builder().build();
+        return t;
+    }
+
+    @Test
+    void aPortInUseIsNamedWithItsAddressAndConfigKey() throws Exception {
+        InetAddress lo = InetAddress.getLoopbackAddress();
+        try (ServerSocket taken = new ServerSocket(0, 1, lo);
+                PsampleEmitter em = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
+                Dataplane dp = new Dataplane(topology(), em, null, null)) {
+            int port = taken.getLocalPort();
+            assertThatThrownBy(() -> new DataplaneMetrics(dp, lo, port)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("metrics endpoint")
+                    .hasMessageContaining("127.0.0.1:" + port)
+                    .hasMessageContaining("metrics.port")
+                    .hasMessageContaining("in use");
+        }
+    }
+
+    @Test
+    void servesTheInterfaceCountersOfItsPorts() throws Exception {
+        try (PsampleEmitter em = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
+                Dataplane dp = new Dataplane(topology(), em, null, null);
+                DataplaneMetrics m = new DataplaneMetrics(dp, InetAddress.getLoopbackAddress(), 0);
+                HttpClient c = HttpClient.newHttpClient()) {
+            String body = c.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.port() + "/metrics"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(body).contains("vecflow_dataplane_interface_packets_total{direction=\"rx\",interface=\"eth9\"} 0.0");
+        }
+    }
+}
