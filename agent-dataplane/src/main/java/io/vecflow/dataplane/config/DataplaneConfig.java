@@ -414,11 +414,20 @@ public final class DataplaneConfig {
      *
      * @throws DataplaneConfigException unknown keys, wrong types, values out of range, dangling port names, a missing
      *                                  pcap file (each problem names the file, line and key path)
-     * @throws IOException              the file cannot be read
+     * @throws IOException              the file cannot be read (the message names it: a directory, an I/O error)
      */
     public static DataplaneConfig load(Path file) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
-        return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString(), dir);
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (java.nio.file.FileSystemException e) {
+            throw e; // names the file already (NoSuchFileException, AccessDeniedException, ...)
+        } catch (IOException e) {
+            // e.g. "Is a directory" from read(2), or malformed UTF-8: say which file
+            throw new IOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        return parse(text, file.toString(), dir);
     }
 
     /**

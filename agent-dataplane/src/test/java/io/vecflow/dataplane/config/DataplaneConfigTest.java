@@ -29,6 +29,16 @@ class DataplaneConfigTest {
     }
 
     @Test
+    void aDirectoryOrUnreadableFileIsNamedInTheError() throws Exception {
+        assertThatThrownBy(() -> DataplaneConfig.load(dir)).isInstanceOf(java.io.IOException.class)
+                .hasMessage("cannot read " + dir + ": Is a directory");
+        Path latin1 = dir.resolve("latin1.yaml");
+        Files.write(latin1, new byte[] {'w', 'o', 'r', 'k', 'e', 'r', 's', ':', ' ', '1', ' ', '#', ' ', (byte) 0xe9});
+        assertThatThrownBy(() -> DataplaneConfig.load(latin1)).isInstanceOf(java.io.IOException.class)
+                .hasMessageStartingWith("cannot read " + latin1 + ": ");
+    }
+
+    @Test
     void documentedExampleLoadsWithEveryValue() throws Exception {
         DataplaneConfig c = DataplaneConfig.parse(DataplaneConfig.example(), "dataplane-example.yaml", ROOT);
         assertThat(c.workers).isEqualTo(2);
