@@ -16,6 +16,7 @@ import io.vecflow.netlink.psample.PsampleEmitter;
 import io.vecflow.netlink.psample.PsampleTransport;
 import io.vecflow.netlink.vpp.VppUsersockEmitter;
 import io.vecflow.packet.PcapReader;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -158,8 +159,16 @@ public final class DataplaneAssembly implements AutoCloseable {
                         .blockSize(a.ringBlockBytes);
                 yield AfPacketPort.open(pc.netns, a.device != null ? a.device : pc.name, ifIndex, workers, o);
             }
-            case PCAP -> new PcapReplayPort(pc.name, PcapReader.readAll(pc.pcap.path()), ifIndex, workers,
-                    pc.pcap.loops, pc.pcap.pps);
+            case PCAP -> {
+                io.vecflow.packet.PcapFile f;
+                try {
+                    f = PcapReader.readAll(pc.pcap.path());
+                } catch (io.vecflow.packet.PcapFormatException e) {
+                    throw new IOException("port " + pc.name + ": pcap.file " + pc.pcap.path() + ": " + e.getMessage(),
+                            e);
+                }
+                yield new PcapReplayPort(pc.name, f, ifIndex, workers, pc.pcap.loops, pc.pcap.pps);
+            }
             case GENERATOR -> {
                 DataplaneConfig.Generator g = pc.generator != null ? pc.generator : new DataplaneConfig.Generator();
                 io.vecflow.dataplane.port.GeneratorPort.Options o = io.vecflow.dataplane.port.GeneratorPort.Options

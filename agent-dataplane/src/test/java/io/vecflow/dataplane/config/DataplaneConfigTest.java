@@ -29,6 +29,17 @@ class DataplaneConfigTest {
     }
 
     @Test
+    void aPcapPortOnAFileThatIsNotAPcapNamesThePortAndFileWhenOpened() throws Exception {
+        Path notPcap = dir.resolve("notes.txt");
+        Files.writeString(notPcap, "workers: 1\n");
+        Path f = dir.resolve("dp.yaml");
+        Files.writeString(f, "ports:\n  - {name: replay7, type: pcap, pcap: {file: notes.txt}}\nmetrics: {port: 0}\n");
+        DataplaneConfig c = DataplaneConfig.load(f);
+        assertThatThrownBy(() -> DataplaneAssembly.open(c, m -> { }, false)).isInstanceOf(java.io.IOException.class)
+                .hasMessageStartingWith("port replay7: pcap.file " + notPcap + ": not a pcap file: bad magic_number");
+    }
+
+    @Test
     void aDirectoryOrUnreadableFileIsNamedInTheError() throws Exception {
         assertThatThrownBy(() -> DataplaneConfig.load(dir)).isInstanceOf(java.io.IOException.class)
                 .hasMessage("cannot read " + dir + ": Is a directory");
