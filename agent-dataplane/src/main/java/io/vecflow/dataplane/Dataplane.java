@@ -451,15 +451,15 @@ public final class Dataplane implements AutoCloseable {
     /** @return {@code show interfaces}: per port rx/tx packets and octets, discards, errors, graph drops. */
     public String showInterfaces() {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-                "%-12s %5s %14s %16s %14s %16s %10s %10s %10s%n", "Name", "Idx", "rx packets", "rx octets",
-                "tx packets", "tx octets", "rx disc", "tx disc", "drops"));
+                "%-12s %5s %14s %16s %14s %16s %10s %10s %10s %10s %10s%n", "Name", "Idx", "rx packets", "rx octets",
+                "tx packets", "tx octets", "rx disc", "tx disc", "rx err", "tx err", "drops"));
         for (Port p : interfaces.ports()) {
             PortCounters c = p.counters();
-            sb.append(String.format(Locale.ROOT, "%-12s %5d %14d %16d %14d %16d %10d %10d %10d%n",
-                    interfaces.name(p.ifIndex()),
-                    p.ifIndex(), c.sum(PortCounters.RX_PACKETS), c.sum(PortCounters.RX_OCTETS),
-                    c.sum(PortCounters.TX_PACKETS), c.sum(PortCounters.TX_OCTETS), c.sum(PortCounters.RX_DISCARDS),
-                    c.sum(PortCounters.TX_DISCARDS), graphDropsOn(p.ifIndex())));
+            sb.append(String.format(Locale.ROOT, "%-12s %5d %14d %16d %14d %16d %10d %10d %10d %10d %10d%n",
+                    interfaces.name(p.ifIndex()), p.ifIndex(), c.sum(PortCounters.RX_PACKETS),
+                    c.sum(PortCounters.RX_OCTETS), c.sum(PortCounters.TX_PACKETS), c.sum(PortCounters.TX_OCTETS),
+                    c.sum(PortCounters.RX_DISCARDS), c.sum(PortCounters.TX_DISCARDS), c.sum(PortCounters.RX_ERRORS),
+                    c.sum(PortCounters.TX_ERRORS), graphDropsOn(p.ifIndex())));
         }
         return sb.toString();
     }

@@ -29,8 +29,10 @@ import java.nio.file.Path;
  *       {@link #rx} never makes a system call on the fast path and never blocks;</li>
  *   <li>all sockets of the port in one {@code PACKET_FANOUT} group of type {@code PACKET_FANOUT_HASH} (the kernel's
  *       symmetric flow hash, {@code __skb_get_hash_symmetric}: both directions of a flow reach one queue), with
- *       {@code PACKET_FANOUT_FLAG_DEFRAG} ({@link Options#defrag}, on by default as in VPP: IP fragments are
- *       reassembled before the hash, so a fragmented datagram is delivered as one reassembled frame) and
+ *       {@code PACKET_FANOUT_FLAG_DEFRAG} optional ({@link Options#defrag}, <b>off</b> by default: with it the kernel
+ *       reassembles IP fragments before the hash and hands one frame larger than the MTU, which a forwarding
+ *       dataplane cannot send on — fragments are forwarded as they arrived; without it a datagram's fragments may
+ *       reach different workers, and its non-first fragments hash on addresses only) and
  *       {@code PACKET_FANOUT_FLAG_IGNORE_OUTGOING}; the group id is chosen by the kernel
  *       ({@code PACKET_FANOUT_FLAG_UNIQUEID});</li>
  *   <li>{@code PACKET_IGNORE_OUTGOING} (and the fanout flag of the same name): frames sent on the interface, by this
@@ -93,7 +95,7 @@ public final class AfPacketPort extends Port {
 
     /**
      * Ring and socket settings. Defaults: 128 KiB blocks × 32 (4 MiB receive ring per queue), 2048-byte frame slots,
-     * 1 ms block retire timeout, 512 transmit slots of 2048 bytes, defrag on, promiscuous on, qdisc bypass off.
+     * 1 ms block retire timeout, 512 transmit slots of 2048 bytes, defrag off, promiscuous on, qdisc bypass off.
      */
     public static final class Options {
         int blockSize = 128 * 1024;
@@ -102,7 +104,7 @@ public final class AfPacketPort extends Port {
         int blockTimeoutMs = 1;
         int txFrameSize = 2048;
         int txFrames = 512;
-        boolean defrag = true;
+        boolean defrag;
         boolean promiscuous = true;
         boolean qdiscBypass = false;
         boolean completeChecksums = true;
