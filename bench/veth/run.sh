@@ -9,6 +9,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 OUT=${1:-$ROOT/bench/results/$(date -u +%F)-dataplane-veth}
+OUT_SHOWN=${OUT#"$ROOT"/}
 LOOPS=${2:-2000}
 PPS=${3:-200000}
 RATE=${4:-1000}
@@ -59,7 +60,7 @@ control-socket: $W/src.sock
 metrics: {port: 0}
 YAML
 {
-  echo "bench/veth/run.sh $OUT $LOOPS $PPS $RATE"
+  echo "bench/veth/run.sh $OUT_SHOWN $LOOPS $PPS $RATE"
   echo "started $(date -u +%FT%TZ); capture $(basename "$CAPTURE") x $LOOPS loops at $PPS packets/s; sFlow 1-in-$RATE"
 } > "$OUT/command.txt"
 { date -u; nproc; uname -r; lscpu | grep -E 'Model name|^CPU\(s\)'; git -C "$ROOT" rev-parse --short HEAD; uptime; } \
