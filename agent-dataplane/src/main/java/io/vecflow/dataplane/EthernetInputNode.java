@@ -41,7 +41,7 @@ public final class EthernetInputNode extends Node {
      * @param interfaces interface modes
      */
     public EthernetInputNode(InterfaceTable interfaces) {
-        super(NAME, ErrorDropNode.NAME, ErrorDropNode.NAME, L2XconnectNode.NAME, Ip4InputNode.NAME, Ip6InputNode.NAME);
+        super(NAME, ErrorDropNode.NAME, ErrorDropNode.NAME, L2XconnectNode.NAME, IpInputNode.IP4, IpInputNode.IP6);
         this.interfaces = interfaces;
     }
 
