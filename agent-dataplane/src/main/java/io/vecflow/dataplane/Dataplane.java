@@ -97,6 +97,8 @@ public final class Dataplane implements AutoCloseable {
         public int egressGroup = 4;
         /** Maglev load-balancer settings, or null for none (then the lb commands answer "no load balancer"). */
         public LoadBalancer.Settings lb;
+        /** SRLB server-agent settings, or null for none ({@code srlb-sa6} on ip6-unicast, lb.md §3). */
+        public io.vecflow.dataplane.lb.SrlbAgent.Settings srlbAgent;
     }
 
     /** Totals over all workers, read while running or after. */
@@ -111,6 +113,7 @@ public final class Dataplane implements AutoCloseable {
     private final FeatureArc ip4Unicast;
     private final FeatureArc ip6Unicast;
     private final LoadBalancer lb;
+    private final io.vecflow.dataplane.lb.SrlbAgent srlbAgent;
     private final FeatureArc interfaceOutput = new FeatureArc("interface-output", PortOutputNode.NAME,
             SflowNode.EGRESS);
     private final FeatureArc errorDrop = new FeatureArc("error-drop", DropNode.NAME, SflowNode.DROP);
@@ -163,8 +166,15 @@ public final class Dataplane implements AutoCloseable {
         this.lb = t.lb == null ? null : new LoadBalancer(t.lb);
         this.ip4Unicast = lb == null ? new FeatureArc("ip4-unicast", IpLookupNode.IP4)
                 : new FeatureArc("ip4-unicast", IpLookupNode.IP4, LbNode.IP4);
-        this.ip6Unicast = lb == null ? new FeatureArc("ip6-unicast", IpLookupNode.IP6)
-                : new FeatureArc("ip6-unicast", IpLookupNode.IP6, LbNode.IP6);
+        this.srlbAgent = t.srlbAgent == null ? null : new io.vecflow.dataplane.lb.SrlbAgent(t.srlbAgent);
+        List<String> ip6Features = new ArrayList<>();
+        if (lb != null) {
+            ip6Features.add(LbNode.IP6);
+        }
+        if (srlbAgent != null) {
+            ip6Features.add(io.vecflow.dataplane.lb.SrlbAgentNode.NAME);
+        }
+        this.ip6Unicast = new FeatureArc("ip6-unicast", IpLookupNode.IP6, ip6Features.toArray(String[]::new));
         Port[] ports = interfaces.ports().toArray(Port[]::new);
         for (int w = 0; w < t.workers; w++) {
             SampleFifo fifo = new SampleFifo(t.fifoCapacity);
@@ -198,6 +208,10 @@ public final class Dataplane implements AutoCloseable {
                 g.register(LbNode.IP6, i -> new LbNode(true, lb, lb.worker(i, BufferPool.DEFAULT_BUFFER_BYTES),
                         ip6Unicast, forwarding, interfaces));
             }
+            if (srlbAgent != null) {
+                g.register(io.vecflow.dataplane.lb.SrlbAgentNode.NAME, i -> new io.vecflow.dataplane.lb.SrlbAgentNode(
+                        srlbAgent, i, BufferPool.DEFAULT_BUFFER_BYTES, ip6Unicast));
+            }
             workers.add(new Worker(w, g, new BufferPool(t.buffersPerWorker, BufferPool.DEFAULT_BUFFER_BYTES)));
         }
         SflowMainThread.Duties d = new SflowMainThread.Duties();
@@ -219,6 +233,17 @@ public final class Dataplane implements AutoCloseable {
         if (lb != null) {
             lb.onChange(this::applyLb);
         }
+        if (srlbAgent != null) {
+            for (Port p : interfaces.ports()) {
+                ip6Unicast.enable(io.vecflow.dataplane.lb.SrlbAgentNode.NAME, p.ifIndex(),
+                        interfaces.routed(p.ifIndex()));
+            }
+        }
+    }
+
+    /** @return the SRLB server agent, or null when the topology has none. */
+    public io.vecflow.dataplane.lb.SrlbAgent srlbAgent() {
+        return srlbAgent;
     }
 
     /** Enables lb4/lb6 on every routed port while VIPs of the family exist (the control thread, after a change). */

@@ -93,7 +93,25 @@ public final class DataplaneAssembly implements AutoCloseable {
                 ls.tcpTimeoutSeconds = c.lb.tcpTimeout;
                 ls.udpTimeoutSeconds = c.lb.udpTimeout;
                 ls.ttl = c.lb.ttl;
+                ls.srlbSidPrefix = c.lb.srlbSidPrefixAddress();
                 t.lb = ls;
+            }
+            if (c.srlbAgent != null) {
+                DataplaneConfig.SrlbAgentSection a = c.srlbAgent;
+                io.vecflow.dataplane.lb.SrlbAgent.Settings as = new io.vecflow.dataplane.lb.SrlbAgent.Settings();
+                as.sid = a.sidAddress();
+                as.vips = a.vipAddresses();
+                as.policy = switch (a.policy) {
+                    case "always-reject" -> io.vecflow.dataplane.lb.srlb.AcceptPolicy.ALWAYS_REJECT;
+                    case "only-last" -> io.vecflow.dataplane.lb.srlb.AcceptPolicy.ONLY_LAST;
+                    case "static-threshold" -> new io.vecflow.dataplane.lb.srlb.StaticThreshold(a.threshold);
+                    default -> io.vecflow.dataplane.lb.srlb.AcceptPolicy.ALWAYS_ACCEPT;
+                };
+                as.load = new io.vecflow.dataplane.lb.srlb.SettableLoadSource("test", a.loadInitial);
+                as.flowTableSlots = a.flowTableSlots;
+                as.activeTimeoutSeconds = a.activeTimeout;
+                as.teardownTimeoutSeconds = a.teardownTimeout;
+                t.srlbAgent = as;
             }
             PsampleEmitter ps = PsampleEmitter.open(s.genl() ? PsampleTransport.GENL : PsampleTransport.USERSOCK,
                     s.usersockGroups.psample, Psample.Convention.VPP);

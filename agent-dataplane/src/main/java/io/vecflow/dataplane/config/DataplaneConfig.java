@@ -67,6 +67,48 @@ public final class DataplaneConfig {
     public Metrics metrics = new Metrics();
     /** Maglev load balancer (VIPs, backends, outer sources, timeouts); absent = no load balancer. */
     public Lb lb;
+    /** SRLB server agent of this (server's) dataplane; absent = none (lb.md §3). */
+    public SrlbAgentSection srlbAgent;
+
+    /**
+     * The {@code srlb-agent} section: one application instance's SID /80, the VIPs its server answers from, and the
+     * connect-if-available policy with its load source (lb.md §3 "Acceptance policies").
+     */
+    public static final class SrlbAgentSection {
+        /** The agent's SID /80 prefix, e.g. {@code fc00:1::} (bytes 10–15 must be zero). */
+        public String sid;
+        /** IPv6 VIP addresses of the local server, 1..16. */
+        public List<String> vips = new ArrayList<>();
+        /** always-accept (default), always-reject, only-last or static-threshold. */
+        public String policy = "always-accept";
+        /** static-threshold: accept iff load &lt; threshold (or last candidate). */
+        public double threshold = 1;
+        /** Load source: {@code test} (settable at run time with {@code srlb load N}; default). */
+        public String load = "test";
+        /** Initial value of the test load. */
+        public double loadInitial;
+        /** Flow-table slots per worker: a power of two, 8..16777216. */
+        public int flowTableSlots = 1 << 16;
+        /** Active timeout, seconds, 1..86400 (default 40). */
+        public int activeTimeout = 40;
+        /** Teardown timeout, seconds, 1..86400 (default 2). */
+        public int teardownTimeout = 2;
+
+        @JsonIgnore
+        private InetAddress sidAddress;
+        @JsonIgnore
+        private List<InetAddress> vipAddresses = new ArrayList<>();
+
+        /** The SID (valid after loading). */
+        public InetAddress sidAddress() {
+            return sidAddress;
+        }
+
+        /** The VIPs (valid after loading). */
+        public List<InetAddress> vipAddresses() {
+            return List.copyOf(vipAddresses);
+        }
+    }
 
     /** Largest worker count. */
     public static final int MAX_WORKERS = 64;
@@ -341,9 +383,16 @@ public final class DataplaneConfig {
         public int ttl = io.vecflow.dataplane.lb.Encap.DEFAULT_TTL;
         /** The VIPs. */
         public List<LbVip> vips = new ArrayList<>();
+        /** SRLB: the /64 of the LB SIDs (each srlb VIP gets a /80 under it); default the ip6-src-address's /64. */
+        public String srlbSidPrefix;
 
         @JsonIgnore
-        private InetAddress ip4, ip6;
+        private InetAddress ip4, ip6, srlbSid;
+
+        /** The SRLB SID /64 (valid after loading), or null. */
+        public InetAddress srlbSidPrefixAddress() {
+            return srlbSid;
+        }
 
         /** The IPv4 source (valid after loading), or null. */
         public InetAddress ip4Source() {
@@ -548,6 +597,9 @@ public final class DataplaneConfig {
         validateSflow(p, byName);
         if (lb != null) {
             validateLb(p);
+        }
+        if (srlbAgent != null) {
+            validateSrlbAgent(p);
         }
         p.check(controlSocket != null && !controlSocket.isBlank() && controlSocket.getBytes(StandardCharsets.UTF_8)
                 .length <= 107, "control-socket", controlSocket, "need a path of 1..107 bytes (sun_path)");
@@ -884,6 +936,13 @@ public final class DataplaneConfig {
                 l.ip6 = null;
             }
         }
+        if (l.srlbSidPrefix != null) {
+            l.srlbSid = ipLiteral(l.srlbSidPrefix);
+            if (!p.check(l.srlbSid instanceof Inet6Address, "lb.srlb-sid-prefix", l.srlbSidPrefix,
+                    "need an IPv6 address (the LB SIDs' /64)")) {
+                l.srlbSid = null;
+            }
+        }
         p.check(l.flowTableSlots >= io.vecflow.dataplane.lb.ConnectionTable.MIN_CAPACITY
                 && l.flowTableSlots <= io.vecflow.dataplane.lb.ConnectionTable.MAX_CAPACITY
                 && Integer.bitCount(l.flowTableSlots) == 1, "lb.flow-table-slots", l.flowTableSlots,
@@ -924,9 +983,14 @@ public final class DataplaneConfig {
                 case "gre6" -> io.vecflow.dataplane.control.DataplaneControl.Encap.GRE6;
                 case "ipip" -> io.vecflow.dataplane.control.DataplaneControl.Encap.IPIP;
                 case "srv6" -> io.vecflow.dataplane.control.DataplaneControl.Encap.SRV6;
+                case "srlb" -> io.vecflow.dataplane.control.DataplaneControl.Encap.SRLB;
                 default -> null;
             };
-            ok &= p.check(v.encapEnum != null, at + ".encap", v.encap, "need gre4, gre6, ipip or srv6");
+            ok &= p.check(v.encapEnum != null, at + ".encap", v.encap, "need gre4, gre6, ipip, srv6 or srlb");
+            if (v.encapEnum == io.vecflow.dataplane.control.DataplaneControl.Encap.SRLB && l.ip6 == null
+                    && l.srlbSid == null) {
+                p.add(at + ".encap", "srlb needs lb.srlb-sid-prefix or lb.ip6-src-address");
+            }
             if (v.encapEnum == io.vecflow.dataplane.control.DataplaneControl.Encap.GRE4 && l.ip4 == null) {
                 p.add(at + ".encap", "gre4 needs lb.ip4-src-address");
             }
@@ -960,7 +1024,7 @@ public final class DataplaneConfig {
                 if (v.encapEnum != null) {
                     switch (v.encapEnum) {
                         case GRE4 -> p.check(!six, bat, text, "gre4 needs IPv4 backends");
-                        case GRE6, SRV6 -> p.check(six, bat, text, v.encap + " needs IPv6 backends");
+                        case GRE6, SRV6, SRLB -> p.check(six, bat, text, v.encap + " needs IPv6 backends");
                         case IPIP -> p.check(six ? l.ip6 != null : l.ip4 != null, bat, text, "ipip to this family "
                                 + "needs lb.ip" + (six ? 6 : 4) + "-src-address");
                         default -> { }
@@ -973,6 +1037,44 @@ public final class DataplaneConfig {
                 }
             }
         }
+    }
+
+    private void validateSrlbAgent(Problems p) {
+        SrlbAgentSection a = srlbAgent;
+        a.sidAddress = a.sid == null ? null : ipLiteral(a.sid);
+        if (p.check(a.sidAddress instanceof Inet6Address, "srlb-agent.sid", a.sid, "need an IPv6 /80 prefix")) {
+            byte[] b = a.sidAddress.getAddress();
+            boolean clear = true;
+            for (int i = 10; i < 16; i++) {
+                clear &= b[i] == 0;
+            }
+            p.check(clear, "srlb-agent.sid", a.sid, "bytes 10-15 must be zero (FUNCTION, CORE, ENTRY go there)");
+        }
+        a.vipAddresses = new ArrayList<>();
+        if (a.vips == null) {
+            a.vips = new ArrayList<>();
+        }
+        p.check(!a.vips.isEmpty() && a.vips.size() <= io.vecflow.dataplane.lb.SrlbAgent.MAX_VIPS, "srlb-agent.vips",
+                a.vips.size() + " VIPs", "need 1.." + io.vecflow.dataplane.lb.SrlbAgent.MAX_VIPS);
+        for (int i = 0; i < a.vips.size(); i++) {
+            InetAddress v = a.vips.get(i) == null ? null : ipLiteral(a.vips.get(i));
+            if (p.check(v instanceof Inet6Address, "srlb-agent.vips[" + i + "]", a.vips.get(i),
+                    "need an IPv6 address")) {
+                a.vipAddresses.add(v);
+            }
+        }
+        p.check(java.util.Set.of("always-accept", "always-reject", "only-last", "static-threshold")
+                .contains(String.valueOf(a.policy)), "srlb-agent.policy", a.policy,
+                "need always-accept, always-reject, only-last or static-threshold");
+        p.check(Double.isFinite(a.threshold), "srlb-agent.threshold", a.threshold, "need a finite number");
+        p.check("test".equals(a.load), "srlb-agent.load", a.load, "need test (the settable source)");
+        p.check(Double.isFinite(a.loadInitial), "srlb-agent.load-initial", a.loadInitial, "need a finite number");
+        p.check(a.flowTableSlots >= 8 && a.flowTableSlots <= 1 << 24 && Integer.bitCount(a.flowTableSlots) == 1,
+                "srlb-agent.flow-table-slots", a.flowTableSlots, "need a power of two, 8..16777216");
+        p.check(a.activeTimeout >= 1 && a.activeTimeout <= 86_400, "srlb-agent.active-timeout", a.activeTimeout,
+                "need 1..86400 s");
+        p.check(a.teardownTimeout >= 1 && a.teardownTimeout <= 86_400, "srlb-agent.teardown-timeout",
+                a.teardownTimeout, "need 1..86400 s");
     }
 
     /** An IPv4 dotted quad or an IPv6 literal, without name lookups; null otherwise. */

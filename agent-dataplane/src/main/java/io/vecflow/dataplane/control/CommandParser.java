@@ -26,7 +26,8 @@ import java.util.List;
  * sflow direction rx|tx|both
  * sflow enable IF | sflow disable IF  (VPP's sflow enable-disable IF [disable] is accepted too)
  * sflow drop-monitoring enable|disable
- * show sflow | show errors | show interfaces | show runtime | show lb | show lb flows
+ * show sflow | show errors | show interfaces | show runtime | show lb | show lb flows | show srlb
+ * srlb load N                          the SRLB server agent's test load metric (a finite number, lb.md §3)
  * lb vip [add|del] PREFIX [protocol tcp|udp port N] [encap gre4|gre6|ipip|srv6|srlb] [new_len M] [del]
  * lb as [add|del] VIP-PREFIX [protocol tcp|udp port N] ADDRESS... [del] [flush]
  * help
@@ -86,7 +87,8 @@ public final class CommandParser {
                                                sampling on one interface (by name)
                 sflow drop-monitoring enable|disable
                                                NET_DM alerts for dropped packets
-                show sflow | errors | interfaces | runtime | lb | lb flows
+                show sflow | errors | interfaces | runtime | lb | lb flows | srlb
+                srlb load N                    SRLB server agent: set the test load metric
                 lb vip [add|del] PREFIX [protocol tcp|udp port N]
                        [encap gre4|gre6|ipip|srv6|srlb] [new_len M] [del]
                 lb as [add|del] VIP-PREFIX [protocol tcp|udp port N] ADDRESS... [del] [flush]
@@ -107,7 +109,7 @@ public final class CommandParser {
         if (c.atEnd()) {
             throw c.error("an empty command: type help for the list");
         }
-        Tok first = c.next("a command: sflow, show, lb or help");
+        Tok first = c.next("a command: sflow, show, lb, srlb or help");
         Action a = switch (first.text) {
             case "help" -> {
                 c.end();
@@ -116,7 +118,8 @@ public final class CommandParser {
             case "sflow" -> sflow(c);
             case "show" -> show(c);
             case "lb" -> lb(c);
-            default -> throw c.errorAt(first, "unknown command; expected sflow, show, lb or help");
+            case "srlb" -> srlb(c);
+            default -> throw c.errorAt(first, "unknown command; expected sflow, show, lb, srlb or help");
         };
         return new Command(c.words(), a);
     }
@@ -218,7 +221,7 @@ public final class CommandParser {
     }
 
     private static Action show(Cursor c) throws CommandSyntaxException {
-        Tok t = c.next("sflow, errors, interfaces, runtime or lb");
+        Tok t = c.next("sflow, errors, interfaces, runtime, lb or srlb");
         Action a = switch (t.text) {
             case "sflow" -> DataplaneControl::showSflow;
             case "errors" -> DataplaneControl::showErrors;
@@ -234,10 +237,33 @@ public final class CommandParser {
                 }
                 yield DataplaneControl::showLbFlows;
             }
-            default -> throw c.errorAt(t, "expected sflow, errors, interfaces, runtime or lb");
+            case "srlb" -> DataplaneControl::showSrlb;
+            default -> throw c.errorAt(t, "expected sflow, errors, interfaces, runtime, lb or srlb");
         };
         c.end();
         return a;
+    }
+
+    private static Action srlb(Cursor c) throws CommandSyntaxException {
+        Tok t = c.next("load");
+        if (!t.text.equals("load")) {
+            throw c.errorAt(t, "expected load");
+        }
+        Tok v = c.next("a load value N (a finite number, e.g. 3 busy workers)");
+        double n;
+        try {
+            n = Double.parseDouble(v.text);
+        } catch (NumberFormatException e) {
+            throw c.errorAt(v, "expected a number");
+        }
+        if (!Double.isFinite(n) || !v.text.matches("[-+]?[0-9]+(\\.[0-9]+)?")) {
+            throw c.errorAt(v, "expected a finite decimal number");
+        }
+        c.end();
+        return d -> {
+            d.setSrlbLoad(n);
+            return "";
+        };
     }
 
     private static Action lb(Cursor c) throws CommandSyntaxException {

@@ -181,4 +181,17 @@ public interface DataplaneControl {
 
     /** {@code show lb flows}: the connection tables (text; the implementation bounds its length). */
     String showLbFlows() throws ControlException;
+
+    /**
+     * {@code srlb load N}: sets the SRLB server agent's test load metric (lb.md §3; the policy's unit, e.g. busy
+     * workers). @throws ControlException no server agent here, or its load source is not the test source
+     */
+    default void setSrlbLoad(double load) throws ControlException {
+        throw new ControlException("srlb load is not supported by this control endpoint");
+    }
+
+    /** {@code show srlb}: the SRLB server agent (SID, VIPs, policy, load, counters). */
+    default String showSrlb() throws ControlException {
+        throw new ControlException("show srlb is not supported by this control endpoint");
+    }
 }

@@ -120,6 +120,26 @@ public final class DataplaneController implements DataplaneControl {
         apply(() -> lb.delBackends(vip, addresses, flush));
     }
 
+    private io.vecflow.dataplane.lb.SrlbAgent agent() throws ControlException {
+        io.vecflow.dataplane.lb.SrlbAgent a = dp.srlbAgent();
+        if (a == null) {
+            throw new ControlException("no SRLB server agent in this dataplane (configure srlb-agent: in the "
+                    + "dataplane config)");
+        }
+        return a;
+    }
+
+    @Override
+    public void setSrlbLoad(double load) throws ControlException {
+        io.vecflow.dataplane.lb.SrlbAgent a = agent();
+        apply(() -> a.setLoad(load));
+    }
+
+    @Override
+    public String showSrlb() throws ControlException {
+        return agent().show();
+    }
+
     @Override
     public String showLb() throws ControlException {
         return lb().show();

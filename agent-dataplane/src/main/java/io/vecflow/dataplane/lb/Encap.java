@@ -235,8 +235,9 @@ public final class Encap {
             return r;
         }
         long srh = bufStart + l3Off + 40;
-        srlbSegment(seg, srh, 3, c1Hi, c1Lo, syn);
-        srlbSegment(seg, srh, 2, c2Hi, c2Lo, syn);
+        int fn = syn ? SrlbSid.FN_CONNECT_IF_AVAILABLE : SrlbSid.FN_RECOVER_STICKINESS;
+        srlbSegment(seg, srh, 3, c1Hi, c1Lo, fn);
+        srlbSegment(seg, srh, 2, c2Hi, c2Lo, fn);
         srlbFinish(seg, bufStart + l3Off, 2, lbSidHi, lbSidLo);
         return r;
     }
@@ -269,10 +270,53 @@ public final class Encap {
             return r;
         }
         long srh = bufStart + l3Off + 40;
+        int fn = syn ? SrlbSid.FN_CONNECT_IF_AVAILABLE : SrlbSid.FN_RECOVER_STICKINESS;
         for (int c = 0; c < k; c++) { // candidate c + 1 sits at index k + 1 − c
-            srlbSegment(seg, srh, k + 1 - c, candidates[2 * c], candidates[2 * c + 1], syn);
+            srlbSegment(seg, srh, k + 1 - c, candidates[2 * c], candidates[2 * c + 1], fn);
         }
         srlbFinish(seg, bufStart + l3Off, k, lbSidHi, lbSidLo);
+        return r;
+    }
+
+    /**
+     * SRLB, a client packet of an established flow (lb.md §3 step 4): inserts [server SID with FUNCTION
+     * {@link SrlbSid#FN_ACK_STICKINESS} and OFFSET 2, LB SID, VIP] right after the IPv6 header, Segments Left = Last
+     * Entry = 2, destination = the server SID. Otherwise as {@link #srlbHunt}.
+     *
+     * @param serverHi the accepting server agent's SID, bytes 0–7 (as it signalled it)
+     * @param serverLo its bytes 8–15 (CORE and ENTRY kept; FUNCTION/OFFSET replaced)
+     * @return new frame length ({@code + 56} bytes), or {@code ERR_*}
+     */
+    public int srlbToServer(MemorySegment seg, long bufStart, int frameLen, int l3Off, long serverHi, long serverLo,
+            long lbSidHi, long lbSidLo) {
+        int r = srlbPrepare(seg, bufStart, frameLen, l3Off, 1);
+        if (r < 0) {
+            return r;
+        }
+        srlbSegment(seg, bufStart + l3Off + 40, 2, serverHi, serverLo, SrlbSid.FN_ACK_STICKINESS);
+        srlbFinish(seg, bufStart + l3Off, 1, lbSidHi, lbSidLo);
+        return r;
+    }
+
+    /**
+     * SRLB server agent, a reply that goes via the LB (lb.md §3 steps 3 and 5): inserts [client, SA SID, LB SID] right
+     * after the IPv6 header — Segment List[0] = the packet's destination (the client), [1] = this agent's SID, [2] = the
+     * LB SID as given (FUNCTION {@link SrlbSid#FN_CREATE_STICKINESS} or {@link SrlbSid#FN_DELETE_STICKINESS} already
+     * set by the caller) — Segments Left = Last Entry = 2, destination = the LB SID. Upper-layer checksums stay valid
+     * (their destination is the final one, the client).
+     *
+     * @return new frame length ({@code + 56} bytes), or {@code ERR_*}
+     */
+    public int srlbReply(MemorySegment seg, long bufStart, int frameLen, int l3Off, long saSidHi, long saSidLo,
+            long lbSidHi, long lbSidLo) {
+        int r = srlbPrepare(seg, bufStart, frameLen, l3Off, 1);
+        if (r < 0) {
+            return r;
+        }
+        long at = bufStart + l3Off + 40 + 8 + 32;
+        Bytes.put64(seg, at, lbSidHi);
+        Bytes.put64(seg, at + 8, lbSidLo);
+        srlbFinish(seg, bufStart + l3Off, 1, saSidHi, saSidLo);
         return r;
     }
 
@@ -314,11 +358,10 @@ public final class Encap {
         return newLen;
     }
 
-    private static void srlbSegment(MemorySegment seg, long srh, int index, long hi, long lo, boolean syn) {
+    private static void srlbSegment(MemorySegment seg, long srh, int index, long hi, long lo, int function) {
         long at = srh + 8 + 16L * index;
         Bytes.put64(seg, at, hi);
-        Bytes.put64(seg, at + 8, SrlbSid.withFunctionAndOffset(lo,
-                syn ? SrlbSid.FN_CONNECT_IF_AVAILABLE : SrlbSid.FN_RECOVER_STICKINESS, index));
+        Bytes.put64(seg, at + 8, SrlbSid.withFunctionAndOffset(lo, function, index));
     }
 
     private static void srlbFinish(MemorySegment seg, long p, int k, long lbSidHi, long lbSidLo) {

@@ -104,7 +104,18 @@ public final class LbNode extends Node {
             long base = buf + l3;
             int at;
             if (ip6) {
-                at = s.prefix6(Bytes.i64(d, base + 24), Bytes.i64(d, base + 32));
+                long dHi = Bytes.i64(d, base + 24), dLo = Bytes.i64(d, base + 32);
+                int sidVip = s.srlbVipOfSid(dHi, dLo);
+                if (sidVip >= 0) {
+                    if (k.read(d, base, len - l3) != FlowKey.OK) {
+                        pool.dropReason[b] = DropReason.IP6_BAD_HEADER.ordinal();
+                        w.enqueue(drop, b, 0);
+                        continue;
+                    }
+                    srlbDone(w, pool, b, ws.srlb.signal(ws, s, sidVip, k, now, d, buf, len, l3), drop);
+                    continue;
+                }
+                at = s.prefix6(dHi, dLo);
             } else {
                 at = s.prefix4(Bytes.i32(d, base + 16));
             }
@@ -125,6 +136,14 @@ public final class LbNode extends Node {
                 continue;
             }
             long hash = FlowHash.hash(seed, k);
+            if (s.encap[vip] == LoadBalancer.E_SRLB) {
+                int r = ws.srlb.client(ws, s, vip, k, hash, now, d, buf, len, l3);
+                if (r == SrlbLb.NO_CANDIDATE) {
+                    ws.addVip(vip, LoadBalancer.V_NO_BACKEND, 1);
+                }
+                srlbDone(w, pool, b, r, drop);
+                continue;
+            }
             int be = table.select(k, hash, now, s.ring[vip], s.generation);
             if (be < 0) {
                 ws.addVip(vip, LoadBalancer.V_NO_BACKEND, 1);
@@ -192,5 +211,17 @@ public final class LbNode extends Node {
             pool.etherType[b] = outer6 ? Encap.ETHERTYPE_IPV6 : Encap.ETHERTYPE_IPV4;
             w.enqueue(next(outer6 ? NEXT_LOOKUP6 : NEXT_LOOKUP4), b, 0);
         }
+    }
+
+    /** An SRLB packet's result: a frame length → ip6-lookup (the IPv6 header stays at l3); a code → error-drop. */
+    private void srlbDone(Worker w, BufferPool pool, int b, int r, int drop) {
+        if (r < 0) {
+            pool.dropReason[b] = (r == SrlbLb.NO_CANDIDATE ? DropReason.LB_NO_BACKEND
+                    : r == Encap.ERR_NO_ROOM ? DropReason.MTU_EXCEEDED : DropReason.SRLB_REJECTED).ordinal();
+            w.enqueue(drop, b, 0);
+            return;
+        }
+        pool.length[b] = r;
+        w.enqueue(next(NEXT_LOOKUP6), b, 0);
     }
 }

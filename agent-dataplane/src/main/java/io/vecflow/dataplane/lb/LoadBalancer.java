@@ -46,12 +46,16 @@ public final class LoadBalancer {
     public static final int MAX_BACKENDS = 4096;
 
     /** Encapsulation codes in a {@link Snapshot}. */
-    static final int E_GRE4 = 0, E_GRE6 = 1, E_IPIP = 2, E_SRV6 = 3;
+    static final int E_GRE4 = 0, E_GRE6 = 1, E_IPIP = 2, E_SRV6 = 3, E_SRLB = 4;
 
     /** Per-VIP counter indices (per worker, summed by {@link #vipCounters}). */
     public static final int V_PACKETS = 0, V_BYTES = 1, V_NEW_FLOWS = 2, V_STICKY_HITS = 3, V_TABLE_FULL = 4,
             V_NO_BACKEND = 5, V_TOO_BIG = 6;
-    static final int VIP_COUNTERS = 7;
+    /** SRLB per-VIP counters (lb.md §3; issue 6 §4): accepts by the first / a later / an unknown candidate, hunts
+     *  sent (new-flow and retransmitted SYNs), teardowns, server signals for flows the table could not hold. */
+    public static final int V_FIRST_CHOICE = 7, V_SECOND_CHOICE = 8, V_OTHER_ACCEPT = 9, V_HUNTS = 10,
+            V_TEARDOWNS = 11, V_BAD_SIGNAL = 12;
+    static final int VIP_COUNTERS = 13;
     /** Per-backend counter indices. */
     public static final int B_PACKETS = 0, B_BYTES = 1, B_NEW_FLOWS = 2, B_STICKY_HITS = 3, B_TABLE_FULL = 4;
     static final int BACKEND_COUNTERS = 5;
@@ -77,7 +81,28 @@ public final class LoadBalancer {
          * Benchmarks pass a simulated clock to hold a steady number of live flows under churn.
          */
         public java.util.function.LongSupplier clock = System::nanoTime;
+        /**
+         * SRLB: the /64 under which each {@code encap srlb} VIP gets its LB SID /80 (lb.md §3 "SID layout": bytes 8–9 =
+         * VIP slot + 1, then FUNCTION/OFFSET, CORE, ENTRY); null = the /64 of {@link #ip6Source}. The LB's neighbours
+         * route this /64 to the load balancer.
+         */
+        public InetAddress srlbSidPrefix;
+        /** SRLB candidates per flow (pools of the candidate table, lb.md §3; default 2, at most 2 — the cookie's). */
+        public int srlbChoices = 2;
+        /** SRLB candidate-table buckets, a power of two (default 256, lb.md §3). */
+        public int srlbCandidateBuckets = io.vecflow.dataplane.lb.srlb.CandidateTable.DEFAULT_SIZE;
+        /** SRLB active timeout, seconds (default 40, lb.md §3). */
+        public int srlbActiveTimeoutSeconds = 40;
+        /** SRLB teardown timeout, seconds (default 2: the SRLB code's value, lb.md §3). */
+        public int srlbTeardownTimeoutSeconds = 2;
     }
+
+    /**
+     * One SRLB VIP's counters, summed over workers: new flows, accepts by the first / a later / an unknown candidate,
+     * sticky hits (client packets steered to the accepting server), table full, hunts sent, teardowns, bad signals.
+     */
+    public record SrlbCounters(long newFlows, long firstChoiceAccepts, long secondChoiceAccepts, long otherAccepts,
+            long stickyHits, long tableFull, long hunts, long teardowns, long badSignals) {}
 
     /** One VIP's totals. */
     public record VipCounters(long packets, long bytes, long newFlows, long stickyHits, long tableFull,
@@ -101,8 +126,15 @@ public final class LoadBalancer {
         final int[] backend4;
         final long[] backendHi, backendLo;
         final int[] generation;
+        /** SRLB: candidate table per VIP slot (null unless encap srlb), the LB SIDs' /64, backends per VIP. */
+        final io.vecflow.dataplane.lb.srlb.CandidateTable[] cht;
+        final long srlbSidHi;
+        final int[][] vipBackends;
 
-        Snapshot(List<VipState> vips, BackendState[] backends, int[] generation) {
+        Snapshot(List<VipState> vips, BackendState[] backends, int[] generation, long srlbSidHi) {
+            this.srlbSidHi = srlbSidHi;
+            cht = new io.vecflow.dataplane.lb.srlb.CandidateTable[MAX_VIPS];
+            vipBackends = new int[MAX_VIPS][];
             List<VipState> v4 = new ArrayList<>(), v6 = new ArrayList<>();
             for (VipState v : vips) {
                 (v.key.prefix() instanceof Inet4Address ? v4 : v6).add(v);
@@ -150,12 +182,14 @@ public final class LoadBalancer {
             encap = new int[MAX_VIPS];
             for (VipState v : vips) {
                 ring[v.slot] = v.ring;
+                cht[v.slot] = v.cht;
+                vipBackends[v.slot] = v.backends.stream().mapToInt(Integer::intValue).toArray();
                 encap[v.slot] = switch (v.encap) {
                     case GRE4 -> E_GRE4;
                     case GRE6 -> E_GRE6;
                     case IPIP -> E_IPIP;
                     case SRV6 -> E_SRV6;
-                    case SRLB -> throw new IllegalStateException("srlb VIPs are not handled by the Maglev node");
+                    case SRLB -> E_SRLB;
                 };
             }
             backend6 = new boolean[MAX_BACKENDS];
@@ -172,6 +206,23 @@ public final class LoadBalancer {
                 }
             }
             this.generation = generation.clone();
+        }
+
+        /**
+         * @return the slot of the {@code encap srlb} VIP whose LB SID /80 covers this destination (bytes 0–7 = the
+         *         SID /64, bytes 8–9 = slot + 1), or -1
+         */
+        int srlbVipOfSid(long hi, long lo) {
+            if (hi != srlbSidHi) {
+                return -1;
+            }
+            int slot = (int) (lo >>> 48) - 1;
+            return slot >= 0 && slot < MAX_VIPS && encap[slot] == E_SRLB && cht[slot] != null ? slot : -1;
+        }
+
+        /** @return the LB SID bytes 8–15 of VIP slot {@code vip}, FUNCTION/OFFSET/CORE/ENTRY zero */
+        static long lbSidLo(int vip) {
+            return (long) (vip + 1) << 48;
         }
 
         /** @return index into the v4 lists of the first VIP whose prefix covers {@code dst}, or -1 */
@@ -221,6 +272,7 @@ public final class LoadBalancer {
         final Encap encap;
         final int newLength;
         MaglevTable ring;
+        io.vecflow.dataplane.lb.srlb.CandidateTable cht;
         final List<Integer> backends = new ArrayList<>(); // backend slots, in the order added
         long[] base = new long[VIP_COUNTERS];
 
@@ -298,6 +350,19 @@ public final class LoadBalancer {
         if (s.ttl < 1 || s.ttl > 255) {
             throw new IllegalArgumentException("lb ttl must be 1..255, got " + s.ttl);
         }
+        if (s.srlbChoices < 1 || s.srlbChoices > 2) {
+            throw new IllegalArgumentException("lb srlb choices must be 1..2, got " + s.srlbChoices);
+        }
+        if (s.srlbActiveTimeoutSeconds < 1 || s.srlbActiveTimeoutSeconds > 86_400
+                || s.srlbTeardownTimeoutSeconds < 1 || s.srlbTeardownTimeoutSeconds > 86_400) {
+            throw new IllegalArgumentException("lb srlb timeouts must be 1..86400 s, got active "
+                    + s.srlbActiveTimeoutSeconds + ", teardown " + s.srlbTeardownTimeoutSeconds);
+        }
+        if (s.srlbSidPrefix != null && !(s.srlbSidPrefix instanceof Inet6Address)) {
+            throw new IllegalArgumentException("lb srlb-sid-prefix " + s.srlbSidPrefix.getHostAddress()
+                    + " is not IPv6");
+        }
+        new io.vecflow.dataplane.lb.srlb.CandidateTable(s.srlbCandidateBuckets); // validates the size
         this.settings = s;
         this.seed = s.hashSeed != null ? s.hashSeed : ThreadLocalRandom.current().nextLong();
         Arrays.fill(generation, -1);
@@ -346,7 +411,7 @@ public final class LoadBalancer {
         }
         WorkerState w = workers.get(worker);
         if (w == null) {
-            w = new WorkerState(this, bufferBytes);
+            w = new WorkerState(this, worker, bufferBytes);
             workers.set(worker, w);
         }
         return w;
@@ -359,7 +424,7 @@ public final class LoadBalancer {
                 live.add(v);
             }
         }
-        snapshot = new Snapshot(live, backends, generation);
+        snapshot = new Snapshot(live, backends, generation, hi(srlbSidPrefix()));
         onChange.run();
     }
 
@@ -392,10 +457,14 @@ public final class LoadBalancer {
         if (find(key) != null) {
             throw new IllegalArgumentException("VIP " + key + " exists already");
         }
-        if (encap == Encap.SRLB) {
-            throw new IllegalArgumentException("encap srlb is not served by the Maglev load balancer");
-        }
         MaglevTable.checkSize(newLength);
+        if (encap == Encap.SRLB && !(key.prefix() instanceof Inet6Address)) {
+            throw new IllegalArgumentException("encap srlb needs an IPv6 VIP (SRv6), got " + key);
+        }
+        if (encap == Encap.SRLB && srlbSidPrefix() == null) {
+            throw new IllegalArgumentException("encap srlb needs lb srlb-sid-prefix or ip6-src-address in the "
+                    + "configuration (the LB SIDs' /64)");
+        }
         if (encap == Encap.GRE4 && settings.ip4Source == null) {
             throw new IllegalArgumentException("encap gre4 needs lb ip4-src-address in the configuration");
         }
@@ -414,6 +483,9 @@ public final class LoadBalancer {
         }
         VipState v = new VipState(slot, key, encap, newLength);
         v.ring = new MaglevTable(newLength, MaglevTable.WeightMode.V1);
+        if (encap == Encap.SRLB) {
+            v.cht = new io.vecflow.dataplane.lb.srlb.CandidateTable(settings.srlbCandidateBuckets);
+        }
         v.base = vipSums(slot);
         vips[slot] = v;
         publish();
@@ -454,6 +526,7 @@ public final class LoadBalancer {
                 case GRE4 -> require(!six, a, "gre4 needs IPv4 backends");
                 case GRE6 -> require(six, a, "gre6 needs IPv6 backends");
                 case SRV6 -> require(six, a, "srv6 needs IPv6 backends (their SIDs)");
+                case SRLB -> require(six, a, "srlb needs IPv6 backends (the server agents' SID /80 prefixes)");
                 case IPIP -> require(six ? settings.ip6Source != null : settings.ip4Source != null, a,
                         "ipip to an IPv" + (six ? 6 : 4) + " backend needs lb ip" + (six ? 6 : 4)
                                 + "-src-address in the configuration");
@@ -540,6 +613,78 @@ public final class LoadBalancer {
         MaglevTable t = new MaglevTable(v.newLength, MaglevTable.WeightMode.V1);
         t.rebuild(eps);
         v.ring = t; // a new table: workers holding the old snapshot keep a consistent old table
+        if (v.encap == Encap.SRLB) {
+            List<io.vecflow.dataplane.lb.srlb.CandidateTable.Server> servers = new ArrayList<>();
+            for (MaglevTable.Endpoint e : eps) {
+                if (e.weight() > 0) {
+                    servers.add(io.vecflow.dataplane.lb.srlb.CandidateTable.Server.of(e.id(), e.hash(),
+                            settings.srlbChoices));
+                }
+            }
+            io.vecflow.dataplane.lb.srlb.CandidateTable c =
+                    new io.vecflow.dataplane.lb.srlb.CandidateTable(settings.srlbCandidateBuckets);
+            c.rebuild(servers);
+            v.cht = c;
+        }
+    }
+
+    /** @return the /64 of the LB SIDs (bytes 8–15 ignored), or null when neither it nor ip6-src-address is set */
+    InetAddress srlbSidPrefix() {
+        return settings.srlbSidPrefix != null ? settings.srlbSidPrefix : settings.ip6Source;
+    }
+
+    /**
+     * The LB SID of an {@code encap srlb} VIP (FUNCTION, OFFSET, CORE, ENTRY zero): its server agents send
+     * CREATE/DELETE_STICKINESS to this /80, so the LB's neighbours must route the SID /64 to it.
+     *
+     * @throws IllegalArgumentException no such VIP, or not encap srlb
+     */
+    public synchronized InetAddress srlbSid(VipKey key) {
+        VipState v = existing(key);
+        if (v.encap != Encap.SRLB) {
+            throw new IllegalArgumentException("VIP " + key + " is not encap srlb");
+        }
+        ByteBuffer bb = ByteBuffer.allocate(16).putLong(hi(srlbSidPrefix())).putLong(Snapshot.lbSidLo(v.slot));
+        try {
+            return InetAddress.getByAddress(bb.array());
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The candidates (server addresses, hunting order) a new flow with this 5-tuple would get now from an {@code
+     * encap srlb} VIP's candidate table, with this load balancer's hash seed.
+     *
+     * @throws IllegalArgumentException no such VIP, or not encap srlb
+     */
+    public synchronized List<InetAddress> srlbCandidatesFor(VipKey key, FlowKey flow) {
+        VipState v = existing(key);
+        if (v.encap != Encap.SRLB) {
+            throw new IllegalArgumentException("VIP " + key + " is not encap srlb");
+        }
+        int[] ids = new int[io.vecflow.dataplane.lb.srlb.CandidateTable.MAX_POOLS];
+        int k = v.cht.candidates(FlowHash.hash(seed, flow), ids);
+        List<InetAddress> out = new ArrayList<>();
+        for (int i = 0; i < k; i++) {
+            out.add(backends[ids[i]].address);
+        }
+        return out;
+    }
+
+    /**
+     * An {@code encap srlb} VIP's SRLB counters since it was added, summed over workers (racy reads).
+     *
+     * @throws IllegalArgumentException no such VIP
+     */
+    public synchronized SrlbCounters srlbCounters(VipKey key) {
+        VipState v = existing(key);
+        long[] s = vipSums(v.slot);
+        for (int c = 0; c < VIP_COUNTERS; c++) {
+            s[c] -= v.base[c];
+        }
+        return new SrlbCounters(s[V_NEW_FLOWS], s[V_FIRST_CHOICE], s[V_SECOND_CHOICE], s[V_OTHER_ACCEPT],
+                s[V_STICKY_HITS], s[V_TABLE_FULL], s[V_HUNTS], s[V_TEARDOWNS], s[V_BAD_SIGNAL]);
     }
 
     // ---------------------------------------------------------------- counters and show

@@ -21,6 +21,8 @@ public final class WorkerState {
     final FlowKey key = new FlowKey();
     final Encap encap;
     final IcmpTooBig icmp;
+    /** The SRLB path of this worker (flow table, state machine). */
+    final SrlbLb srlb;
     private final long[] vipCounters = new long[LoadBalancer.MAX_VIPS * LoadBalancer.VIP_COUNTERS];
     private final long[] backendCounters = new long[LoadBalancer.MAX_BACKENDS * LoadBalancer.BACKEND_COUNTERS];
     /** Egress MTU per backend slot (bytes; 0 = no route, not checked), valid when mtuEpoch[b] == epoch. */
@@ -30,12 +32,18 @@ public final class WorkerState {
     private LoadBalancer.Snapshot cachedFor;
     private Forwarding cachedForwarding;
 
-    WorkerState(LoadBalancer lb, int bufferBytes) {
+    WorkerState(LoadBalancer lb, int worker, int bufferBytes) {
         LoadBalancer.Settings s = lb.settings();
         this.table = new ConnectionTable(s.flowTableSlots, lb.tcpIdleNanos(), lb.udpIdleNanos(), false);
         this.encap = new Encap(bufferBytes, s.ttl, LoadBalancer.v4(s.ip4Source), LoadBalancer.hi(s.ip6Source),
                 LoadBalancer.lo(s.ip6Source));
         this.icmp = new IcmpTooBig(bufferBytes, s.ttl);
+        this.srlb = new SrlbLb(lb, worker);
+    }
+
+    /** @return this worker's SRLB flow table (diagnostics; written by the worker only) */
+    public io.vecflow.dataplane.lb.srlb.SrlbFlowTable srlbTable() {
+        return srlb.table;
     }
 
     /** @return this worker's connection table (counters readable from any thread) */

@@ -307,6 +307,52 @@ class DataplaneConfigTest {
                 "dp.yaml line 16: lb.vips[2].backends[2]: 2001:db8:1::1 is listed twice",
                 "dp.yaml line 18: lb.vips[3].port: a per-port VIP needs both protocol and port (1..65535); an "
                         + "all-port VIP neither",
-                "dp.yaml line 19: lb.vips[3].encap: \"vxlan\" is invalid (need gre4, gre6, ipip or srv6)");
+                "dp.yaml line 19: lb.vips[3].encap: \"vxlan\" is invalid (need gre4, gre6, ipip, srv6 or srlb)");
+    }
+
+    @Test
+    void srlbVipAndServerAgentLoadAndTheirMistakesAreNamed() throws Exception {
+        DataplaneConfig c = DataplaneConfig.parse("""
+                ports:
+                  - {name: g, type: generator}
+                lb:
+                  srlb-sid-prefix: "fd00:ff::"
+                  vips:
+                    - {prefix: "2001:db8::1/128", protocol: tcp, port: 80, encap: srlb, backends: ["fc00:1::", "fc00:2::"]}
+                srlb-agent:
+                  sid: "fc00:1::"
+                  vips: ["2001:db8::1"]
+                  policy: static-threshold
+                  threshold: 3
+                  load-initial: 1.5
+                """, "dp.yaml", null);
+        assertThat(c.lb.srlbSidPrefixAddress()).isEqualTo(InetAddress.ofLiteral("fd00:ff::"));
+        assertThat(c.lb.vips.get(0).encapType()).isEqualTo(io.vecflow.dataplane.control.DataplaneControl.Encap.SRLB);
+        assertThat(c.srlbAgent.sidAddress()).isEqualTo(InetAddress.ofLiteral("fc00:1::"));
+        assertThat(c.srlbAgent.vipAddresses()).containsExactly(InetAddress.ofLiteral("2001:db8::1"));
+        assertThat(c.srlbAgent.threshold).isEqualTo(3.0);
+        assertThat(c.srlbAgent.loadInitial).isEqualTo(1.5);
+        assertThat(problems("""
+                ports:
+                  - {name: g, type: generator}
+                lb:
+                  vips:
+                    - {prefix: "2001:db8::1/128", encap: srlb, backends: [10.0.0.1]}
+                srlb-agent:
+                  sid: "fc00:1::5"
+                  vips: [10.0.0.1]
+                  policy: sometimes
+                  load: apache
+                  flow-table-slots: 100
+                """).problems()).containsExactly(
+                "dp.yaml line 5: lb.vips[0].encap: srlb needs lb.srlb-sid-prefix or lb.ip6-src-address",
+                "dp.yaml line 5: lb.vips[0].backends[0]: \"10.0.0.1\" is invalid (srlb needs IPv6 backends)",
+                "dp.yaml line 7: srlb-agent.sid: \"fc00:1::5\" is invalid (bytes 10-15 must be zero (FUNCTION, CORE, "
+                        + "ENTRY go there))",
+                "dp.yaml line 8: srlb-agent.vips[0]: \"10.0.0.1\" is invalid (need an IPv6 address)",
+                "dp.yaml line 9: srlb-agent.policy: \"sometimes\" is invalid (need always-accept, always-reject, "
+                        + "only-last or static-threshold)",
+                "dp.yaml line 10: srlb-agent.load: \"apache\" is invalid (need test (the settable source))",
+                "dp.yaml line 11: srlb-agent.flow-table-slots: 100 is invalid (need a power of two, 8..16777216)");
     }
 }

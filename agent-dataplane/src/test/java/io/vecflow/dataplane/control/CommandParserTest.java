@@ -38,6 +38,9 @@ class CommandParserTest {
         "show interfaces                           | showInterfaces",
         "show lb                                   | showLb",
         "show lb flows                             | showLbFlows",
+        "show srlb                                 | showSrlb",
+        "srlb load 3                               | setSrlbLoad 3.0",
+        "srlb load 0.25                            | setSrlbLoad 0.25",
         "lb vip 192.0.2.1/32 encap gre4            | addVip 192.0.2.1/32 encap gre4 new_len 65537",
         "lb vip 192.0.2.1/32                       | addVip 192.0.2.1/32 encap gre4 new_len 65537",
         "lb vip add 2001:db8::/64 protocol tcp port 80 encap srv6 new_len 1009"
@@ -67,7 +70,7 @@ class CommandParserTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "''                                     | after token 0 (end of line): an empty command: type help for the list",
-        "frobnicate                             | token 1 \"frobnicate\" (column 1): unknown command; expected sflow, show, lb or help",
+        "frobnicate                             | token 1 \"frobnicate\" (column 1): unknown command; expected sflow, show, lb, srlb or help",
         "sflow                                  | after token 1 (end of line): expected sampling-rate, polling-interval, header-bytes, direction, enable, disable or drop-monitoring",
         "sflow sampling-rate                    | after token 2 (end of line): expected a sampling rate N (0 disables, else 1..2147483647)",
         "sflow sampling-rate ten                | token 3 \"ten\" (column 21): expected a sampling rate N (0 disables, else 1..2147483647)",
@@ -81,7 +84,7 @@ class CommandParserTest {
         "sflow direction sideways               | token 3 \"sideways\" (column 17): expected rx, tx or both",
         "sflow drop-monitoring on               | token 3 \"on\" (column 23): expected enable or disable",
         "sflow enable                           | after token 2 (end of line): expected an interface name",
-        "show                                   | after token 1 (end of line): expected sflow, errors, interfaces, runtime or lb",
+        "show                                   | after token 1 (end of line): expected sflow, errors, interfaces, runtime, lb or srlb",
         "show lb vips                           | token 3 \"vips\" (column 9): expected flows or the end of the line",
         "lb vip 192.0.2.1                       | token 3 \"192.0.2.1\" (column 8): expected a VIP prefix such as 192.0.2.1/32 or 2001:db8::1/128",
         "lb vip 192.0.2.1/33                    | token 3 \"192.0.2.1/33\" (column 8): prefix length must be 0..32",
@@ -105,6 +108,10 @@ class CommandParserTest {
         "lb as 192.0.2.1/32 10.0.0.1 flush      | token 5 \"flush\" (column 29): flush applies only with del (it drops the removed servers' flows)",
         "lb as 192.0.2.1/32 300.0.0.1           | token 4 \"300.0.0.1\" (column 20): expected a server address (IPv4 or IPv6 literal), protocol, port, del or flush",
         "lb mangle                              | token 2 \"mangle\" (column 4): expected vip or as",
+        "srlb load                              | after token 2 (end of line): expected a load value N (a finite number, e.g. 3 busy workers)",
+        "srlb load NaN                          | token 3 \"NaN\" (column 11): expected a finite decimal number",
+        "srlb load 1e400                        | token 3 \"1e400\" (column 11): expected a finite decimal number",
+        "srlb weight 3                          | token 2 \"weight\" (column 6): expected load",
     })
     void badLinesNameTheWordAndWhere(String line, String message) {
         assertThatThrownBy(() -> CommandParser.parse(line))

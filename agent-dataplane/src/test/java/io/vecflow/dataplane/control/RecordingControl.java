@@ -125,4 +125,15 @@ final class RecordingControl implements DataplaneControl {
         rec("showLbFlows");
         return "flows";
     }
+
+    @Override
+    public void setSrlbLoad(double load) {
+        rec("setSrlbLoad " + load);
+    }
+
+    @Override
+    public String showSrlb() {
+        rec("showSrlb");
+        return showText;
+    }
 }

@@ -1,0 +1,208 @@
+package io.vecflow.dataplane.lb;
+
+import io.vecflow.dataplane.BufferPool;
+import io.vecflow.dataplane.DropReason;
+import io.vecflow.dataplane.ErrorDropNode;
+import io.vecflow.dataplane.FeatureArc;
+import io.vecflow.dataplane.IpLookupNode;
+import io.vecflow.dataplane.Node;
+import io.vecflow.dataplane.PacketVector;
+import io.vecflow.dataplane.Worker;
+import io.vecflow.dataplane.lb.srlb.ServerAgentState;
+import io.vecflow.dataplane.lb.srlb.SrlbFlowTable;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * {@code srlb-sa6}: the SRLB server agent as a feature on the {@code ip6-unicast} arc of a server's own dataplane
+ * (shared/specs/lb.md §3 steps 2–5; Oryon/vpp-dev {@code srlb-sa-node.c}), driven by the pure
+ * {@link ServerAgentState} machine (NONE → WAIT → DIRECT → TEARDOWN) over a per-worker {@link SrlbFlowTable}.
+ *
+ * <ul>
+ *   <li>Destination inside the agent's SID /80 with an SRH right after the IPv6 header: the SID's FUNCTION
+ *       decides. The VIP is Segment List[{@code segments_left − OFFSET}], the LB SID the entry after it; remaining
+ *       choices = {@code segments_left − vip index − 2}, this server's choice index = {@code last_entry −
+ *       segments_left}. 0x0 CONNECT_IF_AVAILABLE asks the {@code AcceptPolicy} with the {@code LoadSource}'s value
+ *       (the last candidate always accepts; a full table never does); 0x1 RECOVER_STICKINESS accepts only with
+ *       state; 0x2 ACK_STICKINESS always delivers. Accept: the LB SID is stored, the SRH popped (destination = the
+ *       VIP, {@link Decap#srhPop}) and the packet routed by {@code ip6-lookup} to the local server. Pass:
+ *       {@code segments_left−−} ({@link Decap#srhAdvance}) and routed to the next candidate. Refused as the last
+ *       candidate, or malformed: error-drop {@link DropReason#SRLB_REJECTED}.</li>
+ *   <li>Source = one of the agent's VIPs (the local server's reply): DIRECT → on along the arc, straight to the
+ *       client; WAIT (or a FIN/RST: TEARDOWN) → SRH [client, SA SID, LB SID fn 0x8 / 0x9] inserted
+ *       ({@link Encap#srlbReply}), via the LB; no state → error-drop {@link DropReason#SRLB_REJECTED}.</li>
+ *   <li>Anything else: on along the arc, untouched.</li>
+ * </ul>
+ * The agent SID it signals carries CORE = this worker and ENTRY = the flow's slot. The last decision's facts stay
+ * readable ({@link #lastKind}, {@link #lastChoice}, {@link #lastLoad}) for the sample cookie. Allocation-free.
+ */
+public final class SrlbAgentNode extends Node {
+    /** Node name (feature on ip6-unicast). */
+    public static final String NAME = "srlb-sa6";
+    private static final int NEXT_LOOKUP6 = 0, NEXT_DROP = 1;
+    /** Decision kinds (LbDecisionCookie codes): none, accept first / second, pass. */
+    static final int KIND_NONE = 0, KIND_ACCEPT_FIRST = 4, KIND_ACCEPT_SECOND = 5, KIND_REJECT = 6;
+
+    private final SrlbAgent agent;
+    private final SrlbAgent.Worker st;
+    private final FeatureArc arc;
+    private final int position;
+    int lastKind, lastChoice;
+    double lastLoad;
+
+    /**
+     * @param agent the agent
+     * @param worker worker index
+     * @param bufferBytes the worker's buffer size
+     * @param arc the ip6-unicast arc
+     */
+    public SrlbAgentNode(SrlbAgent agent, int worker, int bufferBytes, FeatureArc arc) {
+        super(NAME, IpLookupNode.IP6, ErrorDropNode.NAME);
+        this.agent = agent;
+        this.st = agent.worker(worker, bufferBytes);
+        this.arc = arc;
+        this.position = arc.position(NAME);
+    }
+
+    @Override
+    protected void process(Worker w, PacketVector v) {
+        BufferPool pool = w.pool();
+        MemorySegment d = pool.data();
+        long now = agent.settings.clock.getAsLong();
+        SrlbAgent a = agent;
+        for (int i = 0, n = v.count; i < n; i++) {
+            int b = v.buffers[i];
+            int l3 = pool.l3Offset[b];
+            int len = pool.length[b];
+            long buf = pool.offset(b);
+            long p = buf + l3;
+            long dHi = Bytes.i64(d, p + 24), dLo = Bytes.i64(d, p + 32);
+            int r;
+            if (dHi == a.sidHi && ((dLo ^ a.sidLo) & SrlbSid.PREFIX_LO_MASK) == 0) {
+                r = segment(d, buf, len, l3, dLo, now);
+            } else if (isVip(a, Bytes.i64(d, p + 8), Bytes.i64(d, p + 16))) {
+                r = reply(d, buf, len, l3, now);
+                if (r == 0) {
+                    arc.next(w, b, pool.rxIfIndex[b], position);
+                    continue;
+                }
+            } else {
+                arc.next(w, b, pool.rxIfIndex[b], position);
+                continue;
+            }
+            if (r < 0) {
+                pool.dropReason[b] = DropReason.SRLB_REJECTED.ordinal();
+                w.enqueue(next(NEXT_DROP), b, 0);
+            } else {
+                pool.length[b] = r;
+                w.enqueue(next(NEXT_LOOKUP6), b, 0);
+            }
+        }
+    }
+
+    private static boolean isVip(SrlbAgent a, long hi, long lo) {
+        long[] vh = a.vipHi, vl = a.vipLo;
+        for (int j = 0; j < vh.length; j++) {
+            if (vl[j] == lo && vh[j] == hi) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** An SRv6 packet to this agent's SID. @return new frame length, or −1 to drop */
+    private int segment(MemorySegment d, long buf, int len, int l3, long dLo, long now) {
+        SrlbAgent.Worker s = st;
+        long p = buf + l3;
+        lastKind = KIND_NONE;
+        lastChoice = 0;
+        if (len - l3 < 48 || Bytes.u8(d, p + 6) != FlowKey.PROTO_ROUTING || Bytes.u8(d, p + 42) != 4) {
+            return -1;
+        }
+        int sl = Bytes.u8(d, p + 43), last = Bytes.u8(d, p + 44);
+        int srhBytes = (Bytes.u8(d, p + 41) + 1) * 8;
+        int vipIdx = sl - SrlbSid.offset(dLo);
+        if (vipIdx < 0 || vipIdx + 1 > last || sl > last || 8 + 16 * (last + 1) > srhBytes || 40 + srhBytes > len - l3) {
+            return -1;
+        }
+        FlowKey k = s.key;
+        if (k.read(d, p, len - l3) != FlowKey.OK) {
+            return -1;
+        }
+        int fn = SrlbSid.function(dLo);
+        long vHi = Bytes.i64(d, p + 48 + 16L * vipIdx), vLo = Bytes.i64(d, p + 56 + 16L * vipIdx);
+        long lbHi = Bytes.i64(d, p + 64 + 16L * vipIdx), lbLo = Bytes.i64(d, p + 72 + 16L * vipIdx);
+        long pw = SrlbFlowTable.portsWord(k.protocol, k.srcPort, k.dstPort);
+        long hash = FlowHash.hash(agent.seed, k.srcHi, k.srcLo, vHi, vLo, pw);
+        boolean insert = fn != SrlbSid.FN_RECOVER_STICKINESS;
+        SrlbFlowTable t = s.table;
+        int slot = t.slot(k.srcHi, k.srcLo, vHi, vLo, pw, hash, now, insert);
+        boolean full = insert && slot < 0;
+        int state = slot < 0 ? ServerAgentState.NONE : t.state[slot];
+        long exp = slot < 0 ? now : t.expires[slot];
+        int remaining = sl - vipIdx - 2;
+        int choice = last - sl;
+        double load = fn == SrlbSid.FN_CONNECT_IF_AVAILABLE ? agent.settings.load.load() : 0;
+        int before = ServerAgentState.effective(state, exp, now);
+        int out = s.machine.onSegment(state, exp, now, fn, remaining, choice, agent.settings.policy, load, full);
+        int ns = ServerAgentState.state(out);
+        int action = ServerAgentState.action(out);
+        lastLoad = load;
+        lastChoice = choice + 1;
+        if (action == ServerAgentState.DELIVER) {
+            int r = s.decap.srhPop(d, buf, len, l3);
+            if (r < 0) {
+                return -1;
+            }
+            if (slot >= 0) {
+                t.state[slot] = ns;
+                t.expires[slot] = s.machine.expiry(ns, now);
+                t.sidHi[slot] = lbHi;
+                t.sidLo[slot] = lbLo;
+            }
+            if (fn == SrlbSid.FN_CONNECT_IF_AVAILABLE && before == ServerAgentState.NONE) {
+                lastKind = choice == 0 ? KIND_ACCEPT_FIRST : KIND_ACCEPT_SECOND;
+            }
+            return r;
+        }
+        if (action == ServerAgentState.PASS) {
+            lastKind = fn == SrlbSid.FN_CONNECT_IF_AVAILABLE ? KIND_REJECT : KIND_NONE;
+            return s.decap.srhAdvance(d, buf, len, l3) < 0 ? -1 : len;
+        }
+        return -1;
+    }
+
+    /** A packet from the local server (source = a VIP). @return 0 to go on untouched, a frame length, or −1 */
+    private int reply(MemorySegment d, long buf, int len, int l3, long now) {
+        SrlbAgent.Worker s = st;
+        long p = buf + l3;
+        lastKind = KIND_NONE;
+        FlowKey k = s.key;
+        if (k.read(d, p, len - l3) != FlowKey.OK) {
+            return -1;
+        }
+        long pw = SrlbFlowTable.portsWord(k.protocol, k.dstPort, k.srcPort);
+        long hash = FlowHash.hash(agent.seed, k.dstHi, k.dstLo, k.srcHi, k.srcLo, pw);
+        SrlbFlowTable t = s.table;
+        int slot = t.slot(k.dstHi, k.dstLo, k.srcHi, k.srcLo, pw, hash, now, false);
+        int state = slot < 0 ? ServerAgentState.NONE : t.state[slot];
+        long exp = slot < 0 ? now : t.expires[slot];
+        boolean finOrRst = k.protocol == FlowKey.PROTO_TCP && (k.tcpFlags & (FlowKey.TCP_FIN | FlowKey.TCP_RST)) != 0;
+        int out = s.machine.onServerPacket(state, exp, now, finOrRst);
+        int ns = ServerAgentState.state(out);
+        switch (ServerAgentState.action(out)) {
+            case ServerAgentState.DIRECT_TO_CLIENT -> {
+                return 0;
+            }
+            case ServerAgentState.VIA_LB -> {
+                t.state[slot] = ns;
+                t.expires[slot] = s.machine.expiry(ns, now);
+                long lbLo = SrlbSid.withFunctionAndOffset(t.sidLo[slot], ServerAgentState.function(out), 0);
+                long saLo = agent.sidLo | (long) s.core << 32 | (slot & 0xFFFF_FFFFL);
+                return s.encap.srlbReply(d, buf, len, l3, agent.sidHi, saLo, t.sidHi[slot], lbLo);
+            }
+            default -> {
+                return -1;
+            }
+        }
+    }
+}

@@ -1,0 +1,284 @@
+package io.vecflow.dataplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vecflow.dataplane.control.DataplaneControl.Encap;
+import io.vecflow.dataplane.control.DataplaneControl.Protocol;
+import io.vecflow.dataplane.control.DataplaneControl.VipKey;
+import io.vecflow.dataplane.fib.Forwarding;
+import io.vecflow.dataplane.lb.FlowKey;
+import io.vecflow.dataplane.lb.LoadBalancer;
+import io.vecflow.dataplane.lb.SrlbAgent;
+import io.vecflow.dataplane.lb.srlb.ServerAgentState;
+import io.vecflow.dataplane.lb.srlb.StaticThreshold;
+import io.vecflow.netlink.psample.Psample;
+import io.vecflow.netlink.psample.PsampleEmitter;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SRLB through real graphs, in memory: one LB dataplane ({@code lb6} with an {@code encap srlb} VIP) and two server
+ * dataplanes with the {@code srlb-sa6} agent (static threshold c = 2 on a settable test load), frames carried between
+ * their {@link MemoryPort}s by the test. The whole lb.md §3 exchange of one TCP connection is checked byte by byte:
+ * hunting SRH [c1, c2, LB SID, VIP] on the SYN; the loaded first candidate passes (segments left 3 → 2); the second
+ * accepts and delivers the SYN with the SRH popped; its SYN-ACK goes [client, SA SID, LB SID fn 0x8] to the LB, which
+ * strips it and learns the server; the client's ACK then goes [server SID fn 0x2, LB SID, VIP]; later replies go
+ * straight; the server's FIN signals 0x9 and both sides tear down. Counters on both sides.
+ */
+class SrlbGraphTest {
+    private static final long MAC = 0x0200000000C1L;
+    private static final String VIP = "2001:db8:ffff::1";
+    private static final VipKey KEY = new VipKey(InetAddress.ofLiteral(VIP), 128, Protocol.TCP, 80);
+    private static final long CLIENT_HI = 0xfd00000c00000000L, CLIENT_LO = 2;
+    private static final long VIP_HI = 0x20010db8ffff0000L, VIP_LO = 1;
+
+    private final List<Dataplane> dps = new ArrayList<>();
+    private PsampleEmitter em;
+    private MemoryPort lbC, lbS;
+    private final MemoryPort[] up = new MemoryPort[3], local = new MemoryPort[3];
+    private final SrlbAgent[] agents = new SrlbAgent[3];
+    private Dataplane lbDp;
+    private LoadBalancer lb;
+
+    @BeforeEach
+    void build() throws Exception {
+        em = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
+        lbC = new MemoryPort("vfsr-c", 1, 1);
+        lbS = new MemoryPort("vfsr-s", 2, 1);
+        Dataplane.Topology t = new Dataplane.Topology();
+        t.workers = 1;
+        t.interfaces = new InterfaceTable(4);
+        t.interfaces.add(lbC, MAC, 1500, true);
+        t.interfaces.add(lbS, MAC + 1, 9000, true);
+        t.forwarding = new Forwarding.Builder().neighbour("fd00:c::1", "02:aa:00:00:00:01")
+                .neighbour("fd00:9::2", "02:aa:00:00:00:02").route("fd00:c::/64", "fd00:c::1", 1)
+                .route("fc00::/16", "fd00:9::2", 2).build();
+        t.samplingRate = 0;
+        t.lb = new LoadBalancer.Settings();
+        t.lb.ip6Source = InetAddress.ofLiteral("2001:db8:5::1");
+        t.lb.hashSeed = 7L;
+        t.lb.flowTableSlots = 1 << 10;
+        lbDp = new Dataplane(t, em, null, null);
+        dps.add(lbDp);
+        lb = lbDp.loadBalancer();
+        lb.addVip(KEY, Encap.SRLB, 7);
+        lb.addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
+        for (int k = 1; k <= 2; k++) {
+            up[k] = new MemoryPort("vfsr-u" + k, 1, 1);
+            local[k] = new MemoryPort("vfsr-l" + k, 2, 1);
+            Dataplane.Topology a = new Dataplane.Topology();
+            a.workers = 1;
+            a.interfaces = new InterfaceTable(4);
+            a.interfaces.add(up[k], MAC + 16 * k, 9000, true);
+            a.interfaces.add(local[k], MAC + 16 * k + 1, 1500, true);
+            a.forwarding = new Forwarding.Builder().neighbour("fd00:9::1", "02:aa:00:00:00:03")
+                    .neighbour("fd00:5::2", "02:aa:00:00:00:04").route("::/0", "fd00:9::1", 1)
+                    .route(VIP + "/128", "fd00:5::2", 2).build();
+            a.samplingRate = 0;
+            a.srlbAgent = new SrlbAgent.Settings();
+            a.srlbAgent.sid = InetAddress.ofLiteral("fc00:" + k + "::");
+            a.srlbAgent.vips = List.of(InetAddress.ofLiteral(VIP));
+            a.srlbAgent.policy = new StaticThreshold(2);
+            a.srlbAgent.flowTableSlots = 1 << 10;
+            Dataplane d = new Dataplane(a, em, null, null);
+            dps.add(d);
+            agents[k] = d.srlbAgent();
+        }
+    }
+
+    @AfterEach
+    void close() {
+        for (Dataplane d : dps) {
+            d.close();
+        }
+        em.close();
+    }
+
+    private static void run(Dataplane d) {
+        Worker w = d.workers().get(0);
+        for (int i = 0; i < 10; i++) {
+            w.runOnce();
+        }
+    }
+
+    /** Sends one frame into a port of a dataplane, runs it, and returns the only frame that left through {@code out}. */
+    private static byte[] hop(Dataplane d, MemoryPort in, byte[] f, MemoryPort out) {
+        out.sent.clear();
+        in.inject(List.of(f));
+        run(d);
+        assertThat(out.sent).as("frames out of %s", out.name()).hasSize(1);
+        return out.sent.remove(0);
+    }
+
+    static byte[] tcp6(long srcHi, long srcLo, long dstHi, long dstLo, int sport, int dport, int flags, int payload) {
+        ByteBuffer b = ByteBuffer.allocate(14 + 40 + 20 + payload);
+        b.putShort((short) (MAC >>> 32)).putInt((int) MAC).putShort((short) 0x0200).putInt(0x99)
+                .putShort((short) 0x86DD);
+        b.putInt(0x60000000).putShort((short) (20 + payload)).put((byte) 6).put((byte) 64)
+                .putLong(srcHi).putLong(srcLo).putLong(dstHi).putLong(dstLo);
+        b.putShort((short) sport).putShort((short) dport).putInt(1000).putInt(2000).put((byte) 0x50)
+                .put((byte) flags).putShort((short) 65535).putInt(0x12345678);
+        for (int i = 0; i < payload; i++) {
+            b.put((byte) i);
+        }
+        return b.array();
+    }
+
+    private static long i64(byte[] f, int off) {
+        return ByteBuffer.wrap(f).getLong(off);
+    }
+
+    /** Segment List[i] of the SRH right after the IPv6 header, as {hi, lo}. */
+    private static long[] segment(byte[] f, int i) {
+        return new long[] {i64(f, 14 + 48 + 16 * i), i64(f, 14 + 56 + 16 * i)};
+    }
+
+    private static byte[] transport(byte[] f) {
+        int nh = f[14 + 6];
+        int off = 14 + 40;
+        if (nh == 43) {
+            off += ((f[off + 1] & 0xFF) + 1) * 8;
+        }
+        return Arrays.copyOfRange(f, off, f.length);
+    }
+
+    @Test
+    void aLoadedFirstCandidatePassesTheSynAndTheConnectionSticksToTheSecond() {
+        FlowKey flow = new FlowKey().setIpv6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 6, 40000, 80);
+        List<InetAddress> cands = lb.srlbCandidatesFor(KEY, flow);
+        assertThat(cands).hasSize(2).doesNotHaveDuplicates();
+        int first = cands.get(0).getAddress()[3], second = cands.get(1).getAddress()[3];
+        agents[first].setLoad(5); // ≥ c = 2: busy
+        agents[second].setLoad(1);
+        long lbSidHi = 0x20010db800050000L, lbSidPrefixLo = 0x0001_0000_0000_0000L;
+
+        // 1. SYN: hunting SRH [c1, c2, LB SID, VIP], to c1
+        byte[] syn = tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x02, 0);
+        byte[] h = hop(lbDp, lbC, syn, lbS);
+        assertThat(h.length).isEqualTo(syn.length + 8 + 64);
+        assertThat(h[14 + 6]).as("next header: routing").isEqualTo((byte) 43);
+        assertThat(h[14 + 40]).as("SRH next header: TCP").isEqualTo((byte) 6);
+        assertThat(h[14 + 42]).as("routing type 4").isEqualTo((byte) 4);
+        assertThat(h[14 + 43]).as("segments left").isEqualTo((byte) 3);
+        assertThat(h[14 + 44]).as("last entry").isEqualTo((byte) 3);
+        assertThat(segment(h, 0)).containsExactly(VIP_HI, VIP_LO);
+        long[] lbSid = segment(h, 1);
+        assertThat(lbSid[0]).isEqualTo(lbSidHi);
+        assertThat(lbSid[1] & 0xFFFF_FF00_0000_0000L).as("VIP slot 0 → bytes 8-9 = 1, fn 0, offset 0")
+                .isEqualTo(lbSidPrefixLo);
+        assertThat(segment(h, 3)).as("c1 fn 0x0 offset 3")
+                .containsExactly(0xfc00000000000000L | (long) first << 32, 0x0000_0300_0000_0000L);
+        assertThat(segment(h, 2)).as("c2 fn 0x0 offset 2")
+                .containsExactly(0xfc00000000000000L | (long) second << 32, 0x0000_0200_0000_0000L);
+        assertThat(i64(h, 14 + 24)).as("dst = c1").isEqualTo(segment(h, 3)[0]);
+        assertThat(h[14 + 7] & 0xFF).as("hop limit").isEqualTo(63);
+        assertThat(transport(h)).isEqualTo(transport(syn));
+
+        // 2. c1 is loaded: it passes the SYN on (segments left 2, dst = c2) toward the LB
+        byte[] p = hop(dps.get(first), up[first], h, up[first]);
+        assertThat(p[14 + 43]).isEqualTo((byte) 2);
+        assertThat(i64(p, 14 + 24)).isEqualTo(segment(h, 2)[0]);
+        assertThat(i64(p, 14 + 32)).isEqualTo(segment(h, 2)[1]);
+        assertThat(agents[first].counters().rejects).isEqualTo(1);
+        // the LB routes it to c2 untouched
+        byte[] p2 = hop(lbDp, lbS, p, lbS);
+        assertThat(Arrays.copyOfRange(p2, 14 + 8, p2.length)).isEqualTo(Arrays.copyOfRange(p, 14 + 8, p.length));
+
+        // 3. c2 accepts: the SYN reaches the server with the SRH popped and dst = VIP
+        byte[] d = hop(dps.get(second), up[second], p2, local[second]);
+        assertThat(d.length).isEqualTo(syn.length);
+        assertThat(i64(d, 14 + 24)).isEqualTo(VIP_HI);
+        assertThat(i64(d, 14 + 32)).isEqualTo(VIP_LO);
+        assertThat(d[14 + 6]).isEqualTo((byte) 6);
+        assertThat(transport(d)).isEqualTo(transport(syn));
+        assertThat(agents[second].counters().secondChoiceAccepts).isEqualTo(1);
+
+        // 4. SYN-ACK from the server: [client, SA SID, LB SID fn 0x8] to the LB
+        byte[] synAck = tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, 40000, 0x12, 0);
+        byte[] sa = hop(dps.get(second), local[second], synAck, up[second]);
+        assertThat(sa[14 + 43]).isEqualTo((byte) 2);
+        assertThat(segment(sa, 0)).containsExactly(CLIENT_HI, CLIENT_LO);
+        long[] saSid = segment(sa, 1);
+        assertThat(saSid[0]).isEqualTo(0xfc00000000000000L | (long) second << 32);
+        long[] lbSigned = segment(sa, 2);
+        assertThat(lbSigned[0]).isEqualTo(lbSidHi);
+        assertThat(lbSigned[1]).as("LB SID with fn 0x8, core/entry echoed").isEqualTo(lbSid[1] | 0x8000_0000_0000L);
+        assertThat(i64(sa, 14 + 32)).isEqualTo(lbSigned[1]);
+
+        // 5. the LB strips it, learns the server and forwards to the client
+        byte[] toClient = hop(lbDp, lbS, sa, lbC);
+        assertThat(toClient.length).isEqualTo(synAck.length);
+        assertThat(i64(toClient, 14 + 24)).isEqualTo(CLIENT_HI);
+        assertThat(i64(toClient, 14 + 32)).isEqualTo(CLIENT_LO);
+        assertThat(transport(toClient)).isEqualTo(transport(synAck));
+        LoadBalancer.SrlbCounters c = lb.srlbCounters(KEY);
+        assertThat(c.newFlows()).isEqualTo(1);
+        assertThat(c.secondChoiceAccepts()).isEqualTo(1);
+        assertThat(c.firstChoiceAccepts()).isZero();
+
+        // 6. the client's ACK goes [server SID fn 0x2 offset 2, LB SID, VIP] straight to the accepting server
+        byte[] ack = tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x10, 30);
+        byte[] a = hop(lbDp, lbC, ack, lbS);
+        assertThat(a[14 + 43]).isEqualTo((byte) 2);
+        assertThat(segment(a, 2)).containsExactly(saSid[0],
+                (saSid[1] & 0xFFFF_00FF_FFFF_FFFFL) | 0x0000_2200_0000_0000L);
+        assertThat(segment(a, 1)).containsExactly(lbSid[0], lbSid[1]);
+        assertThat(segment(a, 0)).containsExactly(VIP_HI, VIP_LO);
+        assertThat(lb.srlbCounters(KEY).stickyHits()).isEqualTo(1);
+        byte[] ad = hop(dps.get(second), up[second], a, local[second]);
+        assertThat(transport(ad)).isEqualTo(transport(ack));
+
+        // 7. the server's data now goes straight to the client (no SRH)
+        byte[] data = tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, 40000, 0x18, 100);
+        byte[] direct = hop(dps.get(second), local[second], data, up[second]);
+        assertThat(direct.length).isEqualTo(data.length);
+        assertThat(i64(direct, 14 + 24)).isEqualTo(CLIENT_HI);
+
+        // 8. the server's FIN signals 0x9 via the LB: both sides tear down
+        byte[] fin = tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, 40000, 0x11, 0);
+        byte[] fs = hop(dps.get(second), local[second], fin, up[second]);
+        assertThat(segment(fs, 2)[1] >>> 44 & 0xF).isEqualTo(0x9);
+        byte[] fc = hop(lbDp, lbS, fs, lbC);
+        assertThat(transport(fc)).isEqualTo(transport(fin));
+        assertThat(lb.srlbCounters(KEY).teardowns()).isEqualTo(1);
+        ServerAgentState.Counters sc = agents[second].counters();
+        assertThat(sc.teardowns).isEqualTo(1);
+        assertThat(sc.rejects).isZero();
+        // the client's last ACK still reaches the same server (TEARDOWN keeps the server for 2 s)
+        byte[] last = hop(lbDp, lbC, tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x10, 0), lbS);
+        assertThat(segment(last, 2)[0]).isEqualTo(saSid[0]);
+    }
+
+    @Test
+    void theLastCandidateAlwaysAcceptsAndUnknownTrafficPasses() {
+        agents[1].setLoad(100);
+        agents[2].setLoad(100);
+        int accepted = 0;
+        for (int port = 41000; port < 41020; port++) {
+            byte[] h = hop(lbDp, lbC, tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, port, 80, 0x02, 0), lbS);
+            int c1 = (int) (i64(h, 14 + 24) >>> 32) & 0xFFFF;
+            byte[] p = hop(dps.get(c1), up[c1], h, up[c1]);
+            int c2 = (int) (i64(p, 14 + 24) >>> 32) & 0xFFFF;
+            assertThat(c2).isNotEqualTo(c1);
+            hop(dps.get(c2), up[c2], p, local[c2]);
+            accepted++;
+        }
+        assertThat(accepted).isEqualTo(20);
+        assertThat(agents[1].counters().secondChoiceAccepts + agents[2].counters().secondChoiceAccepts).isEqualTo(20);
+        assertThat(agents[1].counters().rejects + agents[2].counters().rejects).isEqualTo(20);
+        // a packet from the server for a connection it has no state for is dropped; other traffic routes untouched
+        local[1].inject(List.of(tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, 1, 0x10, 0)));
+        run(dps.get(1));
+        assertThat(up[1].sent).isEmpty();
+        assertThat(dps.get(1).dropped(DropReason.SRLB_REJECTED, 2)).isEqualTo(1);
+        byte[] other = tcp6(0xfd00000500000000L, 2, CLIENT_HI, CLIENT_LO, 80, 1, 0x10, 0);
+        assertThat(hop(dps.get(1), local[1], other, up[1]).length).isEqualTo(other.length);
+        assertThat(agents[1].show()).contains("srlb agent sid fc00:1::/80 policy static-threshold c=2");
+    }
+}
