@@ -1,0 +1,424 @@
+package io.vecflow.dataplane;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vecflow.dataplane.config.DataplaneAssembly;
+import io.vecflow.dataplane.config.DataplaneConfig;
+import io.vecflow.dataplane.control.ControlClient;
+import io.vecflow.dataplane.control.ControlProtocol;
+import io.vecflow.dataplane.control.DataplaneControl.Protocol;
+import io.vecflow.dataplane.control.DataplaneControl.VipKey;
+import io.vecflow.dataplane.lb.FlowKey;
+import io.vecflow.dataplane.lb.LoadBalancer;
+import io.vecflow.dataplane.lb.srlb.ServerAgentState;
+import io.vecflow.dataplane.port.NetNamespace;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SRLB (6LB) load balancing of real TCP connections (needs root; every namespace, veth and process is created and
+ * removed here, names prefixed {@code vfsr-<random>}): a client namespace, a load-balancer dataplane, and 3 server
+ * namespaces each running <em>our own</em> dataplane with the {@code srlb-sa6} server agent in front of the server's
+ * kernel stack and a python3 http.server on the VIP.
+ *
+ * <pre>
+ *  client ns ── c0/p0 ──► LB dataplane ns (vecflow, lb6, VIP [2001:db8:ffff::1]:8080 encap srlb) ── p_k ──┐
+ *  fd00:c::2                  hunting SRH [c1, c2, LB SID, VIP]; LB SIDs fd00:ff:0:0:1::/80              │
+ *                                                                                                          ▼
+ *  server ns k:  t_k ──► SA dataplane (srlb-sa6, SID fc00:k::/80, static threshold c = 1 on the test load) ── a_k/h_k ──► kernel
+ *                                                                      VIP on lo, http.server [VIP]:8080
+ * </pre>
+ *
+ * Server 1's test load is set to 5 over its control socket ({@code srlb load 5}), the others stay at 0. Asserted for
+ * every connection: it completes, and its page comes from exactly the server SRLB predicts — the flow's first
+ * candidate ({@link LoadBalancer#srlbCandidatesFor}) unless that is server 1, whose agent then passes the SYN to the
+ * second candidate. Stickiness: connections opened while server 1 is loaded are held half-sent while the loads change
+ * (server 1 unloaded, servers 2 and 3 loaded) and still finish on the server that accepted them, as do new
+ * connections that now avoid servers 2 and 3 as first choices. Counters: the LB's first/second-choice accepts and
+ * the agents' rejects match the predictions.
+ */
+class SrlbNamespaceTest {
+    private static final int SERVERS = 3, CONNECTIONS = 60, HELD = 30, HTTP_PORT = 8080;
+    private static final String VIP = "2001:db8:ffff::1", CLIENT = "fd00:c::2", GW = "fd00:c::1";
+    private static final String MAC_P0 = "02:00:00:00:e1:01", MAC_C0 = "02:00:00:00:c1:01";
+
+    @TempDir
+    Path tmp;
+
+    private String id;
+    private final List<String> namespaces = new ArrayList<>();
+    private final List<Process> servers = new ArrayList<>();
+
+    private static String run(String... cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IOException(String.join(" ", cmd) + " failed (this test needs root, network namespaces, veth "
+                    + "and IPv6): " + out.trim());
+        }
+        return out;
+    }
+
+    private String ns(String s) {
+        return "vfsr-" + id + "-" + s;
+    }
+
+    private String dev(String s) {
+        return "vfs" + id + s;
+    }
+
+    private static String mac(int kind, int k) {
+        return String.format("02:00:00:%02x:00:%02x", kind, k);
+    }
+
+    /** Turns off TX checksum offload of a veth (ETHTOOL_STXCSUM, linux/ethtool.h): frames carry full checksums. */
+    private void txChecksumOff(String namespace, String device) throws Exception {
+        run("ip", "netns", "exec", namespace, "python3", "-c", """
+                import array, fcntl, socket, struct, sys
+                buf = array.array('B', struct.pack('II', 0x17, 0))
+                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                fcntl.ioctl(s.fileno(), 0x8946,
+                            struct.pack('16sP', sys.argv[1].encode(), buf.buffer_info()[0]))
+                """, device);
+    }
+
+    @BeforeEach
+    void topology() throws Exception {
+        id = String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
+        List<String> names = new ArrayList<>(List.of("c", "lb"));
+        for (int k = 1; k <= SERVERS; k++) {
+            names.add("s" + k);
+        }
+        for (String s : names) {
+            run("ip", "netns", "add", ns(s));
+            namespaces.add(ns(s));
+            run("ip", "-n", ns(s), "link", "set", "lo", "up");
+            run("ip", "netns", "exec", ns(s), "sysctl", "-qw", "net.ipv6.conf.all.accept_dad=0",
+                    "net.ipv6.conf.default.accept_dad=0");
+        }
+        // the LB namespace's kernel stays out of the way: no IPv6 there (the dataplane owns its veths)
+        run("ip", "netns", "exec", ns("lb"), "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
+                "net.ipv6.conf.default.disable_ipv6=1");
+        run("ip", "link", "add", dev("c0"), "netns", ns("c"), "type", "veth", "peer", "name", dev("p0"), "netns",
+                ns("lb"));
+        run("ip", "-n", ns("lb"), "link", "set", dev("p0"), "address", MAC_P0, "up");
+        run("ip", "-n", ns("c"), "link", "set", dev("c0"), "address", MAC_C0);
+        run("ip", "-n", ns("c"), "-6", "addr", "add", CLIENT + "/64", "dev", dev("c0"), "nodad");
+        run("ip", "-n", ns("c"), "link", "set", dev("c0"), "up");
+        txChecksumOff(ns("c"), dev("c0"));
+        run("ip", "-n", ns("c"), "-6", "neigh", "add", GW, "lladdr", MAC_P0, "dev", dev("c0"), "nud", "permanent");
+        run("ip", "-n", ns("c"), "-6", "route", "add", VIP + "/128", "via", GW, "dev", dev("c0"));
+        for (int k = 1; k <= SERVERS; k++) {
+            String s = ns("s" + k);
+            // LB port p_k ↔ the agent's up port t_k; the agent's local port a_k ↔ the server kernel's h_k
+            run("ip", "link", "add", dev("t" + k), "netns", s, "type", "veth", "peer", "name", dev("p" + k), "netns",
+                    ns("lb"));
+            run("ip", "-n", ns("lb"), "link", "set", dev("p" + k), "address", mac(0xe1, 0x10 + k), "up");
+            run("ip", "-n", s, "link", "add", dev("a" + k), "type", "veth", "peer", "name", dev("h" + k));
+            run("ip", "netns", "exec", s, "sysctl", "-qw", "net.ipv6.conf." + dev("t" + k) + ".disable_ipv6=1",
+                    "net.ipv6.conf." + dev("a" + k) + ".disable_ipv6=1");
+            run("ip", "-n", s, "link", "set", dev("t" + k), "address", mac(0xa0, k), "up");
+            run("ip", "-n", s, "link", "set", dev("a" + k), "address", mac(0xa1, k), "up");
+            run("ip", "-n", s, "link", "set", dev("h" + k), "address", mac(0xa2, k));
+            run("ip", "-n", s, "-6", "addr", "add", "fd00:50:" + k + "::2/64", "dev", dev("h" + k), "nodad");
+            run("ip", "-n", s, "link", "set", dev("h" + k), "up");
+            txChecksumOff(s, dev("h" + k));
+            run("ip", "-n", s, "-6", "addr", "add", VIP + "/128", "dev", "lo");
+            run("ip", "-n", s, "-6", "neigh", "add", "fd00:50:" + k + "::1", "lladdr", mac(0xa1, k), "dev",
+                    dev("h" + k), "nud", "permanent");
+            run("ip", "-n", s, "-6", "route", "add", "fd00:c::/64", "via", "fd00:50:" + k + "::1", "dev",
+                    dev("h" + k));
+            Path www = Files.createDirectories(tmp.resolve("www" + k));
+            Files.writeString(www.resolve("id.txt"), "server-" + k + "\n");
+            servers.add(new ProcessBuilder("ip", "netns", "exec", s, "python3", "-m", "http.server", "--bind", VIP,
+                    "--directory", www.toString(), String.valueOf(HTTP_PORT)).redirectErrorStream(true)
+                    .redirectOutput(tmp.resolve("http" + k + ".log").toFile()).start());
+        }
+        for (int k = 1; k <= SERVERS; k++) {
+            awaitListening(ns("s" + k));
+        }
+    }
+
+    /** Waits (≤ 20 s) until the namespace's HTTP server accepts on the VIP. */
+    private static void awaitListening(String ns) throws Exception {
+        long end = System.currentTimeMillis() + 20_000;
+        while (true) {
+            boolean up = NetNamespace.callIn(ns, () -> {
+                try (Socket s = new Socket()) {
+                    s.connect(new InetSocketAddress(VIP, HTTP_PORT), 500);
+                    return true;
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+            if (up) {
+                return;
+            }
+            if (System.currentTimeMillis() > end) {
+                throw new IOException("http.server in " + ns + " did not start listening within 20 s");
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    @AfterEach
+    void remove() throws InterruptedException {
+        for (Process p : servers) {
+            p.destroy();
+            if (!p.waitFor(5, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        }
+        for (String n : namespaces) {
+            try {
+                run("ip", "netns", "del", n);
+            } catch (Exception ignored) {
+                // already gone
+            }
+        }
+    }
+
+    private static final String COMMON = """
+            workers: 1
+            metrics: {port: 0}
+            """;
+
+    private DataplaneConfig lbConfig() throws IOException {
+        StringBuilder y = new StringBuilder(COMMON).append("""
+                ports:
+                  - {name: p0, type: af_packet, if-index: 1, netns: %s, mac: "%s", mode: l3, af-packet: {interface: %s}}
+                """.formatted(ns("lb"), MAC_P0, dev("p0")));
+        for (int k = 1; k <= SERVERS; k++) {
+            y.append("  - {name: p%d, type: af_packet, if-index: %d, netns: %s, mac: \"%s\", mode: l3, af-packet: "
+                    .formatted(k, k + 1, ns("lb"), mac(0xe1, 0x10 + k)))
+                    .append("{interface: %s}}\n".formatted(dev("p" + k)));
+        }
+        y.append("routes:\n  - {prefix: \"fd00:c::/64\", via: \"%s\", port: p0}\n".formatted(CLIENT));
+        for (int k = 1; k <= SERVERS; k++) {
+            y.append("  - {prefix: \"fc00:%d::/64\", via: \"fd00:%d::2\", port: p%d}\n".formatted(k, k, k));
+        }
+        y.append("neighbours:\n  - {address: \"%s\", mac: \"%s\", port: p0}\n".formatted(CLIENT, MAC_C0));
+        for (int k = 1; k <= SERVERS; k++) {
+            y.append("  - {address: \"fd00:%d::2\", mac: \"%s\", port: p%d}\n".formatted(k, mac(0xa0, k), k));
+        }
+        StringBuilder backends = new StringBuilder();
+        for (int k = 1; k <= SERVERS; k++) {
+            backends.append(k > 1 ? ", " : "").append("\"fc00:").append(k).append("::\"");
+        }
+        y.append("""
+                sflow:
+                  sampling-rate: 0
+                  usersock-groups: {psample: 24, net-dm: 25, counters: 26}
+                control-socket: %s
+                lb:
+                  ip6-src-address: "fd00:ff::1"
+                  vips:
+                    - prefix: "%s/128"
+                      protocol: tcp
+                      port: %d
+                      encap: srlb
+                      backends: [%s]
+                """.formatted(tmp.resolve("lb.sock"), VIP, HTTP_PORT, backends));
+        Path f = tmp.resolve("lb.yaml");
+        Files.writeString(f, y.toString());
+        return DataplaneConfig.load(f);
+    }
+
+    private DataplaneConfig agentConfig(int k) throws IOException {
+        String y = COMMON + """
+                ports:
+                  - {name: up, type: af_packet, if-index: 1, netns: %1$s, mac: "%2$s", mode: l3, af-packet: {interface: %3$s}}
+                  - {name: local, type: af_packet, if-index: 2, netns: %1$s, mac: "%4$s", mode: l3, af-packet: {interface: %5$s}}
+                routes:
+                  - {prefix: "::/0", via: "fd00:%6$d::1", port: up}
+                  - {prefix: "%7$s/128", via: "fd00:50:%6$d::2", port: local}
+                neighbours:
+                  - {address: "fd00:%6$d::1", mac: "%8$s", port: up}
+                  - {address: "fd00:50:%6$d::2", mac: "%9$s", port: local}
+                sflow:
+                  sampling-rate: 0
+                  usersock-groups: {psample: 24, net-dm: 25, counters: 26}
+                control-socket: %10$s
+                srlb-agent:
+                  sid: "fc00:%6$d::"
+                  vips: ["%7$s"]
+                  policy: static-threshold
+                  threshold: 1
+                """.formatted(ns("s" + k), mac(0xa0, k), dev("t" + k), mac(0xa1, k), dev("a" + k), k, VIP,
+                mac(0xe1, 0x10 + k), mac(0xa2, k), tmp.resolve("sa" + k + ".sock"));
+        Path f = tmp.resolve("sa" + k + ".yaml");
+        Files.writeString(f, y);
+        return DataplaneConfig.load(f);
+    }
+
+    /** Opens connections from the client namespace, bound to the given local ports (≤ 5 s each). */
+    private List<Socket> connect(int firstPort, int n) throws Exception {
+        return NetNamespace.callIn(ns("c"), () -> {
+            List<Socket> l = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                Socket s = new Socket();
+                s.setSoTimeout(10_000);
+                s.setReuseAddress(true);
+                s.bind(new InetSocketAddress(CLIENT, firstPort + i));
+                s.connect(new InetSocketAddress(VIP, HTTP_PORT), 5_000);
+                l.add(s);
+            }
+            return l;
+        });
+    }
+
+    private static final byte[] REQUEST_START = "GET /id.txt HTTP/1.0\r\nHost: vip\r\n".getBytes(
+            StandardCharsets.US_ASCII);
+    private static final byte[] REQUEST_END = "\r\n".getBytes(StandardCharsets.US_ASCII);
+
+    /** Finishes the request on {@code s} and returns the server number the page names (bounded by the 10 s timeout). */
+    private static int finish(Socket s) throws IOException {
+        OutputStream o = s.getOutputStream();
+        o.write(REQUEST_END);
+        o.flush();
+        InputStream in = s.getInputStream();
+        byte[] all = in.readNBytes(64 * 1024);
+        s.close();
+        String r = new String(all, StandardCharsets.US_ASCII);
+        assertThat(r).startsWith("HTTP/1.0 200 ");
+        String body = r.substring(r.indexOf("\r\n\r\n") + 4);
+        assertThat(body).matches("server-[1-" + SERVERS + "]\n");
+        return body.charAt(7) - '0';
+    }
+
+    private static FlowKey flow(int clientPort) {
+        ByteBuffer c = ByteBuffer.wrap(InetAddress.ofLiteral(CLIENT).getAddress());
+        ByteBuffer v = ByteBuffer.wrap(InetAddress.ofLiteral(VIP).getAddress());
+        return new FlowKey().setIpv6(c.getLong(), c.getLong(), v.getLong(), v.getLong(), FlowKey.PROTO_TCP,
+                clientPort, HTTP_PORT);
+    }
+
+    private static int serverOf(InetAddress sid) {
+        return sid.getAddress()[3]; // fc00:k:: → k
+    }
+
+    private void control(String sock, String cmd) throws IOException {
+        ControlProtocol.Reply r = ControlClient.send(tmp.resolve(sock), cmd, Duration.ofSeconds(10));
+        assertThat(r.rc()).as(cmd + ": " + r.text()).isZero();
+    }
+
+    @Test
+    void aLoadedFirstCandidatePassesTheSynAndConnectionsStickToTheServerThatAccepted() throws Exception {
+        List<DataplaneAssembly> all = new ArrayList<>();
+        try {
+            DataplaneAssembly lbA = DataplaneAssembly.open(lbConfig(), System.err::println, true);
+            all.add(lbA);
+            for (int k = 1; k <= SERVERS; k++) {
+                all.add(DataplaneAssembly.open(agentConfig(k), System.err::println, true));
+            }
+            for (DataplaneAssembly a : all) {
+                a.dataplane().start();
+            }
+            try {
+                scenario(lbA.dataplane().loadBalancer(), all);
+            } catch (Throwable t) {
+                for (DataplaneAssembly a : all) {
+                    Dataplane d = a.dataplane();
+                    System.err.println("DIAGNOSTICS\n" + d.showErrors() + d.showInterfaces()
+                            + (d.loadBalancer() != null ? d.loadBalancer().show() : d.srlbAgent().show()));
+                }
+                for (int k = 1; k <= SERVERS; k++) {
+                    System.err.println("server " + k + ":\n" + run("ip", "netns", "exec", ns("s" + k), "nstat",
+                            "-a"));
+                }
+                System.err.println("client:\n" + run("ip", "netns", "exec", ns("c"), "nstat", "-a"));
+                throw t;
+            } finally {
+                for (DataplaneAssembly a : all) {
+                    a.dataplane().stop();
+                }
+            }
+        } finally {
+            for (DataplaneAssembly a : all) {
+                a.close();
+            }
+        }
+    }
+
+    private void scenario(LoadBalancer lb, List<DataplaneAssembly> all) throws Exception {
+        VipKey key = new VipKey(InetAddress.ofLiteral(VIP), 128, Protocol.TCP, HTTP_PORT);
+        control("sa1.sock", "srlb load 5");
+        // 1. Server 1 loaded: its first-choice SYNs pass to the second candidate; every other SYN is accepted first.
+        List<Socket> first = connect(30_000, CONNECTIONS);
+        int passed = 0;
+        Map<Integer, Integer> share = new HashMap<>();
+        for (int i = 0; i < CONNECTIONS; i++) {
+            List<InetAddress> c = lb.srlbCandidatesFor(key, flow(30_000 + i));
+            assertThat(c).hasSize(2);
+            int c1 = serverOf(c.get(0)), c2 = serverOf(c.get(1));
+            int expected = c1 == 1 ? c2 : c1;
+            passed += c1 == 1 ? 1 : 0;
+            first.get(i).getOutputStream().write(REQUEST_START);
+            int server = finish(first.get(i));
+            assertThat(server).as("connection %d: candidates %d, %d", i, c1, c2).isEqualTo(expected);
+            share.merge(server, 1, Integer::sum);
+        }
+        assertThat(passed).as("connections whose first candidate was the loaded server 1").isPositive();
+        ServerAgentState.Counters s1 = all.get(1).dataplane().srlbAgent().counters();
+        assertThat(s1.rejects).as("server 1's agent passed exactly those SYNs").isEqualTo(passed);
+        assertThat(s1.firstChoiceAccepts).isZero();
+        LoadBalancer.SrlbCounters lc = lb.srlbCounters(key);
+        assertThat(lc.firstChoiceAccepts()).isEqualTo(CONNECTIONS - passed);
+        assertThat(lc.secondChoiceAccepts()).isEqualTo(passed);
+        assertThat(lc.newFlows()).isEqualTo(CONNECTIONS);
+
+        // 2. Stickiness: connections opened now are held half-sent while every load changes.
+        List<Socket> held = connect(31_000, HELD);
+        Map<Integer, Integer> heldOn = new HashMap<>();
+        for (int i = 0; i < HELD; i++) {
+            List<InetAddress> c = lb.srlbCandidatesFor(key, flow(31_000 + i));
+            int c1 = serverOf(c.get(0));
+            heldOn.put(i, c1 == 1 ? serverOf(c.get(1)) : c1);
+            held.get(i).getOutputStream().write(REQUEST_START);
+        }
+        control("sa1.sock", "srlb load 0");
+        control("sa2.sock", "srlb load 5");
+        control("sa3.sock", "srlb load 5");
+        // 3. New connections now pass servers 2 and 3 as first choices (the last candidate still accepts).
+        List<Socket> after = connect(32_000, CONNECTIONS);
+        for (int i = 0; i < CONNECTIONS; i++) {
+            List<InetAddress> c = lb.srlbCandidatesFor(key, flow(32_000 + i));
+            int c1 = serverOf(c.get(0)), c2 = serverOf(c.get(1));
+            after.get(i).getOutputStream().write(REQUEST_START);
+            assertThat(finish(after.get(i))).as("new connection %d: candidates %d, %d", i, c1, c2)
+                    .isEqualTo(c1 == 1 ? 1 : c2);
+        }
+        // 4. The held connections finish on the server that accepted them.
+        for (int i = 0; i < HELD; i++) {
+            assertThat(finish(held.get(i))).as("held connection %d", i).isEqualTo(heldOn.get(i));
+        }
+        String show = ControlClient.send(tmp.resolve("sa1.sock"), "show srlb", Duration.ofSeconds(10)).text();
+        assertThat(show).contains("policy static-threshold c=1");
+        LoadBalancer.SrlbCounters end = lb.srlbCounters(key);
+        assertThat(end.newFlows()).isEqualTo(2L * CONNECTIONS + HELD);
+        assertThat(end.firstChoiceAccepts() + end.secondChoiceAccepts()).isEqualTo(2L * CONNECTIONS + HELD);
+        assertThat(end.stickyHits()).isPositive();
+        assertThat(end.teardowns()).isPositive();
+        System.out.printf("srlb namespace test: first round %s, %d of %d passed by the loaded server 1; %s%n",
+                share, passed, CONNECTIONS, end);
+    }
+}
