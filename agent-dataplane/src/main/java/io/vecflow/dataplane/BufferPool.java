@@ -35,6 +35,12 @@ public final class BufferPool implements AutoCloseable {
     public final int[] dropReason;
     /** Adjacency (next hop) chosen by a lookup node, -1 before. */
     public final int[] adjacency;
+    /** Bytes of the decision cookie each buffer carries (0 = none; reset by {@link #alloc}). */
+    public final int[] cookieLength;
+    /** Bytes per buffer in the cookie area: 96, {@code Psample.MAX_USER_COOKIE}. */
+    public static final int COOKIE_BYTES = 96;
+    /** Per-buffer decision cookies, {@link #COOKIE_BYTES} each; allocated by the first {@link #cookies()} call. */
+    private byte[] cookies;
 
     /**
      * @param count number of buffers
@@ -56,6 +62,7 @@ public final class BufferPool implements AutoCloseable {
         this.timestampNanos = new long[count];
         this.dropReason = new int[count];
         this.adjacency = new int[count];
+        this.cookieLength = new int[count];
         for (int i = 0; i < count; i++) {
             free[i] = count - 1 - i;
         }
@@ -64,7 +71,26 @@ public final class BufferPool implements AutoCloseable {
 
     /** @return a free buffer index, or -1 when the pool is exhausted. */
     public int alloc() {
-        return freeCount == 0 ? -1 : free[--freeCount];
+        if (freeCount == 0) {
+            return -1;
+        }
+        int b = free[--freeCount];
+        cookieLength[b] = 0;
+        return b;
+    }
+
+    /**
+     * The decision-cookie area: buffer {@code b}'s cookie is at {@code [b · COOKIE_BYTES, + cookieLength[b])}. A node
+     * that decides something about a packet (the load balancer) writes the cookie there and sets
+     * {@link #cookieLength}; the sFlow nodes copy it into the sample. Allocated once, on the first call
+     * ({@code count × 96} bytes), so pools of dataplanes without decisions do not pay for it.
+     */
+    public byte[] cookies() {
+        byte[] c = cookies;
+        if (c == null) {
+            c = cookies = new byte[length.length * COOKIE_BYTES];
+        }
+        return c;
     }
 
     /** Returns a buffer to the pool. */

@@ -26,4 +26,13 @@ public final class SampleRecord {
     public long timestampNanos;
     /** Captured header bytes, from the start of the frame. */
     public final byte[] header = new byte[MAX_HEADER_BYTES];
+    /**
+     * Largest PSAMPLE user cookie a record holds, bytes ({@code Psample.MAX_USER_COOKIE}: room for an IPv6
+     * {@code LbDecisionCookie}).
+     */
+    public static final int MAX_COOKIE_BYTES = BufferPool.COOKIE_BYTES;
+    /** The load-balancer decision made on this packet, as a PSAMPLE USER_COOKIE ({@code LbDecisionCookie}). */
+    public final byte[] cookie = new byte[MAX_COOKIE_BYTES];
+    /** Bytes used in {@link #cookie}; 0 = the packet carried no decision. */
+    public int cookieLength;
 }

@@ -229,6 +229,9 @@ public final class SflowMainThread implements Runnable {
                 .groupSeq(seq)
                 .sampleRate(r.samplingRate)
                 .data(r.header, 0, r.headerLength);
+        if (r.cookieLength > 0) {
+            msg.userCookie(r.cookie, 0, r.cookieLength); // a load-balancer decision (LbDecisionCookie)
+        }
         if (emitter.emit(msg)) {
             emitted++;
         } else {

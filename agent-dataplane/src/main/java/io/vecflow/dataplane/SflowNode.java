@@ -15,7 +15,8 @@ import java.lang.foreign.ValueLayout;
  * FIFO and the main thread's rate limit bound them) with its own receive ifIndex and {@link DropReason}.
  *
  * <p>A sample copies up to {@code headerBytes} bytes of the frame into a {@link SampleRecord} from the worker's
- * {@link SampleFifo}; a full FIFO drops the sample and counts it. No allocation per packet or sample.
+ * {@link SampleFifo}, with the decision cookie the packet carries ({@link BufferPool#cookieLength}, set by a
+ * load-balancer node), if any; a full FIFO drops the sample and counts it. No allocation per packet or sample.
  */
 public final class SflowNode extends Node {
     /** Ingress node name. */
@@ -185,6 +186,11 @@ public final class SflowNode extends Node {
         r.direction = direction.ordinal();
         r.timestampNanos = pool.timestampNanos[b];
         MemorySegment.copy(pool.data(), ValueLayout.JAVA_BYTE, pool.offset(b), r.header, 0, h);
+        int cl = pool.cookieLength[b];
+        r.cookieLength = cl;
+        if (cl > 0) {
+            System.arraycopy(pool.cookies(), b * BufferPool.COOKIE_BYTES, r.cookie, 0, cl);
+        }
         fifo.publish(r);
     }
 

@@ -11,6 +11,7 @@ import io.vecflow.dataplane.lb.LoadBalancer;
 import io.vecflow.dataplane.lb.SrlbAgent;
 import io.vecflow.dataplane.lb.srlb.ServerAgentState;
 import io.vecflow.dataplane.lb.srlb.StaticThreshold;
+import io.vecflow.netlink.psample.LbDecisionCookie;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import java.net.InetAddress;
@@ -59,7 +60,7 @@ class SrlbGraphTest {
         t.forwarding = new Forwarding.Builder().neighbour("fd00:c::1", "02:aa:00:00:00:01")
                 .neighbour("fd00:9::2", "02:aa:00:00:00:02").route("fd00:c::/64", "fd00:c::1", 1)
                 .route("fc00::/16", "fd00:9::2", 2).build();
-        t.samplingRate = 0;
+        sampleEverythingOut(t);
         t.lb = new LoadBalancer.Settings();
         t.lb.ip6Source = InetAddress.ofLiteral("2001:db8:5::1");
         t.lb.hashSeed = 7L;
@@ -80,7 +81,7 @@ class SrlbGraphTest {
             a.forwarding = new Forwarding.Builder().neighbour("fd00:9::1", "02:aa:00:00:00:03")
                     .neighbour("fd00:5::2", "02:aa:00:00:00:04").route("::/0", "fd00:9::1", 1)
                     .route(VIP + "/128", "fd00:5::2", 2).build();
-            a.samplingRate = 0;
+            sampleEverythingOut(a);
             a.srlbAgent = new SrlbAgent.Settings();
             a.srlbAgent.sid = InetAddress.ofLiteral("fc00:" + k + "::");
             a.srlbAgent.vips = List.of(InetAddress.ofLiteral(VIP));
@@ -90,6 +91,84 @@ class SrlbGraphTest {
             dps.add(d);
             agents[k] = d.srlbAgent();
         }
+    }
+
+    /** 1-in-1 egress sampling on every port: each frame sent leaves a sample (with its decision cookie, if any). */
+    private static void sampleEverythingOut(Dataplane.Topology t) {
+        t.samplingRate = 1;
+        t.direction = io.vecflow.dataplane.control.DataplaneControl.Direction.TX;
+        for (io.vecflow.dataplane.port.Port p : t.interfaces.ports()) {
+            t.sflowInterfaces.add(p.name());
+        }
+    }
+
+    /** The decision cookies of the egress samples a dataplane took since the last call, decoded, in order. */
+    private static List<LbDecisionCookie> decisions(Dataplane d) throws Exception {
+        SampleFifo f = ((SflowNode) d.workers().get(0).node(SflowNode.EGRESS)).fifo();
+        List<LbDecisionCookie> out = new ArrayList<>();
+        for (SampleRecord r = f.poll(); r != null; r = f.poll()) {
+            if (r.cookieLength > 0) {
+                out.add(new LbDecisionCookie().decode(r.cookie, 0, r.cookieLength));
+            }
+            f.release(r);
+        }
+        return out;
+    }
+
+    private static byte[] addr(long hi, long lo) {
+        return ByteBuffer.allocate(16).putLong(hi).putLong(lo).array();
+    }
+
+    @Test
+    void everyDecisionTravelsAsTheCookieOfItsPacketsSample() throws Exception {
+        FlowKey flow = new FlowKey().setIpv6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 6, 40001, 80);
+        List<InetAddress> cands = lb.srlbCandidatesFor(KEY, flow);
+        int first = cands.get(0).getAddress()[3], second = cands.get(1).getAddress()[3];
+        agents[first].setLoad(2.5); // = busy for c = 2; the metric travels as 2500
+        agents[second].setLoad(0);
+        for (Dataplane d : dps) {
+            decisions(d);
+        }
+        byte[] h = hop(lbDp, lbC, tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40001, 80, 0x02, 0), lbS);
+        List<LbDecisionCookie> lbHunt = decisions(lbDp);
+        assertThat(lbHunt).hasSize(1);
+        LbDecisionCookie hunt = lbHunt.get(0);
+        assertThat(hunt.kind()).isEqualTo(LbDecisionCookie.Kind.SRLB_HUNT);
+        assertThat(Arrays.copyOf(hunt.vip(), 16)).isEqualTo(addr(VIP_HI, VIP_LO));
+        assertThat(hunt.hasBackend()).isFalse();
+        assertThat(hunt.candidateCount()).isEqualTo(2);
+        assertThat(Arrays.copyOfRange(hunt.candidates(), 0, 16)).isEqualTo(cands.get(0).getAddress());
+        assertThat(Arrays.copyOfRange(hunt.candidates(), 16, 32)).isEqualTo(cands.get(1).getAddress());
+        assertThat(hunt.protocol()).isEqualTo(6);
+        assertThat(hunt.vipPort()).isEqualTo(80);
+
+        byte[] p = hop(dps.get(first), up[first], h, up[first]);
+        List<LbDecisionCookie> pass = decisions(dps.get(first));
+        assertThat(pass).hasSize(1);
+        assertThat(pass.get(0).kind()).isEqualTo(LbDecisionCookie.Kind.SRLB_REJECT);
+        assertThat(pass.get(0).choiceIndex()).isEqualTo(1);
+        assertThat(pass.get(0).policyMetric()).isEqualTo(2500);
+        assertThat(pass.get(0).hasBackend()).isFalse();
+
+        hop(dps.get(second), up[second], p, local[second]);
+        List<LbDecisionCookie> accept = decisions(dps.get(second));
+        assertThat(accept).hasSize(1);
+        assertThat(accept.get(0).kind()).isEqualTo(LbDecisionCookie.Kind.SRLB_ACCEPT_SECOND);
+        assertThat(accept.get(0).choiceIndex()).isEqualTo(2);
+        assertThat(accept.get(0).policyMetric()).isZero();
+        assertThat(Arrays.copyOf(accept.get(0).backend(), 16)).isEqualTo(cands.get(1).getAddress());
+
+        byte[] sa = hop(dps.get(second), local[second],
+                tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, 40001, 0x12, 0), up[second]);
+        assertThat(decisions(dps.get(second))).as("the SYN-ACK carries no decision").isEmpty();
+        hop(lbDp, lbS, sa, lbC);
+        List<LbDecisionCookie> learnt = decisions(lbDp);
+        assertThat(learnt).hasSize(1);
+        assertThat(learnt.get(0).kind()).isEqualTo(LbDecisionCookie.Kind.SRLB_ACCEPT_SECOND);
+        assertThat(Arrays.copyOf(learnt.get(0).backend(), 16)).isEqualTo(cands.get(1).getAddress());
+        // an established packet: no decision, no cookie
+        hop(lbDp, lbC, tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40001, 80, 0x10, 0), lbS);
+        assertThat(decisions(lbDp)).isEmpty();
     }
 
     @AfterEach

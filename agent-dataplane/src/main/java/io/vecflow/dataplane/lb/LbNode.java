@@ -112,7 +112,11 @@ public final class LbNode extends Node {
                         w.enqueue(drop, b, 0);
                         continue;
                     }
-                    srlbDone(w, pool, b, ws.srlb.signal(ws, s, sidVip, k, now, d, buf, len, l3), drop);
+                    int r = ws.srlb.signal(ws, s, sidVip, k, now, d, buf, len, l3);
+                    if (r >= 0) {
+                        ws.srlb.cookie(pool, b, s);
+                    }
+                    srlbDone(w, pool, b, r, drop);
                     continue;
                 }
                 at = s.prefix6(dHi, dLo);
@@ -140,6 +144,8 @@ public final class LbNode extends Node {
                 int r = ws.srlb.client(ws, s, vip, k, hash, now, d, buf, len, l3);
                 if (r == SrlbLb.NO_CANDIDATE) {
                     ws.addVip(vip, LoadBalancer.V_NO_BACKEND, 1);
+                } else if (r >= 0) {
+                    ws.srlb.cookie(pool, b, s);
                 }
                 srlbDone(w, pool, b, r, drop);
                 continue;

@@ -48,6 +48,10 @@ public final class SrlbAgentNode extends Node {
     private final int position;
     int lastKind, lastChoice;
     double lastLoad;
+    private final DecisionCookies cookies = new DecisionCookies();
+    private final long[] cands = new long[4];
+    private int lastCandidates;
+    private long lastVipHi, lastVipLo;
 
     /**
      * @param agent the agent
@@ -93,6 +97,9 @@ public final class SrlbAgentNode extends Node {
                 pool.dropReason[b] = DropReason.SRLB_REJECTED.ordinal();
                 w.enqueue(next(NEXT_DROP), b, 0);
             } else {
+                if (lastKind != KIND_NONE) {
+                    cookie(pool, b);
+                }
                 pool.length[b] = r;
                 w.enqueue(next(NEXT_LOOKUP6), b, 0);
             }
@@ -142,6 +149,14 @@ public final class SrlbAgentNode extends Node {
         int remaining = sl - vipIdx - 2;
         int choice = last - sl;
         double load = fn == SrlbSid.FN_CONNECT_IF_AVAILABLE ? agent.settings.load.load() : 0;
+        // candidates in hunting order: Segment List[last], [last − 1], ... down to vip index + 2
+        lastCandidates = Math.min(2, last - vipIdx - 1);
+        for (int c = 0; c < lastCandidates; c++) {
+            cands[2 * c] = Bytes.i64(d, p + 48 + 16L * (last - c));
+            cands[2 * c + 1] = Bytes.i64(d, p + 56 + 16L * (last - c));
+        }
+        lastVipHi = vHi;
+        lastVipLo = vLo;
         int before = ServerAgentState.effective(state, exp, now);
         int out = s.machine.onSegment(state, exp, now, fn, remaining, choice, agent.settings.policy, load, full);
         int ns = ServerAgentState.state(out);
@@ -169,6 +184,20 @@ public final class SrlbAgentNode extends Node {
             return s.decap.srhAdvance(d, buf, len, l3) < 0 ? -1 : len;
         }
         return -1;
+    }
+
+    /** Writes the last SYN decision (accept or pass) as the buffer's LbDecisionCookie. */
+    private void cookie(BufferPool pool, int b) {
+        io.vecflow.netlink.psample.LbDecisionCookie.Kind kind = switch (lastKind) {
+            case KIND_ACCEPT_FIRST -> io.vecflow.netlink.psample.LbDecisionCookie.Kind.SRLB_ACCEPT_FIRST;
+            case KIND_ACCEPT_SECOND -> io.vecflow.netlink.psample.LbDecisionCookie.Kind.SRLB_ACCEPT_SECOND;
+            default -> io.vecflow.netlink.psample.LbDecisionCookie.Kind.SRLB_REJECT;
+        };
+        boolean accept = lastKind != KIND_REJECT;
+        double m = lastLoad * 1000;
+        cookies.srlb(pool, b, kind, lastVipHi, lastVipLo, st.key.protocol, st.key.dstPort,
+                accept ? agent.sidHi : 0, accept ? agent.sidLo : 0, cands, lastCandidates, lastChoice,
+                Double.isNaN(m) ? 0 : (long) m);
     }
 
     /** A packet from the local server (source = a VIP). @return 0 to go on untouched, a frame length, or −1 */

@@ -47,6 +47,9 @@ final class SrlbLb {
     private final long[] cands = new long[2 * CandidateTable.MAX_POOLS];
     /** Last packet's decision: kind code, choice index (0 none, 1 first, 2 second), candidates, server slot. */
     int lastKind, lastChoice, lastCandidates, lastServer;
+    private long lastVipHi, lastVipLo;
+    private int lastProtocol, lastPort;
+    private final DecisionCookies cookies = new DecisionCookies();
 
     SrlbLb(LoadBalancer lb, int core) {
         LoadBalancer.Settings s = lb.settings();
@@ -101,6 +104,10 @@ final class SrlbLb {
             lastKind = KIND_HUNT;
             lastCandidates = n;
             lastServer = -1;
+            lastVipHi = k.dstHi;
+            lastVipLo = k.dstLo;
+            lastProtocol = k.protocol;
+            lastPort = k.dstPort;
             ws.addVip(vip, LoadBalancer.V_HUNTS, 1);
         } else {
             r = ws.encap.srlbToServer(d, buf, len, l3, table.sidHi[slot], table.sidLo[slot], s.srlbSidHi, lbLo);
@@ -126,6 +133,26 @@ final class SrlbLb {
         ws.addVip(vip, LoadBalancer.V_PACKETS, 1);
         ws.addVip(vip, LoadBalancer.V_BYTES, len);
         return r;
+    }
+
+    /**
+     * Writes the last packet's decision — a hunt, or the first accept of a flow — as the buffer's
+     * {@link io.vecflow.netlink.psample.LbDecisionCookie} (other packets carry none). Call right after a successful
+     * {@link #client} / {@link #signal} for that buffer.
+     */
+    void cookie(io.vecflow.dataplane.BufferPool pool, int buffer, LoadBalancer.Snapshot s) {
+        io.vecflow.netlink.psample.LbDecisionCookie.Kind kind = switch (lastKind) {
+            case KIND_HUNT -> io.vecflow.netlink.psample.LbDecisionCookie.Kind.SRLB_HUNT;
+            case KIND_ACCEPT_FIRST -> io.vecflow.netlink.psample.LbDecisionCookie.Kind.SRLB_ACCEPT_FIRST;
+            case KIND_ACCEPT_SECOND -> io.vecflow.netlink.psample.LbDecisionCookie.Kind.SRLB_ACCEPT_SECOND;
+            default -> null;
+        };
+        if (kind == null) {
+            return;
+        }
+        long beHi = lastServer >= 0 ? s.backendHi[lastServer] : 0, beLo = lastServer >= 0 ? s.backendLo[lastServer] : 0;
+        cookies.srlb(pool, buffer, kind, lastVipHi, lastVipLo, lastProtocol, lastPort, beHi, beLo, cands,
+                lastCandidates, lastChoice, 0);
     }
 
     /**
@@ -202,8 +229,16 @@ final class SrlbLb {
             }
             lastKind = choice < 0 ? KIND_NONE : choice == 0 ? KIND_ACCEPT_FIRST : KIND_ACCEPT_SECOND;
             lastChoice = choice + 1;
-            lastCandidates = Math.min(n, 2);
+            lastCandidates = n;
             lastServer = server;
+            for (int i = 0; i < n; i++) {
+                cands[2 * i] = s.backendHi[ids[i]];
+                cands[2 * i + 1] = s.backendLo[ids[i]];
+            }
+            lastVipHi = k.srcHi;
+            lastVipLo = k.srcLo;
+            lastProtocol = k.protocol;
+            lastPort = k.srcPort;
         } else if (fn == io.vecflow.dataplane.lb.srlb.SrlbSid.DELETE_STICKINESS && before != LbFlowState.TEARDOWN) {
             ws.addVip(vip, LoadBalancer.V_TEARDOWNS, 1);
         }

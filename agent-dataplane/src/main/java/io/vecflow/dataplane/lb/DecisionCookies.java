@@ -1,0 +1,50 @@
+package io.vecflow.dataplane.lb;
+
+import io.vecflow.dataplane.BufferPool;
+import io.vecflow.netlink.psample.LbDecisionCookie;
+
+/**
+ * Writes a load-balancer decision into the packet's cookie slot ({@link BufferPool#cookies()},
+ * {@link BufferPool#cookieLength}) as an {@link LbDecisionCookie} (README "Load-balancer decisions"; issue 6 §4), so
+ * that a sample taken later on the packet's path (sflow-egress) carries it as its PSAMPLE USER_COOKIE. One instance
+ * per worker (scratch arrays); allocation-free.
+ */
+final class DecisionCookies {
+    private final LbDecisionCookie cookie = new LbDecisionCookie();
+    private final byte[] a = new byte[16];
+    private final byte[] b = new byte[16];
+
+    private static void put(byte[] dst, long hi, long lo) {
+        for (int i = 0; i < 8; i++) {
+            dst[i] = (byte) (hi >>> (56 - 8 * i));
+            dst[8 + i] = (byte) (lo >>> (56 - 8 * i));
+        }
+    }
+
+    /**
+     * An IPv6 (SRLB) decision.
+     *
+     * @param kind         the decision
+     * @param backendHi    the server's SID /80 bytes 0–7 (with {@code backendLo} 0, 0 = not known yet)
+     * @param candidates   {@code [hi, lo, ...]} in hunting order; the first {@code min(n, 2)} are carried
+     * @param choiceIndex  0 none, 1 first candidate, 2 second
+     * @param metricMilli  the policy metric ×1000 (0 at the LB), clamped to u32
+     */
+    void srlb(BufferPool pool, int buffer, LbDecisionCookie.Kind kind, long vipHi, long vipLo, int protocol,
+            int vipPort, long backendHi, long backendLo, long[] candidates, int n, int choiceIndex,
+            long metricMilli) {
+        LbDecisionCookie c = cookie;
+        put(a, vipHi, vipLo);
+        c.clear().kind(kind).vip(a).flow(protocol & 0xFF, vipPort & 0xFFFF)
+                .policyMetric(Math.max(0, Math.min(0xFFFF_FFFFL, metricMilli)));
+        put(b, backendHi, backendLo & SrlbSid.PREFIX_LO_MASK);
+        c.backend(b);
+        int k = Math.min(n, LbDecisionCookie.MAX_CANDIDATES);
+        for (int i = 0; i < k; i++) {
+            put(b, candidates[2 * i], candidates[2 * i + 1] & SrlbSid.PREFIX_LO_MASK);
+            c.addCandidate(b);
+        }
+        c.choiceIndex(Math.min(choiceIndex, k));
+        pool.cookieLength[buffer] = c.encode(pool.cookies(), buffer * BufferPool.COOKIE_BYTES);
+    }
+}
