@@ -12,6 +12,10 @@ import io.vecflow.dataplane.lb.FlowKey;
 import io.vecflow.dataplane.lb.LoadBalancer;
 import io.vecflow.dataplane.lb.srlb.ServerAgentState;
 import io.vecflow.dataplane.port.NetNamespace;
+import io.vecflow.netlink.NetlinkFormatException;
+import io.vecflow.netlink.psample.LbDecisionCookie;
+import io.vecflow.netlink.psample.PsampleSubscriber;
+import io.vecflow.netlink.psample.PsampleTransport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -60,6 +64,8 @@ class SrlbNamespaceTest {
     private static final int SERVERS = 3, CONNECTIONS = 60, HELD = 30, HTTP_PORT = 8080;
     private static final String VIP = "2001:db8:ffff::1", CLIENT = "fd00:c::2", GW = "fd00:c::1";
     private static final String MAC_P0 = "02:00:00:00:e1:01", MAC_C0 = "02:00:00:00:c1:01";
+    /** NETLINK_USERSOCK group of this test's PSAMPLE (and +1 NET_DM, +2 counters): not the defaults other tests use. */
+    private static final int PSAMPLE_GROUP = 17;
 
     @TempDir
     Path tmp;
@@ -202,6 +208,14 @@ class SrlbNamespaceTest {
             metrics: {port: 0}
             """;
 
+    private static String lbPorts() {
+        StringBuilder b = new StringBuilder("p0");
+        for (int k = 1; k <= SERVERS; k++) {
+            b.append(", p").append(k);
+        }
+        return b.toString();
+    }
+
     private DataplaneConfig lbConfig() throws IOException {
         StringBuilder y = new StringBuilder(COMMON).append("""
                 ports:
@@ -226,8 +240,10 @@ class SrlbNamespaceTest {
         }
         y.append("""
                 sflow:
-                  sampling-rate: 0
-                  usersock-groups: {psample: 24, net-dm: 25, counters: 26}
+                  sampling-rate: 1
+                  direction: tx
+                  interfaces: [%s]
+                  usersock-groups: {psample: %d, net-dm: %d, counters: %d}
                 control-socket: %s
                 lb:
                   ip6-src-address: "fd00:ff::1"
@@ -237,7 +253,8 @@ class SrlbNamespaceTest {
                       port: %d
                       encap: srlb
                       backends: [%s]
-                """.formatted(tmp.resolve("lb.sock"), VIP, HTTP_PORT, backends));
+                """.formatted(lbPorts(), PSAMPLE_GROUP, PSAMPLE_GROUP + 1, PSAMPLE_GROUP + 2, tmp.resolve("lb.sock"),
+                VIP, HTTP_PORT, backends));
         Path f = tmp.resolve("lb.yaml");
         Files.writeString(f, y.toString());
         return DataplaneConfig.load(f);
@@ -255,8 +272,10 @@ class SrlbNamespaceTest {
                   - {address: "fd00:%6$d::1", mac: "%8$s", port: up}
                   - {address: "fd00:50:%6$d::2", mac: "%9$s", port: local}
                 sflow:
-                  sampling-rate: 0
-                  usersock-groups: {psample: 24, net-dm: 25, counters: 26}
+                  sampling-rate: 1
+                  direction: tx
+                  interfaces: [up, local]
+                  usersock-groups: {psample: %11$d, net-dm: %12$d, counters: %13$d}
                 control-socket: %10$s
                 srlb-agent:
                   sid: "fc00:%6$d::"
@@ -264,7 +283,8 @@ class SrlbNamespaceTest {
                   policy: static-threshold
                   threshold: 1
                 """.formatted(ns("s" + k), mac(0xa0, k), dev("t" + k), mac(0xa1, k), dev("a" + k), k, VIP,
-                mac(0xe1, 0x10 + k), mac(0xa2, k), tmp.resolve("sa" + k + ".sock"));
+                mac(0xe1, 0x10 + k), mac(0xa2, k), tmp.resolve("sa" + k + ".sock"), PSAMPLE_GROUP, PSAMPLE_GROUP + 1,
+                PSAMPLE_GROUP + 2);
         Path f = tmp.resolve("sa" + k + ".yaml");
         Files.writeString(f, y);
         return DataplaneConfig.load(f);
@@ -324,6 +344,29 @@ class SrlbNamespaceTest {
     @Test
     void aLoadedFirstCandidatePassesTheSynAndConnectionsStickToTheServerThatAccepted() throws Exception {
         List<DataplaneAssembly> all = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean listening = new java.util.concurrent.atomic.AtomicBoolean(true);
+        List<LbDecisionCookie> decisions = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.atomic.AtomicLong badCookies = new java.util.concurrent.atomic.AtomicLong();
+        byte[] vip = InetAddress.ofLiteral(VIP).getAddress();
+        PsampleSubscriber sub = PsampleSubscriber.open(PsampleTransport.USERSOCK, PSAMPLE_GROUP);
+        Thread listener = Thread.ofPlatform().name("vfsr-psample").start(() -> {
+            LbDecisionCookie c = new LbDecisionCookie();
+            while (listening.get()) {
+                try {
+                    sub.poll(Duration.ofMillis(100), s -> {
+                        try {
+                            if (c.decodeFrom(s) && java.util.Arrays.equals(c.vip(), 0, 16, vip, 0, 16)) {
+                                decisions.add(new LbDecisionCookie().copyFrom(c));
+                            }
+                        } catch (NetlinkFormatException e) {
+                            badCookies.incrementAndGet();
+                        }
+                    });
+                } catch (Exception e) {
+                    badCookies.incrementAndGet();
+                }
+            }
+        });
         try {
             DataplaneAssembly lbA = DataplaneAssembly.open(lbConfig(), System.err::println, true);
             all.add(lbA);
@@ -335,6 +378,8 @@ class SrlbNamespaceTest {
             }
             try {
                 scenario(lbA.dataplane().loadBalancer(), all);
+                decisionsArrived(lbA.dataplane().loadBalancer(), all, decisions);
+                assertThat(badCookies.get()).as("undecodable cookies / subscriber errors").isZero();
             } catch (Throwable t) {
                 for (DataplaneAssembly a : all) {
                     Dataplane d = a.dataplane();
@@ -356,7 +401,49 @@ class SrlbNamespaceTest {
             for (DataplaneAssembly a : all) {
                 a.close();
             }
+            listening.set(false);
+            listener.join(5_000);
+            sub.close();
         }
+    }
+
+    /**
+     * The PSAMPLE USER_COOKIEs the dataplanes sent (egress samples, 1 in 1): one SRLB_HUNT per hunting SYN, one
+     * SRLB_REJECT per SYN an agent passed (with the loaded agents' metric, 5 → 5000), and each connection's accept
+     * twice — from the agent that accepted and from the LB when it learnt the server.
+     */
+    private static void decisionsArrived(LoadBalancer lb, List<DataplaneAssembly> all, List<LbDecisionCookie> got)
+            throws InterruptedException {
+        VipKey key = new VipKey(InetAddress.ofLiteral(VIP), 128, Protocol.TCP, HTTP_PORT);
+        LoadBalancer.SrlbCounters c = lb.srlbCounters(key);
+        long rejects = 0;
+        for (int k = 1; k <= SERVERS; k++) {
+            rejects += all.get(k).dataplane().srlbAgent().counters().rejects;
+        }
+        long expected = c.hunts() + rejects + 2 * (c.firstChoiceAccepts() + c.secondChoiceAccepts());
+        long end = System.nanoTime() + 10_000_000_000L;
+        while (got.size() < expected && System.nanoTime() < end) {
+            Thread.sleep(50);
+        }
+        Map<LbDecisionCookie.Kind, Long> byKind = new java.util.EnumMap<>(LbDecisionCookie.Kind.class);
+        List<LbDecisionCookie> copy;
+        synchronized (got) {
+            copy = new ArrayList<>(got);
+        }
+        for (LbDecisionCookie d : copy) {
+            byKind.merge(d.kind(), 1L, Long::sum);
+        }
+        assertThat(byKind.getOrDefault(LbDecisionCookie.Kind.SRLB_HUNT, 0L)).isEqualTo(c.hunts());
+        assertThat(byKind.getOrDefault(LbDecisionCookie.Kind.SRLB_REJECT, 0L)).isEqualTo(rejects);
+        assertThat(byKind.getOrDefault(LbDecisionCookie.Kind.SRLB_ACCEPT_FIRST, 0L))
+                .isEqualTo(2 * c.firstChoiceAccepts());
+        assertThat(byKind.getOrDefault(LbDecisionCookie.Kind.SRLB_ACCEPT_SECOND, 0L))
+                .isEqualTo(2 * c.secondChoiceAccepts());
+        assertThat(copy).filteredOn(d -> d.kind() == LbDecisionCookie.Kind.SRLB_REJECT)
+                .allSatisfy(d -> assertThat(d.policyMetric()).isEqualTo(5000));
+        assertThat(copy).filteredOn(d -> d.kind() == LbDecisionCookie.Kind.SRLB_HUNT)
+                .allSatisfy(d -> assertThat(d.candidateCount()).isEqualTo(2));
+        System.out.printf("srlb namespace test: PSAMPLE decisions %s%n", byKind);
     }
 
     private void scenario(LoadBalancer lb, List<DataplaneAssembly> all) throws Exception {
