@@ -56,6 +56,17 @@ import org.openjdk.jmh.annotations.Warmup;
  * </ul>
  * Setup: one VIP (192.0.2.1/32 udp 5678, gre4, Maglev M = 65537) over 100 backends behind one route; connection table
  * of {@code 2 × nextPow2(N)} slots (≥ 2048); sFlow off.
+ *
+ * <p>IPv6 modes (issue 6: goal SRLB ≤ 1.03× Maglev per packet), 74-byte IPv6/TCP frames ({@link Generator6}), VIP
+ * [2001:db8:ffff::1]:80 over 100 servers fc00:k:: behind one route, same table sizes:
+ * <ul>
+ *   <li>{@code lb6-hit-N} / {@code lb6-new-N}: Maglev with SRv6 H.Encaps (outer IPv6 + one-segment SRH, 64 bytes)
+ *       — the like-for-like Maglev baseline of SRLB.</li>
+ *   <li>{@code srlb-hit-N}: established flows (STEER, learnt in setup from each flow's CREATE_STICKINESS signal):
+ *       flow-table hit, [server SID fn 0x2, LB SID, VIP] inserted (56 bytes).</li>
+ *   <li>{@code srlb-new-N}: SYNs of never-seen flows (clock 40 s / N per packet): miss, candidate-table lookup,
+ *       hunting SRH [c1, c2, LB SID, VIP] inserted (72 bytes), HUNTING stored, decision cookie written.</li>
+ * </ul>
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -68,8 +79,13 @@ public class LbGraphBenchmark extends QuietGate {
     private static final int VIP = 0xC0000201; // 192.0.2.1
     private static final long MAC_IN = 0x0200000000C1L;
 
-    /** l2-xconnect, lb-hit-{1k,100k,1m}, lb-new-{1k,100k,1m}. */
-    @Param({"l2-xconnect", "lb-hit-1k", "lb-hit-100k", "lb-hit-1m", "lb-new-1k", "lb-new-100k", "lb-new-1m"})
+    /**
+     * l2-xconnect, lb-{hit,new}-{1k,100k,1m} (Maglev GRE4 over IPv4), lb6-{hit,new}-N (Maglev SRv6 H.Encaps over
+     * IPv6, the same TCP frames as SRLB), srlb-{hit,new}-N (SRLB).
+     */
+    @Param({"l2-xconnect", "lb-hit-1k", "lb-hit-100k", "lb-hit-1m", "lb-new-1k", "lb-new-100k", "lb-new-1m",
+        "lb6-hit-1k", "lb6-hit-100k", "lb6-hit-1m", "lb6-new-1k", "lb6-new-100k", "lb6-new-1m",
+        "srlb-hit-1k", "srlb-hit-100k", "srlb-hit-1m", "srlb-new-1k", "srlb-new-100k", "srlb-new-1m"})
     public String mode;
 
     private Dataplane dp;
@@ -162,9 +178,129 @@ public class LbGraphBenchmark extends QuietGate {
         }
     }
 
+    private static final long CLIENT_HI = 0xfd00_000c_0000_0000L, VIP6_HI = 0x2001_0db8_ffff_0000L, VIP6_LO = 1;
+    private static final long LB_SID_HI = 0xfd00_00ff_0000_0000L, LB_SID_LO = 1L << 48;
+
+    /**
+     * A port producing IPv6/TCP frames (74 bytes: the smallest) from client {@code fd00:c::<i+1>} port 40000 to
+     * [2001:db8:ffff::1]:80 — SYNs of ever-new flows, or ACKs of a cycle of N flows — or, in the {@link #signal}
+     * phase, each cycle flow's CREATE_STICKINESS from server agent fc00:1:: to the LB SID (130 bytes: SRH
+     * [client, SA SID, LB SID fn 0x8]), which puts the flow into STEER before measuring.
+     */
+    static final class Generator6 extends Port {
+        private static final ValueLayout.OfInt BE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+        private static final ValueLayout.OfLong BE64 =
+                ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+        private static final ValueLayout.OfShort BE16 =
+                ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+        private final MemorySegment client = MemorySegment.ofArray(new byte[74]);
+        private final MemorySegment server = MemorySegment.ofArray(new byte[130]);
+        private final int flows;
+        private final boolean fresh;
+        private final long[] clock;
+        private final long step;
+        private final long[] order;
+        boolean signal;
+        private int next;
+        private long seq;
+
+        Generator6(int ifIndex, int flows, boolean fresh, long[] clock, long step) {
+            super("gen6", ifIndex, 1);
+            this.flows = flows;
+            this.fresh = fresh;
+            this.clock = clock;
+            this.step = step;
+            for (MemorySegment t : new MemorySegment[] {client, server}) {
+                t.set(BE32, 0, (int) (MAC_IN >>> 16));
+                t.set(BE16, 4, (short) MAC_IN);
+                t.set(BE32, 6, 0x02000000);
+                t.set(BE16, 10, (short) 0x0099);
+                t.set(BE16, 12, (short) 0x86DD);
+                t.set(BE32, 14, 0x6000_0000);
+            }
+            client.set(BE32, 18, 20 << 16 | 6 << 8 | 64); // payload 20, TCP, hop limit 64
+            client.set(BE64, 22, CLIENT_HI);
+            client.set(BE64, 38, VIP6_HI);
+            client.set(BE64, 46, VIP6_LO);
+            client.set(BE32, 54, 40000 << 16 | 80);
+            client.set(ValueLayout.JAVA_BYTE, 66, (byte) 0x50);
+            client.set(ValueLayout.JAVA_BYTE, 67, (byte) (fresh ? 0x02 : 0x10));
+            server.set(BE32, 18, 76 << 16 | 43 << 8 | 64); // payload 56 + 20, routing header
+            server.set(BE64, 22, VIP6_HI);
+            server.set(BE64, 30, VIP6_LO);
+            server.set(BE64, 38, LB_SID_HI);
+            server.set(BE64, 46, LB_SID_LO | 0x8L << 44); // LB SID, CREATE_STICKINESS
+            server.set(BE32, 54, 6 << 24 | 6 << 16 | 4 << 8 | 2); // NH TCP, len 6, type 4, SL 2
+            server.set(BE32, 58, 2 << 24); // last entry 2
+            server.set(BE64, 62, CLIENT_HI); // [0] client (lo per flow)
+            server.set(BE64, 78, 0xfc00_0001_0000_0000L); // [1] SA SID fc00:1::
+            server.set(BE64, 94, LB_SID_HI); // [2] LB SID
+            server.set(BE64, 102, LB_SID_LO | 0x8L << 44);
+            server.set(BE32, 110, 80 << 16 | 40000);
+            server.set(ValueLayout.JAVA_BYTE, 122, (byte) 0x50);
+            server.set(ValueLayout.JAVA_BYTE, 123, (byte) 0x12);
+            order = new long[fresh ? 0 : flows];
+            SplittableRandom r = new SplittableRandom(7);
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i + 1;
+            }
+            for (int i = order.length - 1; i > 0; i--) { // fixed random visiting order
+                int j = r.nextInt(i + 1);
+                long x = order[i];
+                order[i] = order[j];
+                order[j] = x;
+            }
+        }
+
+        @Override
+        public int rx(int queue, BufferPool pool, PacketVector out, int max) {
+            MemorySegment d = pool.data();
+            int n = 0;
+            for (; n < max; n++) {
+                int b = pool.alloc();
+                if (b < 0) {
+                    break;
+                }
+                long o = pool.offset(b);
+                long lo;
+                if (fresh) {
+                    lo = ++seq;
+                } else {
+                    lo = order[next];
+                    next = next + 1 == flows ? 0 : next + 1;
+                }
+                if (signal) {
+                    MemorySegment.copy(server, 0, d, o, 130);
+                    d.set(BE64, o + 70, lo);
+                    pool.length[b] = 130;
+                } else {
+                    MemorySegment.copy(client, 0, d, o, 74);
+                    d.set(BE64, o + 30, lo);
+                    pool.length[b] = 74;
+                }
+                pool.rxIfIndex[b] = ifIndex();
+                pool.txIfIndex[b] = 0;
+                out.add(b);
+            }
+            clock[0] += step * n;
+            counters().add(queue, PortCounters.RX_PACKETS, n);
+            counters().add(queue, PortCounters.RX_OCTETS, 74L * n);
+            return n;
+        }
+
+        @Override
+        public void tx(int queue, BufferPool pool, PacketVector v) {
+            pool.free(v);
+        }
+    }
+
     /** Builds the dataplane for the mode (not started: this thread runs the worker). */
     @Setup
     public void setUp() throws Exception {
+        if (mode.startsWith("lb6-") || mode.startsWith("srlb-")) {
+            setUp6();
+            return;
+        }
         boolean l2 = mode.equals("l2-xconnect");
         int flows = l2 ? 1000 : switch (mode.substring(mode.lastIndexOf('-') + 1)) {
             case "1k" -> 1_000;
@@ -208,6 +344,62 @@ public class LbGraphBenchmark extends QuietGate {
         if (!fresh) {
             for (int i = 0; i < flows / VECTOR + 2; i++) {
                 worker.runOnce(); // every flow of the cycle tracked before measuring
+            }
+        }
+    }
+
+    /** The IPv6 modes: Maglev SRv6 or SRLB, 100 servers fc00:1::..fc00:100:: behind one route. */
+    private void setUp6() throws Exception {
+        boolean srlb = mode.startsWith("srlb-");
+        int flows = switch (mode.substring(mode.lastIndexOf('-') + 1)) {
+            case "1k" -> 1_000;
+            case "100k" -> 100_000;
+            case "1m" -> 1_000_000;
+            default -> throw new IllegalArgumentException(mode);
+        };
+        boolean fresh = mode.contains("-new-");
+        long[] clock = {1_000_000_000L};
+        long idle = ConnectionTable.DEFAULT_TCP_IDLE_NANOS; // 40 s: Maglev TCP and SRLB active timeout
+        Dataplane.Topology t = new Dataplane.Topology();
+        t.workers = 1;
+        t.interfaces = new InterfaceTable(2);
+        Generator6 gen = new Generator6(1, flows, fresh, clock, fresh ? idle / flows : 0);
+        t.interfaces.add(gen, MAC_IN, 1500, true);
+        t.interfaces.add(new SinkPort("out", 2, 1), 0x0200000000C2L, 1500, true);
+        t.forwarding = new Forwarding.Builder().neighbour("fd00:9::2", "02:aa:00:00:00:02")
+                .route("fc00::/16", "fd00:9::2", 2).route("fd00:c::/64", "fd00:9::2", 2).build();
+        t.samplingRate = 0;
+        t.lb = new LoadBalancer.Settings();
+        t.lb.ip6Source = InetAddress.ofLiteral("fd00:ff::1");
+        t.lb.flowTableSlots = Math.max(2048, 2 * Integer.highestOneBit(flows * 2 - 1));
+        t.lb.hashSeed = 0x9E3779B97F4A7C15L;
+        t.lb.clock = () -> clock[0];
+        emitter = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
+        dp = new Dataplane(t, emitter, null, null);
+        VipKey key = new VipKey(InetAddress.ofLiteral("2001:db8:ffff::1"), 128, Protocol.TCP, 80);
+        LoadBalancer lb = dp.loadBalancer();
+        lb.addVip(key, srlb ? Encap.SRLB : Encap.SRV6, MaglevTable.DEFAULT_SIZE);
+        List<InetAddress> servers = new ArrayList<>();
+        for (int i = 1; i <= 100; i++) {
+            servers.add(InetAddress.ofLiteral("fc00:" + Integer.toHexString(i) + "::"));
+        }
+        lb.addBackends(key, servers);
+        worker = dp.workers().get(0);
+        if (!fresh) {
+            if (srlb) { // each flow learnt (STEER) from its server's CREATE_STICKINESS, as after its handshake
+                gen.signal = true;
+                for (int i = 0; i < flows / VECTOR + 2; i++) {
+                    worker.runOnce();
+                }
+                gen.signal = false;
+                LoadBalancer.SrlbCounters c = lb.srlbCounters(key);
+                long learnt = c.firstChoiceAccepts() + c.secondChoiceAccepts() + c.otherAccepts();
+                if (learnt < flows - flows / 1000) { // a few find their 16-slot probe window full (table full)
+                    throw new IllegalStateException("SRLB setup: " + learnt + " of " + flows + " flows learnt");
+                }
+            }
+            for (int i = 0; i < flows / VECTOR + 2; i++) {
+                worker.runOnce();
             }
         }
     }
