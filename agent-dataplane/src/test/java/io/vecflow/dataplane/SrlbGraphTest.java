@@ -359,5 +359,9 @@ class SrlbGraphTest {
         byte[] other = tcp6(0xfd00000500000000L, 2, CLIENT_HI, CLIENT_LO, 80, 1, 0x10, 0);
         assertThat(hop(dps.get(1), local[1], other, up[1]).length).isEqualTo(other.length);
         assertThat(agents[1].show()).contains("srlb agent sid fc00:1::/80 policy static-threshold c=2");
+        assertThat(lb.show()).contains("lb vip " + KEY + " encap srlb new_len 7")
+                .contains("srlb sid 2001:db8:5:0:1::/80 candidates 2 of 256 buckets hunts 20 first-choice 0 "
+                        + "second-choice 0")
+                .contains("worker 0 srlb flow table: live 20 of 1024, inserts 20, full 0");
     }
 }

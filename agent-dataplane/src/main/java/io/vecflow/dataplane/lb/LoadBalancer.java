@@ -797,6 +797,11 @@ public final class LoadBalancer {
                         t.counter(ConnectionTable.HITS), t.counter(ConnectionTable.INSERTS),
                         t.counter(ConnectionTable.FULL), t.counter(ConnectionTable.EXPIRED),
                         t.counter(ConnectionTable.RESELECTED)));
+                io.vecflow.dataplane.lb.srlb.SrlbFlowTable st = w.srlb.table;
+                if (st.inserts() > 0) {
+                    sb.append(String.format(Locale.ROOT, "worker %d srlb flow table: live %d of %d, inserts %d, "
+                            + "full %d%n", i, st.live(now), st.capacity(), st.inserts(), st.fullCount()));
+                }
             }
         }
         for (VipState v : vips) {
@@ -809,6 +814,13 @@ public final class LoadBalancer {
             sb.append(String.format(Locale.ROOT, "  packets %d bytes %d new-flows %d sticky-hits %d table-full %d "
                     + "no-backend %d too-big %d%n", c.packets(), c.bytes(), c.newFlows(), c.stickyHits(),
                     c.tableFull(), c.noBackend(), c.tooBig()));
+            if (v.encap == Encap.SRLB) {
+                SrlbCounters sc = srlbCounters(v.key);
+                sb.append(String.format(Locale.ROOT, "  srlb sid %s/80 candidates %d of %d buckets hunts %d "
+                        + "first-choice %d second-choice %d other-accepts %d teardowns %d bad-signals %d%n",
+                        text(srlbSid(v.key)), v.cht.choices(), v.cht.size(), sc.hunts(), sc.firstChoiceAccepts(),
+                        sc.secondChoiceAccepts(), sc.otherAccepts(), sc.teardowns(), sc.badSignals()));
+            }
             java.util.Map<InetAddress, Integer> slots = slots(v.key);
             for (int b : v.backends) {
                 BackendState s = backends[b];
