@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * hunting SRH [c1, c2, LB SID, VIP] on the SYN; the loaded first candidate passes (segments left 3 → 2); the second
  * accepts and delivers the SYN with the SRH popped; its SYN-ACK goes [client, SA SID, LB SID fn 0x8] to the LB, which
  * strips it and learns the server; the client's ACK then goes [server SID fn 0x2, LB SID, VIP]; later replies go
- * straight; the server's FIN signals 0x9 and both sides tear down. Counters on both sides.
+ * straight; the server's FIN signals 0x9 and both sides tear down. Counters on both sides. Every decision read back
+ * from the egress samples' cookies; both paths allocate nothing per packet.
  */
 class SrlbGraphTest {
     private static final long MAC = 0x0200000000C1L;
@@ -363,5 +364,153 @@ class SrlbGraphTest {
                 .contains("srlb sid 2001:db8:5:0:1::/80 candidates 2 of 256 buckets hunts 20 first-choice 0 "
                         + "second-choice 0")
                 .contains("worker 0 srlb flow table: live 20 of 1024, inserts 20, full 0");
+    }
+
+    private static long allocated() {
+        return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
+                .getThreadAllocatedBytes(Thread.currentThread().threadId());
+    }
+
+    /** The SRLB signal a server agent sends the LB: SRH [client, SA SID, LB SID fn 0x8] (as srlbReply builds it). */
+    private static byte[] signal(long clientLo, int clientPort, long saHi, long lbSidHi, long lbSidLo) {
+        byte[] inner = tcp6(VIP_HI, VIP_LO, CLIENT_HI, clientLo, 80, clientPort, 0x12, 0);
+        byte[] out = new byte[inner.length + 56];
+        System.arraycopy(inner, 0, out, 0, inner.length);
+        io.vecflow.dataplane.lb.Encap e = new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0);
+        int n = e.srlbReply(java.lang.foreign.MemorySegment.ofArray(out), 0, inner.length, 14, saHi, 0, lbSidHi,
+                lbSidLo | 0x8000_0000_0000L);
+        assertThat(n).isEqualTo(out.length);
+        return out;
+    }
+
+    /** A hunting SYN as the LB sends it: [c1, c2, LB SID, VIP]. */
+    private static byte[] hunt(long clientLo, int clientPort, long c1Hi, long c2Hi) {
+        byte[] inner = tcp6(CLIENT_HI, clientLo, VIP_HI, VIP_LO, clientPort, 80, 0x02, 0);
+        byte[] out = new byte[inner.length + 72];
+        System.arraycopy(inner, 0, out, 0, inner.length);
+        io.vecflow.dataplane.lb.Encap e = new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0);
+        int n = e.srlbHunt(java.lang.foreign.MemorySegment.ofArray(out), 0, inner.length, 14,
+                new long[] {c1Hi, 0, c2Hi, 0}, 2, 0x20010db800050000L, 0x0001_0000_0000_0000L, true);
+        assertThat(n).isEqualTo(out.length);
+        return out;
+    }
+
+    private static io.vecflow.packet.PcapFile capture(List<byte[]> frames) {
+        List<io.vecflow.packet.PcapPacket> l = new ArrayList<>();
+        for (byte[] f : frames) {
+            l.add(new io.vecflow.packet.PcapPacket(0, f.length, f));
+        }
+        return new io.vecflow.packet.PcapFile(io.vecflow.packet.LinkType.ETHERNET, 65535, l);
+    }
+
+    /** Runs rounds of a replaying dataplane, draining its egress samples; @return the least bytes one round took. */
+    private static long leastAllocated(Dataplane d, long[] clock) {
+        Worker wk = d.workers().get(0);
+        SampleFifo f = ((SflowNode) wk.node(SflowNode.EGRESS)).fifo();
+        long[] cookies = {0};
+        Runnable round = () -> {
+            for (int i = 0; i < 100; i++) {
+                wk.runOnce();
+                for (SampleRecord r = f.poll(); r != null; r = f.poll()) {
+                    cookies[0] += r.cookieLength > 0 ? 1 : 0;
+                    f.release(r);
+                }
+            }
+            clock[0] += 41_000_000_000L; // every flow expires: the next round decides afresh
+        };
+        for (int i = 0; i < 20; i++) {
+            round.run();
+        }
+        assertThat(cookies[0]).as("decision cookies sampled").isPositive();
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < 5 && best > 0; i++) {
+            long before = allocated();
+            round.run();
+            best = Math.min(best, allocated() - before);
+        }
+        return best;
+    }
+
+    @Test
+    void theSrlbLbAndAgentPathsAllocateNothingPerPacket() throws Exception {
+        long[] clock = {1_000_000_000L};
+        long lbSidHi = 0x20010db800050000L, lbSidLo = 0x0001_0000_0000_0000L;
+        // the LB: per flow a SYN (hunt + cookie), the server's CREATE_STICKINESS (learnt + cookie), an ACK (steer)
+        List<byte[]> lbFrames = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            lbFrames.add(tcp6(CLIENT_HI, 100 + i, VIP_HI, VIP_LO, 40000, 80, 0x02, 0));
+            lbFrames.add(signal(100 + i, 40000, 0xfc00000100000000L, lbSidHi, lbSidLo));
+            lbFrames.add(tcp6(CLIENT_HI, 100 + i, VIP_HI, VIP_LO, 40000, 80, 0x10, 20));
+        }
+        Dataplane.Topology t = new Dataplane.Topology();
+        t.workers = 1;
+        t.interfaces = new InterfaceTable(4);
+        t.interfaces.add(new PcapReplayPort("in", capture(lbFrames), 1, 1, Long.MAX_VALUE, 0), MAC, 1500, true);
+        t.interfaces.add(new io.vecflow.dataplane.port.SinkPort("out", 2, 1), MAC + 1, 9000, true);
+        t.forwarding = new Forwarding.Builder().neighbour("fd00:9::2", "02:aa:00:00:00:02")
+                .route("fd00:c::/64", "fd00:9::2", 2).route("fc00::/16", "fd00:9::2", 2).build();
+        sampleEverythingOut(t);
+        t.lb = new LoadBalancer.Settings();
+        t.lb.ip6Source = InetAddress.ofLiteral("2001:db8:5::1");
+        t.lb.flowTableSlots = 1 << 12;
+        t.lb.clock = () -> clock[0];
+        try (Dataplane d = new Dataplane(t, em, null, null)) {
+            d.loadBalancer().addVip(KEY, Encap.SRLB, 7);
+            d.loadBalancer().addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"),
+                    InetAddress.ofLiteral("fc00:2::")));
+            assertThat(leastAllocated(d, clock)).as("bytes allocated for 25,600 SRLB LB packets").isLessThan(1024);
+            LoadBalancer.SrlbCounters c = d.loadBalancer().srlbCounters(KEY);
+            // ≥ 21 rounds, each of which forgets every flow once: 300 hunts and 300 accepts learnt per round
+            assertThat(c.hunts()).isGreaterThanOrEqualTo(21 * 300);
+            assertThat(c.firstChoiceAccepts() + c.secondChoiceAccepts() + c.otherAccepts())
+                    .isGreaterThanOrEqualTo(21 * 300);
+            assertThat(c.stickyHits()).isGreaterThan(100_000);
+        }
+        // an agent: SYNs where it is the first candidate (accept, or pass under load) and the last (accept),
+        // its server's SYN-ACK (via the LB), the LB's 0x2 ACK (DIRECT), its server's data (straight)
+        clock[0] = 1_000_000_000L;
+        List<byte[]> saFrames = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            boolean last = i % 2 == 1;
+            byte[] h = hunt(100 + i, 40000, last ? 0xfc00000200000000L : 0xfc00000100000000L,
+                    last ? 0xfc00000100000000L : 0xfc00000200000000L);
+            if (last) { // as passed on by the first candidate: segments left 2, dst = this agent
+                assertThat(new io.vecflow.dataplane.lb.Decap().srhAdvance(java.lang.foreign.MemorySegment.ofArray(h),
+                        0, h.length, 14)).isEqualTo(h.length);
+            }
+            saFrames.add(h);
+            saFrames.add(tcp6(VIP_HI, VIP_LO, CLIENT_HI, 100 + i, 80, 40000, 0x12, 0));
+            byte[] ack = tcp6(CLIENT_HI, 100 + i, VIP_HI, VIP_LO, 40000, 80, 0x10, 0);
+            byte[] acked = new byte[ack.length + 56];
+            System.arraycopy(ack, 0, acked, 0, ack.length);
+            new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0).srlbToServer(
+                    java.lang.foreign.MemorySegment.ofArray(acked), 0, ack.length, 14, 0xfc00000100000000L, 0,
+                    lbSidHi, lbSidLo);
+            saFrames.add(acked);
+            saFrames.add(tcp6(VIP_HI, VIP_LO, CLIENT_HI, 100 + i, 80, 40000, 0x18, 40));
+        }
+        Dataplane.Topology a = new Dataplane.Topology();
+        a.workers = 1;
+        a.interfaces = new InterfaceTable(4);
+        a.interfaces.add(new PcapReplayPort("in", capture(saFrames), 1, 1, Long.MAX_VALUE, 0), MAC, 9000, true);
+        a.interfaces.add(new io.vecflow.dataplane.port.SinkPort("out", 2, 1), MAC + 1, 9000, true);
+        a.forwarding = new Forwarding.Builder().neighbour("fd00:9::1", "02:aa:00:00:00:03")
+                .route("::/0", "fd00:9::1", 2).route(VIP + "/128", "fd00:9::1", 2).build();
+        sampleEverythingOut(a);
+        a.srlbAgent = new SrlbAgent.Settings();
+        a.srlbAgent.sid = InetAddress.ofLiteral("fc00:1::");
+        a.srlbAgent.vips = List.of(InetAddress.ofLiteral(VIP));
+        a.srlbAgent.policy = new StaticThreshold(2);
+        a.srlbAgent.load = new io.vecflow.dataplane.lb.srlb.SettableLoadSource("test", 5); // busy: first SYNs pass
+        a.srlbAgent.flowTableSlots = 1 << 12;
+        a.srlbAgent.clock = () -> clock[0];
+        try (Dataplane d = new Dataplane(a, em, null, null)) {
+            assertThat(leastAllocated(d, clock)).as("bytes allocated for 25,600 SRLB agent packets").isLessThan(1024);
+            ServerAgentState.Counters c = d.srlbAgent().counters();
+            assertThat(c.rejects).as("first-candidate SYNs passed under load").isGreaterThanOrEqualTo(21 * 100);
+            assertThat(c.secondChoiceAccepts).as("last-candidate SYNs accepted").isGreaterThanOrEqualTo(21 * 100);
+            assertThat(c.firstChoiceAccepts).isZero();
+            assertThat(c.stickyHits).isGreaterThan(10_000);
+        }
     }
 }
