@@ -35,6 +35,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *       to {@code ip4-lookup} or {@code ip6-lookup} of the <em>outer</em> family, which forwards to the backend (the
  *       rest of the arc is skipped, as VPP's lb node goes straight to lookup).</li>
  * </ol>
+ * VIPs with {@code encap srlb} (IPv6) and packets to an SRLB VIP's LB SID /80 take the SRLB path instead
+ * ({@link SrlbLb}: hunting SRH on a new flow, server signals learnt and stripped, steered packets; then to
+ * {@code ip6-lookup}), writing a decision cookie onto hunts and learnt accepts.
  * Counters per VIP (packets, bytes = received frame bytes, new flows, sticky hits, table full, no backend, too big)
  * and per backend (packets, bytes, new flows, sticky hits, table full) live in the worker's {@link WorkerState}.
  *

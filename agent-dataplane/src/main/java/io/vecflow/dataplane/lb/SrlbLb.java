@@ -28,6 +28,14 @@ import java.lang.foreign.MemorySegment;
  * {@link Decap} error. Per-VIP counters go to the worker's {@link WorkerState}. The last decision's facts
  * ({@link #lastKind}, {@link #lastChoice}, candidates) stay readable until the next packet, for the sample cookie.
  * Allocation-free.
+ *
+ * <p><b>Workers.</b> The flow table is per worker and the LB SID carries CORE = the owning worker, as in SRLB; but
+ * where VPP hands a signal that arrived on another core over to the owner, this dataplane does not: a signal that
+ * the port's receive hashing puts on another worker creates a STEER entry there, while the owner's entry stays
+ * HUNTING — the connection still works (the owner's later packets hunt with RECOVER_STICKINESS, which the agent that
+ * holds the flow accepts and answers with CREATE_STICKINESS again) but never goes direct. Run the SRLB LB with one
+ * worker per receive queue pair until handoff exists (the namespace test uses 1 worker). No ICMP too-big either: the
+ * SRH adds 56–72 bytes, so links toward the servers need that much more MTU than the client side.
  */
 final class SrlbLb {
     /** The VIP has no server. */
