@@ -144,8 +144,8 @@ public final class SrlbAgentNode extends Node {
         SrlbFlowTable t = s.table;
         int slot = t.slot(k.srcHi, k.srcLo, vHi, vLo, pw, hash, now, insert);
         boolean full = insert && slot < 0;
-        int state = slot < 0 ? ServerAgentState.NONE : t.state[slot];
-        long exp = slot < 0 ? now : t.expires[slot];
+        int state = slot < 0 ? ServerAgentState.NONE : t.state(slot);
+        long exp = slot < 0 ? now : t.expires(slot);
         int remaining = sl - vipIdx - 2;
         int choice = last - sl;
         double load = fn == SrlbSid.FN_CONNECT_IF_AVAILABLE ? agent.settings.load.load() : 0;
@@ -169,10 +169,8 @@ public final class SrlbAgentNode extends Node {
                 return -1;
             }
             if (slot >= 0) {
-                t.state[slot] = ns;
-                t.expires[slot] = s.machine.expiry(ns, now);
-                t.sidHi[slot] = lbHi;
-                t.sidLo[slot] = lbLo;
+                t.set(slot, ns, s.machine.expiry(ns, now));
+                t.setServer(slot, -1, lbHi, lbLo);
             }
             if (fn == SrlbSid.FN_CONNECT_IF_AVAILABLE && before == ServerAgentState.NONE) {
                 lastKind = choice == 0 ? KIND_ACCEPT_FIRST : KIND_ACCEPT_SECOND;
@@ -213,8 +211,8 @@ public final class SrlbAgentNode extends Node {
         long hash = FlowHash.hash(agent.seed, k.dstHi, k.dstLo, k.srcHi, k.srcLo, pw);
         SrlbFlowTable t = s.table;
         int slot = t.slot(k.dstHi, k.dstLo, k.srcHi, k.srcLo, pw, hash, now, false);
-        int state = slot < 0 ? ServerAgentState.NONE : t.state[slot];
-        long exp = slot < 0 ? now : t.expires[slot];
+        int state = slot < 0 ? ServerAgentState.NONE : t.state(slot);
+        long exp = slot < 0 ? now : t.expires(slot);
         boolean finOrRst = k.protocol == FlowKey.PROTO_TCP && (k.tcpFlags & (FlowKey.TCP_FIN | FlowKey.TCP_RST)) != 0;
         int out = s.machine.onServerPacket(state, exp, now, finOrRst);
         int ns = ServerAgentState.state(out);
@@ -223,11 +221,10 @@ public final class SrlbAgentNode extends Node {
                 return 0;
             }
             case ServerAgentState.VIA_LB -> {
-                t.state[slot] = ns;
-                t.expires[slot] = s.machine.expiry(ns, now);
-                long lbLo = SrlbSid.withFunctionAndOffset(t.sidLo[slot], ServerAgentState.function(out), 0);
+                t.set(slot, ns, s.machine.expiry(ns, now));
+                long lbLo = SrlbSid.withFunctionAndOffset(t.sidLo(slot), ServerAgentState.function(out), 0);
                 long saLo = agent.sidLo | (long) s.core << 32 | (slot & 0xFFFF_FFFFL);
-                return s.encap.srlbReply(d, buf, len, l3, agent.sidHi, saLo, t.sidHi[slot], lbLo);
+                return s.encap.srlbReply(d, buf, len, l3, agent.sidHi, saLo, t.sidHi(slot), lbLo);
             }
             default -> {
                 return -1;

@@ -83,8 +83,8 @@ final class SrlbLb {
         long pw = k.portsWord();
         int slot = table.slot(k.srcHi, k.srcLo, k.dstHi, k.dstLo, pw, hash, now, true);
         boolean full = slot < 0;
-        int st = full ? LbFlowState.LISTEN : table.state[slot];
-        long exp = full ? now : table.expires[slot];
+        int st = full ? LbFlowState.LISTEN : table.state(slot);
+        long exp = full ? now : table.expires(slot);
         int before = LbFlowState.effective(st, exp, now);
         boolean syn = k.protocol != FlowKey.PROTO_TCP
                 || (k.tcpFlags & (FlowKey.TCP_SYN | FlowKey.TCP_ACK)) == FlowKey.TCP_SYN;
@@ -118,12 +118,12 @@ final class SrlbLb {
             lastPort = k.dstPort;
             ws.addVip(vip, LoadBalancer.V_HUNTS, 1);
         } else {
-            r = ws.encap.srlbToServer(d, buf, len, l3, table.sidHi[slot], table.sidLo[slot], s.srlbSidHi, lbLo);
+            r = ws.encap.srlbToServer(d, buf, len, l3, table.sidHi(slot), table.sidLo(slot), s.srlbSidHi, lbLo);
             if (r < 0) {
                 return r;
             }
             lastKind = KIND_STICKY;
-            lastServer = table.server[slot];
+            lastServer = table.server(slot);
             ws.addVip(vip, LoadBalancer.V_STICKY_HITS, 1);
             if (lastServer >= 0) {
                 ws.addBackend(lastServer, LoadBalancer.B_STICKY_HITS, 1);
@@ -135,8 +135,7 @@ final class SrlbLb {
             if (before == LbFlowState.LISTEN) {
                 ws.addVip(vip, LoadBalancer.V_NEW_FLOWS, 1);
             }
-            table.state[slot] = ns;
-            table.expires[slot] = machine.expiry(ns, now);
+            table.set(slot, ns, machine.expiry(ns, now));
         }
         ws.addVip(vip, LoadBalancer.V_PACKETS, 1);
         ws.addVip(vip, LoadBalancer.V_BYTES, len);
@@ -191,8 +190,8 @@ final class SrlbLb {
                 && table.matches(hint, cHi, cLo, k.srcHi, k.srcLo, pw) ? hint
                 : table.slot(cHi, cLo, k.srcHi, k.srcLo, pw, hash, now, true);
         boolean full = slot < 0;
-        int st = full ? LbFlowState.LISTEN : table.state[slot];
-        long exp = full ? now : table.expires[slot];
+        int st = full ? LbFlowState.LISTEN : table.state(slot);
+        long exp = full ? now : table.expires(slot);
         int before = LbFlowState.effective(st, exp, now);
         int choice = -1, server = -1;
         int n = s.cht[vip].candidates(hash, ids);
@@ -221,12 +220,9 @@ final class SrlbLb {
         int ns = LbFlowState.state(out);
         boolean create = fn == io.vecflow.dataplane.lb.srlb.SrlbSid.CREATE_STICKINESS;
         if (!full) {
-            table.state[slot] = ns;
-            table.expires[slot] = machine.expiry(ns, now);
+            table.set(slot, ns, machine.expiry(ns, now));
             if (create && ns == LbFlowState.STEER) {
-                table.server[slot] = server;
-                table.sidHi[slot] = saHi;
-                table.sidLo[slot] = saLo;
+                table.setServer(slot, server, saHi, saLo);
             }
         }
         if (create && !full && (before == LbFlowState.LISTEN || before == LbFlowState.HUNTING)) {

@@ -5,36 +5,34 @@ package io.vecflow.dataplane.lb.srlb;
  * ({@link ServerAgentState}): key {client, VIP, client port, VIP port, protocol} → {state, expiry, server, a SID}
  * (shared/specs/lb.md §3 "Flow tables": per core, fixed entries, lazy expiry, key {client, VIP, ports}).
  *
- * <p>Layout: {@code capacity} slots (a power of two) in primitive arrays (structure of arrays); a flow lives in one
- * of the {@value #PROBE} slots after {@code hash & (capacity − 1)} (linear probing, wrapping). An expired slot
- * ({@code now − expires ≥ 0}) is free; there is no deletion. Where SRLB's code has 1024 cache-line entries plus 256
- * collision buckets of 16 per core, this is one open-addressed array probed over {@value #PROBE} slots (16, the size
- * of SRLB's collision buckets: at 50 % load a probe of 8 left 0.3–0.4 % of new flows without a slot, 16 leaves
- * 0.02 %, measured by LbGraphBenchmark's setup) — the same "lazy expiry, table full ⇒ no state" behaviour with one
- * code path. The slot index is the SID ENTRY hint (lb.md §3 "SID layout": bytes 12–15), checked against the key
- * before use ({@link #matches}).
+ * <p>Layout: {@code capacity} slots (a power of two), each one record of {@value #STRIDE} longs (72 bytes: key,
+ * expiry, state and server, SID) in one {@code long[]} (array of structures: a hit touches one or two cache lines; a
+ * structure of arrays touched nine, which cost SRLB 1.35–1.6× Maglev per packet at 100k–1M flows in LbGraphBenchmark).
+ * A flow lives in one of the {@value #PROBE} slots after {@code hash & (capacity − 1)} (linear probing, wrapping).
+ * An expired slot ({@code now − expires ≥ 0}) is free; there is no deletion. Where SRLB's code has 1024 cache-line
+ * entries plus 256 collision buckets of 16 per core, this is one open-addressed array probed over {@value #PROBE}
+ * slots (16, the size of SRLB's collision buckets: at 50 % load a probe of 8 left 0.3–0.4 % of new flows without a
+ * slot, 16 leaves 0.02 %, measured by LbGraphBenchmark's setup) — the same "lazy expiry, table full ⇒ no state"
+ * behaviour with one code path. The slot index is the SID ENTRY hint (lb.md §3 "SID layout": bytes 12–15), checked
+ * against the key before use ({@link #matches}).
  *
- * <p>Per slot the caller stores its state machine's state and expiry ({@link #state}, {@link #expires}), the server
- * (a backend slot at the LB; unused at the agent) and one SID as two longs: at the LB the accepting server agent's SID
- * (from the CREATE_STICKINESS signal), at the agent the LB SID of the hunting SYN. One writer thread; nothing is
- * allocated after construction. Memory: 92 bytes per slot.
+ * <p>Per slot the caller stores its state machine's state and expiry ({@link #set}), the server (a backend slot at
+ * the LB; unused at the agent) and one SID as two longs ({@link #setServer}): at the LB the accepting server agent's
+ * SID (from the CREATE_STICKINESS signal), at the agent the LB SID of the hunting SYN. One writer thread; nothing is
+ * allocated after construction. Memory: 72 bytes per slot.
  */
 public final class SrlbFlowTable {
     /** Slots examined per lookup. */
     public static final int PROBE = 16;
     /** Smallest and largest capacity. */
     public static final int MIN_CAPACITY = 8, MAX_CAPACITY = 1 << 24;
+    /** Longs per slot. */
+    public static final int STRIDE = 9;
+    private static final int SRC_HI = 0, SRC_LO = 1, DST_HI = 2, DST_LO = 3, PORTS = 4, EXPIRES = 5, STATE = 6,
+            SID_HI = 7, SID_LO = 8;
 
     private final int mask;
-    private final long[] srcHi, srcLo, dstHi, dstLo, ports;
-    /** State machine state per slot (the caller's codes). */
-    public final int[] state;
-    /** Expiry per slot, ns on the caller's clock; a slot with {@code now − expires ≥ 0} is free. */
-    public final long[] expires;
-    /** Server (backend slot) per slot, −1 none. */
-    public final int[] server;
-    /** The stored SID per slot, bytes 0–7 and 8–15. */
-    public final long[] sidHi, sidLo;
+    private final long[] e;
     private long inserts, full;
 
     /**
@@ -47,17 +45,11 @@ public final class SrlbFlowTable {
                     + ", " + MAX_CAPACITY + "], got " + capacity);
         }
         mask = capacity - 1;
-        srcHi = new long[capacity];
-        srcLo = new long[capacity];
-        dstHi = new long[capacity];
-        dstLo = new long[capacity];
-        ports = new long[capacity];
-        state = new int[capacity];
-        expires = new long[capacity];
-        server = new int[capacity];
-        sidHi = new long[capacity];
-        sidLo = new long[capacity];
-        java.util.Arrays.fill(expires, Long.MIN_VALUE / 2);
+        e = new long[capacity * STRIDE];
+        for (int i = 0; i < capacity; i++) {
+            e[i * STRIDE + EXPIRES] = Long.MIN_VALUE / 2;
+            e[i * STRIDE + STATE] = -1L << 32; // state 0, server -1
+        }
     }
 
     /** @return number of slots */
@@ -72,8 +64,12 @@ public final class SrlbFlowTable {
 
     /** @return whether slot {@code i} (any int) is in range and holds this key (live or not) */
     public boolean matches(int i, long cHi, long cLo, long vHi, long vLo, long portsWord) {
-        return i >= 0 && i <= mask && srcLo[i] == cLo && srcHi[i] == cHi && dstLo[i] == vLo && dstHi[i] == vHi
-                && ports[i] == portsWord;
+        if (i < 0 || i > mask) {
+            return false;
+        }
+        int o = i * STRIDE;
+        return e[o + SRC_LO] == cLo && e[o + SRC_HI] == cHi && e[o + DST_LO] == vLo && e[o + DST_HI] == vHi
+                && e[o + PORTS] == portsWord;
     }
 
     /**
@@ -87,14 +83,17 @@ public final class SrlbFlowTable {
      *         table full, counted)
      */
     public int slot(long cHi, long cLo, long vHi, long vLo, long portsWord, long hash, long now, boolean insert) {
+        long[] t = e;
         int free = -1;
         int h = (int) hash;
         for (int j = 0; j < PROBE; j++) {
             int i = (h + j) & mask;
-            if (srcLo[i] == cLo && srcHi[i] == cHi && dstLo[i] == vLo && dstHi[i] == vHi && ports[i] == portsWord) {
+            int o = i * STRIDE;
+            if (t[o + SRC_LO] == cLo && t[o + SRC_HI] == cHi && t[o + DST_LO] == vLo && t[o + DST_HI] == vHi
+                    && t[o + PORTS] == portsWord) {
                 return i;
             }
-            if (free < 0 && now - expires[i] >= 0) {
+            if (free < 0 && now - t[o + EXPIRES] >= 0) {
                 free = i;
             }
         }
@@ -105,18 +104,58 @@ public final class SrlbFlowTable {
             full++;
             return -1;
         }
-        srcHi[free] = cHi;
-        srcLo[free] = cLo;
-        dstHi[free] = vHi;
-        dstLo[free] = vLo;
-        ports[free] = portsWord;
-        state[free] = 0;
-        expires[free] = now;
-        server[free] = -1;
-        sidHi[free] = 0;
-        sidLo[free] = 0;
+        int o = free * STRIDE;
+        t[o + SRC_HI] = cHi;
+        t[o + SRC_LO] = cLo;
+        t[o + DST_HI] = vHi;
+        t[o + DST_LO] = vLo;
+        t[o + PORTS] = portsWord;
+        t[o + EXPIRES] = now;
+        t[o + STATE] = -1L << 32;
+        t[o + SID_HI] = 0;
+        t[o + SID_LO] = 0;
         inserts++;
         return free;
+    }
+
+    /** @return the state machine state stored in slot {@code i} (the caller's codes) */
+    public int state(int i) {
+        return (int) e[i * STRIDE + STATE];
+    }
+
+    /** @return the expiry of slot {@code i}, ns on the caller's clock; {@code now − expires ≥ 0} = free */
+    public long expires(int i) {
+        return e[i * STRIDE + EXPIRES];
+    }
+
+    /** Stores state and expiry (ns) of slot {@code i}. */
+    public void set(int i, int state, long expiresNanos) {
+        int o = i * STRIDE;
+        e[o + STATE] = (e[o + STATE] & 0xFFFF_FFFF_0000_0000L) | (state & 0xFFFF_FFFFL);
+        e[o + EXPIRES] = expiresNanos;
+    }
+
+    /** @return the server (a backend slot at the LB) of slot {@code i}, −1 none */
+    public int server(int i) {
+        return (int) (e[i * STRIDE + STATE] >> 32);
+    }
+
+    /** @return the stored SID of slot {@code i}, bytes 0–7 */
+    public long sidHi(int i) {
+        return e[i * STRIDE + SID_HI];
+    }
+
+    /** @return the stored SID of slot {@code i}, bytes 8–15 */
+    public long sidLo(int i) {
+        return e[i * STRIDE + SID_LO];
+    }
+
+    /** Stores the server (−1 none) and a SID in slot {@code i}. */
+    public void setServer(int i, int server, long sidHi, long sidLo) {
+        int o = i * STRIDE;
+        e[o + STATE] = (long) server << 32 | (e[o + STATE] & 0xFFFF_FFFFL);
+        e[o + SID_HI] = sidHi;
+        e[o + SID_LO] = sidLo;
     }
 
     /** @return slots claimed so far */
@@ -133,35 +172,10 @@ public final class SrlbFlowTable {
     public int live(long now) {
         int n = 0;
         for (int i = 0; i <= mask; i++) {
-            if (now - expires[i] < 0) {
+            if (now - e[i * STRIDE + EXPIRES] < 0) {
                 n++;
             }
         }
         return n;
-    }
-
-    /** @return client address bytes 0–7 / 8–15, VIP, ports word of slot {@code i} (diagnostics) */
-    public long clientHi(int i) {
-        return srcHi[i];
-    }
-
-    /** @see #clientHi */
-    public long clientLo(int i) {
-        return srcLo[i];
-    }
-
-    /** @see #clientHi */
-    public long vipHi(int i) {
-        return dstHi[i];
-    }
-
-    /** @see #clientHi */
-    public long vipLo(int i) {
-        return dstLo[i];
-    }
-
-    /** @see #clientHi */
-    public long portsOf(int i) {
-        return ports[i];
     }
 }
