@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <pre>
  * port-input → [device-input arc: sflow] → ethernet-input → l2-xconnect ─────────────────────────┐
- *                                                         → ip4-input → [ip4-unicast arc: lb4] → ip4-lookup → ip4-rewrite ┤
+ *                                                         → ip4-input → [ip4-unicast arc: clove4, lb4] → ip4-lookup → ip4-rewrite ┤
  *                                                         → ip6-input → [ip6-unicast arc: lb6] → ip6-lookup → ip6-rewrite ┤
  * interface-output → [interface-output arc: sflow-egress] → port-output                                          ◄─┘
  * error-drop (per reason, per interface) → [error-drop arc: sflow-drop] → drop
@@ -34,7 +34,10 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>With {@link Topology#lb} set, the Maglev load balancer's {@code lb4}/{@code lb6} nodes ({@link LbNode}) are
  * registered as the ip4-unicast/ip6-unicast arcs' features and enabled on every routed port while VIPs of that family
- * exist; an encapsulated packet leaves the lb node for the lookup node of its outer family.
+ * exist; an encapsulated packet leaves the lb node for the lookup node of its outer family. With {@link Topology#clove}
+ * set, the CLOVE vSwitch's {@code clove4} ({@link io.vecflow.dataplane.lb.CloveNode}: Geneve/VXLAN encap per flowlet,
+ * decap, ECN relay) is an ip4-unicast feature on every routed port, ahead of lb4, and the {@code clove-probe} input
+ * node sends path-discovery probes from worker 0.
  */
 public final class Dataplane implements AutoCloseable {
     /** Replay-demo settings (defaults as in VPP where VPP has one). */
@@ -99,6 +102,8 @@ public final class Dataplane implements AutoCloseable {
         public LoadBalancer.Settings lb;
         /** SRLB server-agent settings, or null for none ({@code srlb-sa6} on ip6-unicast, lb.md §3). */
         public io.vecflow.dataplane.lb.SrlbAgent.Settings srlbAgent;
+        /** CLOVE vSwitch settings, or null for none ({@code clove4} on ip4-unicast + {@code clove-probe}, lb.md §4). */
+        public io.vecflow.dataplane.lb.Clove.Settings clove;
     }
 
     /** Totals over all workers, read while running or after. */
@@ -114,6 +119,7 @@ public final class Dataplane implements AutoCloseable {
     private final FeatureArc ip6Unicast;
     private final LoadBalancer lb;
     private final io.vecflow.dataplane.lb.SrlbAgent srlbAgent;
+    private final io.vecflow.dataplane.lb.Clove clove;
     private final FeatureArc interfaceOutput = new FeatureArc("interface-output", PortOutputNode.NAME,
             SflowNode.EGRESS);
     private final FeatureArc errorDrop = new FeatureArc("error-drop", DropNode.NAME, SflowNode.DROP);
@@ -164,8 +170,15 @@ public final class Dataplane implements AutoCloseable {
         this.headerBytes = t.headerBytes;
         this.direction = t.direction;
         this.lb = t.lb == null ? null : new LoadBalancer(t.lb);
-        this.ip4Unicast = lb == null ? new FeatureArc("ip4-unicast", IpLookupNode.IP4)
-                : new FeatureArc("ip4-unicast", IpLookupNode.IP4, LbNode.IP4);
+        this.clove = t.clove == null ? null : new io.vecflow.dataplane.lb.Clove(t.clove);
+        List<String> ip4Features = new ArrayList<>();
+        if (clove != null) {
+            ip4Features.add(io.vecflow.dataplane.lb.CloveNode.NAME);
+        }
+        if (lb != null) {
+            ip4Features.add(LbNode.IP4);
+        }
+        this.ip4Unicast = new FeatureArc("ip4-unicast", IpLookupNode.IP4, ip4Features.toArray(String[]::new));
         this.srlbAgent = t.srlbAgent == null ? null : new io.vecflow.dataplane.lb.SrlbAgent(t.srlbAgent);
         List<String> ip6Features = new ArrayList<>();
         if (lb != null) {
@@ -212,6 +225,13 @@ public final class Dataplane implements AutoCloseable {
                 g.register(io.vecflow.dataplane.lb.SrlbAgentNode.NAME, i -> new io.vecflow.dataplane.lb.SrlbAgentNode(
                         srlbAgent, i, BufferPool.DEFAULT_BUFFER_BYTES, ip6Unicast));
             }
+            if (clove != null) {
+                g.register(io.vecflow.dataplane.lb.CloveNode.NAME, i -> new io.vecflow.dataplane.lb.CloveNode(clove,
+                        BufferPool.DEFAULT_BUFFER_BYTES, ip4Unicast));
+                int worker = w;
+                g.register(io.vecflow.dataplane.lb.CloveProbeNode.NAME,
+                        i -> new io.vecflow.dataplane.lb.CloveProbeNode(clove, worker));
+            }
             workers.add(new Worker(w, g, new BufferPool(t.buffersPerWorker, BufferPool.DEFAULT_BUFFER_BYTES)));
         }
         SflowMainThread.Duties d = new SflowMainThread.Duties();
@@ -233,12 +253,22 @@ public final class Dataplane implements AutoCloseable {
         if (lb != null) {
             lb.onChange(this::applyLb);
         }
+        if (clove != null) {
+            for (Port p : interfaces.ports()) {
+                ip4Unicast.enable(io.vecflow.dataplane.lb.CloveNode.NAME, p.ifIndex(), interfaces.routed(p.ifIndex()));
+            }
+        }
         if (srlbAgent != null) {
             for (Port p : interfaces.ports()) {
                 ip6Unicast.enable(io.vecflow.dataplane.lb.SrlbAgentNode.NAME, p.ifIndex(),
                         interfaces.routed(p.ifIndex()));
             }
         }
+    }
+
+    /** @return the CLOVE vSwitch, or null when the topology has none. */
+    public io.vecflow.dataplane.lb.Clove clove() {
+        return clove;
     }
 
     /** @return the SRLB server agent, or null when the topology has none. */

@@ -113,6 +113,9 @@ public final class DataplaneAssembly implements AutoCloseable {
                 as.teardownTimeoutSeconds = a.teardownTimeout;
                 t.srlbAgent = as;
             }
+            if (c.clove != null) {
+                t.clove = c.clove.settings();
+            }
             PsampleEmitter ps = PsampleEmitter.open(s.genl() ? PsampleTransport.GENL : PsampleTransport.USERSOCK,
                     s.usersockGroups.psample, Psample.Convention.VPP);
             owned.add(ps);

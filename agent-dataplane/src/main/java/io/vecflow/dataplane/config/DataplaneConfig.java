@@ -69,6 +69,67 @@ public final class DataplaneConfig {
     public Lb lb;
     /** SRLB server agent of this (server's) dataplane; absent = none (lb.md §3). */
     public SrlbAgentSection srlbAgent;
+    /** CLOVE vSwitch (overlay encap per flowlet, probes, ECN relay; lb.md §4); absent = none. */
+    public CloveSection clove;
+
+    /**
+     * The {@code clove} section: this dataplane as a CLOVE hypervisor vSwitch (lb.md §4): its tunnel endpoint, the
+     * encapsulation, the path choice and the destinations (remote endpoints with the inner IPv4 prefixes behind them).
+     */
+    public static final class CloveSection {
+        /** This endpoint's IPv4 address (outer source; tunnelled packets and probe replies come to it). */
+        public String vtep;
+        /** geneve (UDP 6081; default; carries the ECN feedback option) or vxlan (UDP 4789; edge-flowlet only). */
+        public String encap = "geneve";
+        /** Virtual network identifier, 0..16777215. */
+        public int vni;
+        /** ecn (CLOVE-ECN, default) or edge-flowlet. */
+        public String mode = "ecn";
+        /** Paths per destination (k), 1..probe.candidates (default 4). */
+        public int paths = 4;
+        /** Flowlet gap, µs, 1..10000000 (default 500, the ns-3 model's). */
+        public long flowletGapUs = 500;
+        /** Flowlet-table slots per worker: a power of two, 8..16777216 (24 bytes each). */
+        public int flowletTableSlots = 1 << 16;
+        /** Minimum time between two weight cuts of one path, µs, 0..10000000 (default 40). */
+        public long ecnWindowUs = 40;
+        /** Outer TTL, 1..255. */
+        public int ttl = io.vecflow.dataplane.lb.Encap.DEFAULT_TTL;
+        /** Path discovery. */
+        public CloveProbe probe = new CloveProbe();
+        /** Destinations, 1..64. */
+        public List<CloveDestination> destinations = new ArrayList<>();
+
+        @JsonIgnore
+        private io.vecflow.dataplane.lb.Clove.Settings settings;
+
+        /** The settings for {@link io.vecflow.dataplane.lb.Clove} (valid after loading). */
+        public io.vecflow.dataplane.lb.Clove.Settings settings() {
+            return settings;
+        }
+    }
+
+    /** {@code clove.probe}: traceroute-style path discovery (lb.md §4). */
+    public static final class CloveProbe {
+        /** First candidate outer UDP source port, 1..65535 (default 49152). */
+        public int firstPort = 49152;
+        /** Candidate ports probed per destination, 1..256 (default 32). */
+        public int candidates = 32;
+        /** Largest probe TTL, 1..16: the fabric's hop count to the destination (default 3). */
+        public int maxTtl = 3;
+        /** Seconds between probe rounds, 1..86400 (default 10). */
+        public int interval = 10;
+        /** Milliseconds after a round before its replies are used, 10..60000 (default 1000). */
+        public int settleMs = 1000;
+    }
+
+    /** One {@code clove.destinations} entry. */
+    public static final class CloveDestination {
+        /** The remote tunnel endpoint (IPv4). */
+        public String vtep;
+        /** Inner IPv4 prefixes behind it, 1..64. */
+        public List<String> prefixes = new ArrayList<>();
+    }
 
     /**
      * The {@code srlb-agent} section: one application instance's SID /80, the VIPs its server answers from, and the
@@ -601,6 +662,9 @@ public final class DataplaneConfig {
         if (srlbAgent != null) {
             validateSrlbAgent(p);
         }
+        if (clove != null) {
+            validateClove(p);
+        }
         p.check(controlSocket != null && !controlSocket.isBlank() && controlSocket.getBytes(StandardCharsets.UTF_8)
                 .length <= 107, "control-socket", controlSocket, "need a path of 1..107 bytes (sun_path)");
         p.check(metrics.port >= 0 && metrics.port <= 65535, "metrics.port", metrics.port, "need 0..65535 (0 = off)");
@@ -1075,6 +1139,100 @@ public final class DataplaneConfig {
                 "need 1..86400 s");
         p.check(a.teardownTimeout >= 1 && a.teardownTimeout <= 86_400, "srlb-agent.teardown-timeout",
                 a.teardownTimeout, "need 1..86400 s");
+    }
+
+    private void validateClove(Problems p) {
+        CloveSection c = clove;
+        io.vecflow.dataplane.lb.Clove.Settings s = new io.vecflow.dataplane.lb.Clove.Settings();
+        InetAddress v = c.vtep == null ? null : ipLiteral(c.vtep);
+        if (p.check(v instanceof Inet4Address, "clove.vtep", c.vtep, "need an IPv4 address")) {
+            s.vtep = ipv4Int(v);
+        }
+        if (p.check("geneve".equals(c.encap) || "vxlan".equals(c.encap), "clove.encap", c.encap,
+                "need geneve or vxlan")) {
+            s.geneve = "geneve".equals(c.encap);
+        }
+        if (p.check("ecn".equals(c.mode) || "edge-flowlet".equals(c.mode), "clove.mode", c.mode,
+                "need ecn or edge-flowlet (CLOVE-INT needs INT-capable switches)")) {
+            s.mode = "ecn".equals(c.mode) ? io.vecflow.dataplane.lb.Clove.Mode.ECN
+                    : io.vecflow.dataplane.lb.Clove.Mode.EDGE_FLOWLET;
+            p.check(!("ecn".equals(c.mode) && "vxlan".equals(c.encap)), "clove.mode", c.mode,
+                    "CLOVE-ECN relays marks in a Geneve option: use encap geneve, or mode edge-flowlet");
+        }
+        p.check(c.vni >= 0 && c.vni <= 0xFF_FFFF, "clove.vni", c.vni, "need 0..16777215");
+        p.check(c.flowletGapUs >= 1 && c.flowletGapUs <= 10_000_000, "clove.flowlet-gap-us", c.flowletGapUs,
+                "need 1..10000000 µs");
+        p.check(c.flowletTableSlots >= 8 && c.flowletTableSlots <= 1 << 24
+                && Integer.bitCount(c.flowletTableSlots) == 1, "clove.flowlet-table-slots", c.flowletTableSlots,
+                "need a power of two, 8..16777216");
+        p.check(c.ecnWindowUs >= 0 && c.ecnWindowUs <= 10_000_000, "clove.ecn-window-us", c.ecnWindowUs,
+                "need 0..10000000 µs");
+        p.check(c.ttl >= 1 && c.ttl <= 255, "clove.ttl", c.ttl, "need 1..255");
+        CloveProbe pr = c.probe == null ? new CloveProbe() : c.probe;
+        p.check(pr.candidates >= 1 && pr.candidates <= 256, "clove.probe.candidates", pr.candidates, "need 1..256");
+        p.check(pr.firstPort >= 1 && pr.firstPort + pr.candidates <= 0x10000, "clove.probe.first-port",
+                pr.firstPort, "need 1..65535 with first-port + candidates - 1 <= 65535");
+        p.check(pr.maxTtl >= 1 && pr.maxTtl <= 16, "clove.probe.max-ttl", pr.maxTtl, "need 1..16");
+        p.check(pr.interval >= 1 && pr.interval <= 86_400, "clove.probe.interval", pr.interval, "need 1..86400 s");
+        p.check(pr.settleMs >= 10 && pr.settleMs <= 60_000, "clove.probe.settle-ms", pr.settleMs,
+                "need 10..60000 ms");
+        p.check(c.paths >= 1 && c.paths <= Math.min(pr.candidates, io.vecflow.dataplane.lb.clove.PathWeights.MAX_PATHS),
+                "clove.paths", c.paths, "need 1..probe.candidates");
+        if (c.destinations == null) {
+            c.destinations = new ArrayList<>();
+        }
+        p.check(!c.destinations.isEmpty() && c.destinations.size() <= io.vecflow.dataplane.lb.Clove.MAX_DESTINATIONS,
+                "clove.destinations", c.destinations.size() + " destinations",
+                "need 1.." + io.vecflow.dataplane.lb.Clove.MAX_DESTINATIONS);
+        int before = p.list.size();
+        Set<InetAddress> seen = new HashSet<>();
+        for (int i = 0; i < c.destinations.size(); i++) {
+            CloveDestination d = c.destinations.get(i);
+            String at = "clove.destinations[" + i + "]";
+            if (d == null) {
+                p.add(at, "is empty");
+                continue;
+            }
+            InetAddress dv = d.vtep == null ? null : ipLiteral(d.vtep);
+            if (p.check(dv instanceof Inet4Address, at + ".vtep", d.vtep, "need an IPv4 address")
+                    && !seen.add(dv)) {
+                p.add(at + ".vtep", d.vtep + " is listed twice");
+            }
+            List<String> pf = d.prefixes == null ? List.of() : d.prefixes;
+            p.check(!pf.isEmpty() && pf.size() <= io.vecflow.dataplane.lb.Clove.MAX_PREFIXES, at + ".prefixes",
+                    pf.size() + " prefixes", "need 1.." + io.vecflow.dataplane.lb.Clove.MAX_PREFIXES);
+            int[] addrs = new int[pf.size()], lens = new int[pf.size()];
+            for (int j = 0; j < pf.size(); j++) {
+                Route r = new Route();
+                r.prefix = pf.get(j);
+                if (parsePrefix(p, at + ".prefixes[" + j + "]", r)
+                        && p.check(r.prefixAddress instanceof Inet4Address, at + ".prefixes[" + j + "]", pf.get(j),
+                                "need an IPv4 prefix (the clove4 node carries inner IPv4)")) {
+                    addrs[j] = ipv4Int(r.prefixAddress);
+                    lens[j] = r.prefixLength;
+                }
+            }
+            if (p.list.size() == before && dv != null && !pf.isEmpty()) {
+                s.destinations.add(new io.vecflow.dataplane.lb.Clove.DestinationSpec(ipv4Int(dv), addrs, lens));
+            }
+        }
+        s.vni = c.vni;
+        s.paths = c.paths;
+        s.flowletGapNanos = c.flowletGapUs * 1000;
+        s.flowletSlots = c.flowletTableSlots;
+        s.ecnWindowNanos = c.ecnWindowUs * 1000;
+        s.ttl = c.ttl;
+        s.probeFirstPort = pr.firstPort;
+        s.probeCandidates = pr.candidates;
+        s.probeMaxTtl = pr.maxTtl;
+        s.probeIntervalNanos = pr.interval * 1_000_000_000L;
+        s.probeSettleNanos = pr.settleMs * 1_000_000L;
+        c.settings = s;
+    }
+
+    private static int ipv4Int(InetAddress a) {
+        byte[] b = a.getAddress();
+        return (b[0] & 0xFF) << 24 | (b[1] & 0xFF) << 16 | (b[2] & 0xFF) << 8 | b[3] & 0xFF;
     }
 
     /** An IPv4 dotted quad or an IPv6 literal, without name lookups; null otherwise. */

@@ -26,7 +26,7 @@ import java.util.List;
  * sflow direction rx|tx|both
  * sflow enable IF | sflow disable IF  (VPP's sflow enable-disable IF [disable] is accepted too)
  * sflow drop-monitoring enable|disable
- * show sflow | show errors | show interfaces | show runtime | show lb | show lb flows | show srlb
+ * show sflow | show errors | show interfaces | show runtime | show lb | show lb flows | show srlb | show clove
  * srlb load N                          the SRLB server agent's test load metric (a finite number, lb.md §3)
  * lb vip [add|del] PREFIX [protocol tcp|udp port N] [encap gre4|gre6|ipip|srv6|srlb] [new_len M] [del]
  * lb as [add|del] VIP-PREFIX [protocol tcp|udp port N] ADDRESS... [del] [flush]
@@ -87,7 +87,7 @@ public final class CommandParser {
                                                sampling on one interface (by name)
                 sflow drop-monitoring enable|disable
                                                NET_DM alerts for dropped packets
-                show sflow | errors | interfaces | runtime | lb | lb flows | srlb
+                show sflow | errors | interfaces | runtime | lb | lb flows | srlb | clove
                 srlb load N                    SRLB server agent: set the test load metric
                 lb vip [add|del] PREFIX [protocol tcp|udp port N]
                        [encap gre4|gre6|ipip|srv6|srlb] [new_len M] [del]
@@ -221,7 +221,7 @@ public final class CommandParser {
     }
 
     private static Action show(Cursor c) throws CommandSyntaxException {
-        Tok t = c.next("sflow, errors, interfaces, runtime, lb or srlb");
+        Tok t = c.next("sflow, errors, interfaces, runtime, lb, srlb or clove");
         Action a = switch (t.text) {
             case "sflow" -> DataplaneControl::showSflow;
             case "errors" -> DataplaneControl::showErrors;
@@ -238,7 +238,8 @@ public final class CommandParser {
                 yield DataplaneControl::showLbFlows;
             }
             case "srlb" -> DataplaneControl::showSrlb;
-            default -> throw c.errorAt(t, "expected sflow, errors, interfaces, runtime, lb or srlb");
+            case "clove" -> DataplaneControl::showClove;
+            default -> throw c.errorAt(t, "expected sflow, errors, interfaces, runtime, lb, srlb or clove");
         };
         c.end();
         return a;

@@ -190,6 +190,11 @@ public interface DataplaneControl {
         throw new ControlException("srlb load is not supported by this control endpoint");
     }
 
+    /** {@code show clove}: the CLOVE vSwitch (endpoint, destinations with their paths, weights and hops, counters). */
+    default String showClove() throws ControlException {
+        throw new ControlException("show clove is not supported by this control endpoint");
+    }
+
     /** {@code show srlb}: the SRLB server agent (SID, VIPs, policy, load, counters). */
     default String showSrlb() throws ControlException {
         throw new ControlException("show srlb is not supported by this control endpoint");

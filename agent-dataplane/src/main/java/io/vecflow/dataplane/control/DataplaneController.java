@@ -136,6 +136,15 @@ public final class DataplaneController implements DataplaneControl {
     }
 
     @Override
+    public String showClove() throws ControlException {
+        io.vecflow.dataplane.lb.Clove c = dp.clove();
+        if (c == null) {
+            throw new ControlException("no CLOVE vSwitch in this dataplane (configure clove: in the dataplane config)");
+        }
+        return c.show();
+    }
+
+    @Override
     public String showSrlb() throws ControlException {
         return agent().show();
     }

@@ -13,6 +13,7 @@ final class DecisionCookies {
     private final LbDecisionCookie cookie = new LbDecisionCookie();
     private final byte[] a = new byte[16];
     private final byte[] b = new byte[16];
+    private final byte[] a4 = new byte[4];
 
     private static void put(byte[] dst, long hi, long lo) {
         for (int i = 0; i < 8; i++) {
@@ -46,5 +47,27 @@ final class DecisionCookies {
         }
         c.choiceIndex(Math.min(choiceIndex, k));
         pool.cookieLength[buffer] = c.encode(pool.cookies(), buffer * BufferPool.COOKIE_BYTES);
+    }
+
+    /**
+     * A CLOVE decision (lb.md §4): a new flowlet got a path.
+     *
+     * @param vtep          the destination tunnel endpoint (big-endian IPv4), carried as VIP and backend
+     * @param protocol      the inner flow's IP protocol
+     * @param dstPort       the inner flow's destination port
+     * @param flowletId     the flowlet id (low 32 bits)
+     * @param weightMicro   the chosen path's weight ×1,000,000 (clamped to u32)
+     * @param pathPort      the outer UDP source port selecting the path
+     */
+    void clove(BufferPool pool, int buffer, int vtep, int protocol, int dstPort, long flowletId, long weightMicro,
+            int pathPort) {
+        a4[0] = (byte) (vtep >>> 24);
+        a4[1] = (byte) (vtep >>> 16);
+        a4[2] = (byte) (vtep >>> 8);
+        a4[3] = (byte) vtep;
+        cookie.clear().kind(LbDecisionCookie.Kind.CLOVE_FLOWLET).vip(a4).backend(a4)
+                .flow(protocol & 0xFF, dstPort & 0xFFFF)
+                .clove(flowletId & 0xFFFF_FFFFL, Math.max(0, Math.min(0xFFFF_FFFFL, weightMicro)), pathPort & 0xFFFF);
+        pool.cookieLength[buffer] = cookie.encode(pool.cookies(), buffer * BufferPool.COOKIE_BYTES);
     }
 }

@@ -136,4 +136,10 @@ final class RecordingControl implements DataplaneControl {
         rec("showSrlb");
         return showText;
     }
+
+    @Override
+    public String showClove() {
+        rec("showClove");
+        return showText;
+    }
 }

@@ -1,0 +1,197 @@
+package io.vecflow.dataplane.lb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * CLOVE's Geneve/VXLAN encapsulation decoded by tshark (field by field) and undone by {@link Overlay#decap}, the
+ * feedback option round trip, RFC 6040 CE handling, and malformed tunnels rejected with the offset of the bad field.
+ */
+class OverlayTest {
+    private static final int BUF_BYTES = 2048;
+    private static final long BUF = 2 * BUF_BYTES;
+    private static final String A = "10.255.1.2", B = "10.255.2.2";
+    private final MemorySegment seg = Arena.ofAuto().allocate(4L * BUF_BYTES, 64);
+    private final Overlay geneveA = new Overlay(true, BUF_BYTES, 64, LbPackets.v4int(A), 100);
+    private final Overlay geneveB = new Overlay(true, BUF_BYTES, 64, LbPackets.v4int(B), 100);
+    private final Overlay vxlanA = new Overlay(false, BUF_BYTES, 64, LbPackets.v4int(A), 7);
+    private final Overlay vxlanB = new Overlay(false, BUF_BYTES, 64, LbPackets.v4int(B), 7);
+
+    @TempDir
+    Path tmp;
+
+    private static byte[] tcp4() {
+        return LbPackets.ipv4Frame("10.0.1.1", "10.0.2.1", 6, 40000, 5001, FlowKey.TCP_ACK, 100, true, -1);
+    }
+
+    private int load(byte[] f) {
+        seg.fill((byte) 0);
+        LbPackets.load(seg, BUF, f);
+        return f.length;
+    }
+
+    private static byte[] ip(byte[] f) {
+        return Arrays.copyOfRange(f, 14, 14 + LbPackets.u16(f, 16));
+    }
+
+    @Test
+    void geneveWithFeedbackDecodesInTsharkAndComesBack() throws Exception {
+        byte[] in = tcp4();
+        int len = load(in);
+        int r = geneveA.encap(seg, BUF, len, 14, LbPackets.v4int(B), 49153, true, new int[] {49152, 49155},
+                new int[] {3, 70000}, 2);
+        assertThat(r).isEqualTo(14 + 20 + 8 + 8 + 4 + 8 + ip(in).length);
+        byte[] out = LbPackets.bytes(seg, BUF, r);
+        assertThat(LbPackets.checksum(out, 14, 20, 0)).as("outer IPv4 checksum").isZero();
+        LbPackets.writePcap(tmp.resolve("g.pcap"), List.of(out));
+        List<String> t = LbPackets.tshark(tmp.resolve("g.pcap"), "-e", "ip.src", "-e", "ip.dst", "-e",
+                "ip.dsfield.dscp", "-e", "ip.dsfield.ecn", "-e", "ip.ttl", "-e", "ip.flags.df", "-e", "udp.srcport",
+                "-e", "udp.dstport", "-e", "udp.length", "-e", "geneve.version", "-e", "geneve.vni", "-e",
+                "geneve.proto_type", "-e", "geneve.option.class", "-e", "geneve.option.type", "-e",
+                "geneve.option.length", "-e", "geneve.option.unknown.data", "-e", "tcp.srcport", "-e", "tcp.dstport",
+                "-e", "tcp.checksum.status", "-o", "tcp.check_checksum:TRUE");
+        assertThat(t).hasSize(1);
+        String[] f = t.getFirst().split("\\|", -1);
+        // the first ip.* values are the outer header's (tshark lists both, comma separated)
+        assertThat(f[0]).startsWith(A + ",10.0.1.1");
+        assertThat(f[1]).startsWith(B + ",10.0.2.1");
+        assertThat(f[2]).startsWith("46,46");
+        assertThat(f[3]).as("ECT(0) on the outer header, inner Not-ECT").startsWith("2,0");
+        assertThat(f[4]).startsWith("64,61");
+        assertThat(f[5]).startsWith("1,1");
+        assertThat(f[6]).isEqualTo("49153");
+        assertThat(f[7]).isEqualTo("6081");
+        assertThat(Integer.parseInt(f[8])).isEqualTo(8 + 8 + 12 + ip(in).length);
+        assertThat(f[9]).isEqualTo("0");
+        assertThat(Integer.decode(f[10])).isEqualTo(100);
+        assertThat(f[11]).isEqualTo("0x0800");
+        assertThat(f[12]).isEqualTo("0xff56");
+        assertThat(Integer.decode(f[13])).isEqualTo(1);
+        assertThat(f[14]).as("option length, bytes, with its 4-byte header").startsWith("12");
+        assertThat(f[15].replace(":", "")).as("entries: 49152 × 3, 49155 × 65535 (saturated)")
+                .isEqualTo("c0000003c003ffff");
+        assertThat(f[16]).isEqualTo("40000");
+        assertThat(f[17]).isEqualTo("5001");
+        assertThat(f[18]).as("inner TCP checksum still good (1 = good)").isEqualTo("1");
+
+        int back = geneveB.decap(seg, BUF, r, 14, LbPackets.v4int(B));
+        assertThat(back).isEqualTo(14 + ip(in).length);
+        byte[] dec = LbPackets.bytes(seg, BUF, back);
+        assertThat(ip(dec)).isEqualTo(ip(in));
+        assertThat(LbPackets.u16(dec, 12)).isEqualTo(0x0800);
+        assertThat(geneveB.outerSource()).isEqualTo(LbPackets.v4int(A));
+        assertThat(geneveB.outerSourcePort()).isEqualTo(49153);
+        assertThat(geneveB.outerEcn()).isEqualTo(2);
+        assertThat(geneveB.vni()).isEqualTo(100);
+        assertThat(geneveB.feedbackCount()).isEqualTo(2);
+        assertThat(new int[] {geneveB.feedbackPort(0), geneveB.feedbackMarks(0), geneveB.feedbackPort(1),
+            geneveB.feedbackMarks(1)}).containsExactly(49152, 3, 49155, 65535);
+    }
+
+    @Test
+    void vxlanCarriesTheInnerEthernetFrame() throws Exception {
+        byte[] in = tcp4();
+        int len = load(in);
+        int r = vxlanA.encap(seg, BUF, len, 14, LbPackets.v4int(B), 50000, false, null, null, 0);
+        assertThat(r).isEqualTo(14 + 50 + ip(in).length);
+        byte[] out = LbPackets.bytes(seg, BUF, r);
+        LbPackets.writePcap(tmp.resolve("v.pcap"), List.of(out));
+        List<String> t = LbPackets.tshark(tmp.resolve("v.pcap"), "-e", "udp.srcport", "-e", "udp.dstport", "-e",
+                "vxlan.vni", "-e", "eth.src", "-e", "ip.dsfield.ecn", "-e", "tcp.dstport");
+        String[] f = t.getFirst().split("\\|", -1);
+        assertThat(f[0]).isEqualTo("50000");
+        assertThat(f[1]).isEqualTo("4789");
+        assertThat(Integer.decode(f[2])).isEqualTo(7);
+        String innerSrcMac = String.format("%02x:%02x:%02x:%02x:%02x:%02x", in[6], in[7], in[8], in[9], in[10],
+                in[11]);
+        assertThat(f[3]).as("inner Ethernet source = the frame's own").endsWith("," + innerSrcMac);
+        assertThat(f[4]).as("ECN copied (RFC 6040 normal mode): Not-ECT stays Not-ECT").startsWith("0,0");
+        assertThat(f[5]).isEqualTo("5001");
+        int back = vxlanB.decap(seg, BUF, r, 14, LbPackets.v4int(B));
+        assertThat(ip(LbPackets.bytes(seg, BUF, back))).isEqualTo(ip(in));
+        assertThat(vxlanB.feedbackCount()).isZero();
+    }
+
+    @Test
+    void outerCeBecomesInnerCeOnlyForEctPackets() {
+        for (int innerEcn : new int[] {0, 1, 2, 3}) {
+            byte[] in = tcp4();
+            in[15] = (byte) (in[15] & 0xFC | innerEcn);
+            in[24] = 0;
+            in[25] = 0;
+            LbPackets.put16(in, 24, LbPackets.checksum(in, 14, 20, 0));
+            int len = load(in);
+            int r = geneveA.encap(seg, BUF, len, 14, LbPackets.v4int(B), 49152, true, null, null, 0);
+            // the fabric marks CE (and fixes the outer checksum, as a router does)
+            long o = BUF + 14;
+            int tos = seg.get(java.lang.foreign.ValueLayout.JAVA_BYTE, o + 1) | 3;
+            seg.set(java.lang.foreign.ValueLayout.JAVA_BYTE, o + 1, (byte) tos);
+            Bytes.put16(seg, o + 10, 0);
+            Bytes.put16(seg, o + 10, Bytes.ipv4HeaderChecksum(seg, o));
+            int back = geneveB.decap(seg, BUF, r, 14, LbPackets.v4int(B));
+            byte[] dec = LbPackets.bytes(seg, BUF, back);
+            assertThat(geneveB.outerEcn()).isEqualTo(3);
+            int expect = innerEcn == 0 ? 0 : 3;
+            assertThat(dec[15] & 3).as("inner ECN for inner " + innerEcn).isEqualTo(expect);
+            assertThat(geneveB.innerCe()).isEqualTo(innerEcn == 0 ? -1 : innerEcn == 3 ? 0 : 1);
+            assertThat(LbPackets.checksum(dec, 14, 20, 0)).as("inner IPv4 checksum after CE").isZero();
+        }
+    }
+
+    @Test
+    void malformedTunnelsNameTheField() {
+        byte[] in = tcp4();
+        int len = load(in);
+        int r = geneveA.encap(seg, BUF, len, 14, LbPackets.v4int(B), 49152, true, new int[] {1}, new int[] {1}, 1);
+        byte[] good = LbPackets.bytes(seg, BUF, r);
+        // Geneve version 1
+        byte[] bad = good.clone();
+        bad[14 + 28] = (byte) (bad[14 + 28] | 0x40);
+        assertThat(decap(bad)).isEqualTo(Overlay.ERR_MALFORMED);
+        assertThat(geneveB.errorOffset()).isEqualTo(28);
+        // option length running past Opt Len
+        bad = good.clone();
+        bad[14 + 36 + 3] = 5;
+        assertThat(decap(bad)).isEqualTo(Overlay.ERR_MALFORMED);
+        assertThat(geneveB.errorOffset()).isEqualTo(36 + 3);
+        // UDP length larger than the IP payload
+        bad = good.clone();
+        LbPackets.put16(bad, 14 + 24, 4000);
+        assertThat(decap(bad)).isEqualTo(Overlay.ERR_MALFORMED);
+        assertThat(geneveB.errorOffset()).isEqualTo(24);
+        // a probe: UDP payload shorter than a tunnel header
+        bad = good.clone();
+        LbPackets.put16(bad, 14 + 24, 8 + 3);
+        assertThat(decap(bad)).isEqualTo(Overlay.PROBE);
+        // to another endpoint or port: not ours
+        bad = good.clone();
+        LbPackets.put16(bad, 14 + 22, 4789);
+        assertThat(decap(bad)).isEqualTo(Overlay.NOT_TUNNEL);
+        assertThat(geneveA.decap(seg, BUF, load(good), 14, LbPackets.v4int(A))).isEqualTo(Overlay.NOT_TUNNEL);
+        // inner protocol type that is not IP
+        bad = good.clone();
+        LbPackets.put16(bad, 14 + 28 + 2, 0x88CC);
+        assertThat(decap(bad)).isEqualTo(Overlay.ERR_NOT_IP);
+    }
+
+    private int decap(byte[] f) {
+        return geneveB.decap(seg, BUF, load(f), 14, LbPackets.v4int(B));
+    }
+
+    @Test
+    void encapRefusesWhatDoesNotFit() {
+        byte[] in = LbPackets.ipv4Frame("10.0.1.1", "10.0.2.1", 17, 1, 2, 0, BUF_BYTES - 14 - 28 - 20, true, -1);
+        int len = load(in);
+        assertThat(geneveA.encap(seg, BUF, len, 14, 1, 1, true, null, null, 0)).isEqualTo(Overlay.ERR_NO_ROOM);
+        assertThat(geneveA.overhead(0)).isEqualTo(36);
+        assertThat(geneveA.overhead(2)).isEqualTo(48);
+        assertThat(vxlanA.overhead(0)).isEqualTo(50);
+    }
+}
