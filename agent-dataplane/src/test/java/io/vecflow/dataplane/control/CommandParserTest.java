@@ -45,14 +45,14 @@ class CommandParserTest {
         "lb vip 192.0.2.1/32 encap gre4            | addVip 192.0.2.1/32 encap gre4 new_len 65537",
         "lb vip 192.0.2.1/32                       | addVip 192.0.2.1/32 encap gre4 new_len 65537",
         "lb vip add 2001:db8::/64 protocol tcp port 80 encap srv6 new_len 1009"
-            + " | addVip 2001:db8:0:0:0:0:0:0/64 protocol tcp port 80 encap srv6 new_len 1009",
+            + " | addVip 2001:db8::/64 protocol tcp port 80 encap srv6 new_len 1009",
         "lb vip 198.51.100.0/24 protocol udp port 53 encap ipip | addVip 198.51.100.0/24 protocol udp port 53 encap ipip new_len 65537",
-        "lb vip 2001:db8::1/128 encap srlb         | addVip 2001:db8:0:0:0:0:0:1/128 encap srlb new_len 65537",
+        "lb vip 2001:db8::1/128 encap srlb         | addVip 2001:db8::1/128 encap srlb new_len 65537",
         "lb vip 192.0.2.1/32 del                   | delVip 192.0.2.1/32",
         "lb vip del 192.0.2.1/32 protocol tcp port 443 | delVip 192.0.2.1/32 protocol tcp port 443",
         "lb as 192.0.2.1/32 10.0.0.1 10.0.0.2      | addBackends 192.0.2.1/32 10.0.0.1,10.0.0.2",
         "lb as add 192.0.2.1/32 protocol tcp port 80 10.0.0.1 | addBackends 192.0.2.1/32 protocol tcp port 80 10.0.0.1",
-        "lb as 2001:db8::1/128 2001:db8:1::5 del   | delBackends 2001:db8:0:0:0:0:0:1/128 2001:db8:1:0:0:0:0:5",
+        "lb as 2001:db8::1/128 2001:db8:1::5 del   | delBackends 2001:db8::1/128 2001:db8:1:0:0:0:0:5",
         "lb as del 192.0.2.1/32 10.0.0.2 flush     | delBackends 192.0.2.1/32 10.0.0.2 flush",
     })
     void linesMakeTheirCall(String line, String call) throws Exception {
