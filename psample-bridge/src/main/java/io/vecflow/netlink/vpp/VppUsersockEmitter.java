@@ -20,10 +20,11 @@ public final class VppUsersockEmitter extends NetlinkEmitter {
 
     private final VppStatusCodec codec = new VppStatusCodec();
     private final VppIfCountersCodec ifCodec = new VppIfCountersCodec();
+    private final LbCountersCodec lbCodec = new LbCountersCodec();
     private final int pid = (int) ProcessHandle.current().pid();
     private final VppStatus status = new VppStatus();
     private long channelSeq;
-    private volatile long statusSent, statusFailed, ifCountersSent, ifCountersFailed;
+    private volatile long statusSent, statusFailed, ifCountersSent, ifCountersFailed, lbCountersSent, lbCountersFailed;
 
     private VppUsersockEmitter(NetlinkSocket socket, int groupId) throws NetlinkException {
         super(socket, BUFFER_BYTES, groupId, 0, 0);
@@ -76,6 +77,40 @@ public final class VppUsersockEmitter extends NetlinkEmitter {
     public boolean sendIfCounters(VppIfCounters counters) {
         counters.seq(nextChannelSeq());
         return emitIfCounters(counters);
+    }
+
+    /**
+     * Sends one vecflow LB_COUNTERS message ({@link LbCounters}: nlmsg_type 0x4C42, a vecflow extension on the same
+     * channel) after setting its SEQ to the next channel SEQ (the holder is modified). Allocation-free; never throws.
+     *
+     * @return true if handed to the kernel ({@link #lbCountersSent()}), false otherwise ({@link #lbCountersFailed()})
+     */
+    public boolean sendLbCounters(LbCounters counters) {
+        counters.seq = nextChannelSeq();
+        int len;
+        try {
+            len = lbCodec.encode(counters, writer(), nextSeq(), pid);
+        } catch (RuntimeException e) { // a holder without a VIP; counted, never thrown
+            lbCountersFailed++;
+            return encodeFailed();
+        }
+        boolean ok = send(len);
+        if (ok) {
+            lbCountersSent++;
+        } else {
+            lbCountersFailed++;
+        }
+        return ok;
+    }
+
+    /** LB_COUNTERS messages handed to the kernel. */
+    public long lbCountersSent() {
+        return lbCountersSent;
+    }
+
+    /** LB_COUNTERS messages that could not be encoded or sent. */
+    public long lbCountersFailed() {
+        return lbCountersFailed;
     }
 
     private long nextChannelSeq() {

@@ -11,4 +11,8 @@ public interface VppUsersockHandler {
     /** A decoded IF_COUNTERS message (type 2). The default ignores it. */
     default void onIfCounters(VppIfCounters counters) {
     }
+
+    /** A decoded vecflow LB_COUNTERS message ({@link LbCounters#MSG_LB_COUNTERS}). The default ignores it. */
+    default void onLbCounters(LbCounters counters) {
+    }
 }

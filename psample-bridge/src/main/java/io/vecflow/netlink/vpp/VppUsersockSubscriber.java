@@ -10,7 +10,7 @@ import java.lang.foreign.MemorySegment;
  * Listens on VPP's NETLINK_USERSOCK channel (default group {@link VppUsersock#GROUP} = 29; joining needs
  * root/CAP_NET_ADMIN — join before dropping privileges). Message types are read as VPP's — 1 STATUS, 2 IF_COUNTERS —
  * and never as NLMSG_NOOP/NLMSG_ERROR (spec §3). STATUS is decoded into a reused {@link VppStatus}, IF_COUNTERS into
- * a reused {@link VppIfCounters}. Malformed input is counted ({@link #decodeErrors()}) and skipped; ENOBUFS overruns
+ * a reused {@link VppIfCounters}, vecflow's LB_COUNTERS (0x4C42) into a reused {@link LbCounters}. Malformed input is counted ({@link #decodeErrors()}) and skipped; ENOBUFS overruns
  * are counted. Allocation-free per message; single-threaded.
  */
 public final class VppUsersockSubscriber extends NetlinkSubscriber<VppUsersockHandler> {
@@ -22,6 +22,9 @@ public final class VppUsersockSubscriber extends NetlinkSubscriber<VppUsersockHa
     private final VppIfCounters ifCounters = new VppIfCounters();
     private long statusMessages;
     private long ifCounterMessages;
+    private final LbCountersCodec lbCodec = new LbCountersCodec();
+    private final LbCounters lbCounters = new LbCounters();
+    private long lbCounterMessages;
 
     private VppUsersockSubscriber(NetlinkSocket socket, int groupId) throws NetlinkException {
         super(socket, groupId, RECEIVE_BUFFER_BYTES, "VPP subscriber");
@@ -58,6 +61,12 @@ public final class VppUsersockSubscriber extends NetlinkSubscriber<VppUsersockHa
                 handler.onIfCounters(ifCounters);
                 return true;
             }
+            case LbCounters.MSG_LB_COUNTERS -> {
+                lbCodec.decode(buf, offset, length, lbCounters);
+                lbCounterMessages++;
+                handler.onLbCounters(lbCounters);
+                return true;
+            }
             default -> {
                 return false;
             }
@@ -67,6 +76,11 @@ public final class VppUsersockSubscriber extends NetlinkSubscriber<VppUsersockHa
     /** STATUS messages decoded. */
     public long statusMessages() {
         return statusMessages;
+    }
+
+    /** vecflow LB_COUNTERS messages decoded and passed on. */
+    public long lbCounterMessages() {
+        return lbCounterMessages;
     }
 
     /** IF_COUNTERS messages decoded and passed on. */
