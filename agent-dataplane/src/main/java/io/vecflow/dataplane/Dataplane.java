@@ -243,6 +243,14 @@ public final class Dataplane implements AutoCloseable {
         d.graphDropsOn = this::graphDropsOn;
         d.egressGroup = t.egressGroup;
         d.pollingIntervalSeconds = t.pollingIntervalSeconds;
+        List<io.vecflow.dataplane.lb.LbCounterSource> lbSources = new ArrayList<>();
+        if (lb != null) {
+            lbSources.add(lb);
+        }
+        if (srlbAgent != null) {
+            lbSources.add(srlbAgent);
+        }
+        d.lbCounters = List.copyOf(lbSources);
         this.main = new SflowMainThread(fifos, psample, t.ingressGroup, 4096, d);
         main.macs(interfaces::mac);
         main.names(interfaces::name);

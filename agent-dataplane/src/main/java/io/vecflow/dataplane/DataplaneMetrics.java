@@ -22,6 +22,9 @@ import java.util.List;
  *   <li>{@code vecflow_dataplane_netlink_messages} {channel=psample|net_dm|if_counters|status, result=sent|failed},
  *       {@code vecflow_dataplane_net_dm_rate_limited}</li>
  *   <li>{@code vecflow_dataplane_node_vectors|packets|seconds} {node}: VPP's runtime statistics per graph node</li>
+ *   <li>{@code vecflow_dataplane_lb_decisions} {role=maglev|srlb|srlb-agent, vip, protocol, port, backend (address,
+ *       or "all" for the VIP's totals), counter=new_flows|first_choice_accepts|second_choice_accepts|rejects|
+ *       sticky_hits|table_full}: the load balancer's / SRLB agent's decision counters (issue 6 §4)</li>
  * </ul>
  */
 public final class DataplaneMetrics implements AutoCloseable {
@@ -97,6 +100,16 @@ public final class DataplaneMetrics implements AutoCloseable {
                 .help("discards not sent as NET_DM because of the per-second limit")
                 .callback(cb -> cb.call(m.discardsLimited())).register(r);
         nodeCounter(r, dp, "vecflow_dataplane_node_vectors", "vectors (calls) per graph node", 0);
+        List<io.vecflow.dataplane.lb.LbCounterSource> lbSources = new java.util.ArrayList<>();
+        if (dp.loadBalancer() != null) {
+            lbSources.add(dp.loadBalancer());
+        }
+        if (dp.srlbAgent() != null) {
+            lbSources.add(dp.srlbAgent());
+        }
+        if (!lbSources.isEmpty()) {
+            lbCounter(r, lbSources);
+        }
         nodeCounter(r, dp, "vecflow_dataplane_node_packets", "packets per graph node", 1);
         nodeCounter(r, dp, "vecflow_dataplane_node_seconds", "time spent per graph node, seconds", 2);
         try {
@@ -104,6 +117,43 @@ public final class DataplaneMetrics implements AutoCloseable {
         } catch (IOException e) {
             throw new IOException("metrics endpoint " + new java.net.InetSocketAddress(bind, port) + " (metrics.listen"
                     + ", metrics.port; 0 = off): " + e.getMessage(), e);
+        }
+    }
+
+    /** The names of the six LB decision counters, in {@link io.vecflow.netlink.vpp.LbCounters} slot order. */
+    private static final String[] LB_COUNTERS = {"new_flows", "first_choice_accepts", "second_choice_accepts",
+        "rejects", "sticky_hits", "table_full"};
+
+    private static void lbCounter(PrometheusRegistry r, List<io.vecflow.dataplane.lb.LbCounterSource> sources) {
+        CounterWithCallback.builder().name("vecflow_dataplane_lb_decisions")
+                .help("load-balancer decision counters per VIP (backend=\"all\") and per VIP backend: new flows and "
+                        + "first/second-choice accepts and rejects (flows), sticky hits and table full (packets)")
+                .labelNames("role", "vip", "protocol", "port", "backend", "counter").callback(cb -> {
+                    io.vecflow.netlink.vpp.LbCounters scratch = new io.vecflow.netlink.vpp.LbCounters();
+                    for (io.vecflow.dataplane.lb.LbCounterSource src : sources) {
+                        src.reportCounters(scratch, c -> {
+                            String role = switch (c.role) {
+                                case io.vecflow.netlink.vpp.LbCounters.ROLE_MAGLEV -> "maglev";
+                                case io.vecflow.netlink.vpp.LbCounters.ROLE_SRLB_LB -> "srlb";
+                                default -> "srlb-agent";
+                            };
+                            String vip = address(c.vip, c.vipLength);
+                            String be = c.backendLength == 0 ? "all" : address(c.backend, c.backendLength);
+                            for (int k = 0; k < LB_COUNTERS.length; k++) {
+                                cb.call(c.counters[k], role, vip, Long.toString(c.protocol), Long.toString(c.port), be,
+                                        LB_COUNTERS[k]);
+                            }
+                            return true;
+                        });
+                    }
+                }).register(r);
+    }
+
+    private static String address(byte[] b, int n) {
+        try {
+            return io.vecflow.dataplane.lb.LoadBalancer.text(InetAddress.getByAddress(java.util.Arrays.copyOf(b, n)));
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e); // 4 or 16 bytes always make an address
         }
     }
 

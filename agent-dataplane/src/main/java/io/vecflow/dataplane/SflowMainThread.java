@@ -37,7 +37,14 @@ import java.util.function.IntToLongFunction;
  * octets and packets from the port's counters, RX_DISCARDS = port receive discards + packets the graph dropped that
  * were received on the port (RFC 2863 ifInDiscards; VPP puts its /if/drops in TX_DISCARDS instead), TX_DISCARDS,
  * RX/TX errors, HW_ADDRESS, SEQ (shared with STATUS). STATUS: UPTIME_S, DROPS = PSAMPLE send failures + sample FIFO
- * drops (VPP's definition), SEQ. Nothing is allocated per sample, alert or counter message.
+ * drops (VPP's definition), SEQ.
+ *
+ * <p>LB_COUNTERS (vecflow's own message type 0x4C42 on the same channel and group, layout in
+ * {@link io.vecflow.netlink.vpp.LbCounters}; VPP's IF_COUNTERS is unchanged): each polling interval, and once more
+ * with the final counters, every {@link Duties#lbCounters} source sends one message per VIP (totals) and one per VIP
+ * backend — role, stable VIP index, VIP, protocol, port, backend index and address, new flows, first/second-choice
+ * accepts, rejects, sticky hits, table full — stamped with the shared channel SEQ. Nothing is allocated per sample,
+ * alert or counter message.
  */
 public final class SflowMainThread implements Runnable {
     /** Optional duties beyond PSAMPLE; fields may be left null/0. */
@@ -58,6 +65,11 @@ public final class SflowMainThread implements Runnable {
         public int egressGroup = 4;
         /** Initial counter polling interval, seconds (≥ 1). */
         public int pollingIntervalSeconds = 20;
+        /**
+         * Load-balancing components whose per-VIP / per-backend decision counters go out as vecflow LB_COUNTERS
+         * messages on the IF_COUNTERS cadence (empty: none).
+         */
+        public List<io.vecflow.dataplane.lb.LbCounterSource> lbCounters = List.of();
     }
 
     /** One pre-encoded NET_DM drop point per {@link DropReason}: group "vecflow", its trap name and Linux reason. */
@@ -77,6 +89,9 @@ public final class SflowMainThread implements Runnable {
     private final Duties duties;
     private final PsampleSample msg = new PsampleSample(SampleRecord.MAX_HEADER_BYTES);
     private final VppIfCounters ifc = new VppIfCounters();
+    private final io.vecflow.netlink.vpp.LbCounters lbc = new io.vecflow.netlink.vpp.LbCounters();
+    private final io.vecflow.dataplane.lb.LbCounterSource.Sink lbSink = this::sendLb;
+    private long nextLbPollNanos;
     private final byte[] macBytes = new byte[6];
     private final long[] droppedSeen;
     private final int maxPerWake;
@@ -92,6 +107,7 @@ public final class SflowMainThread implements Runnable {
     private long lastRefillNanos = startNanos;
     private volatile long emitted, emitFailed, fifoDropsCarried;
     private volatile long discardsSent, discardsFailed, discardsLimited, ifCountersSent, statusSent, vppFailed;
+    private volatile long lbCountersSent;
 
     /**
      * PSAMPLE only (ingress group; egress records go to group 4).
@@ -128,6 +144,7 @@ public final class SflowMainThread implements Runnable {
         this.nextPollNanos = new long[maxIf + 1];
         java.util.Arrays.fill(nextPollNanos, startNanos); // every interface is polled at once the first time
         this.tokens = duties.discardLimitPerSecond;
+        this.nextLbPollNanos = startNanos; // the first LB counters go out at once, as the first IF_COUNTERS
     }
 
     @Override
@@ -303,6 +320,21 @@ public final class SflowMainThread implements Runnable {
             long waitS = intervalS - ((elapsedS + i) % intervalS);
             nextPollNanos[i] = startNanos + (elapsedS + waitS) * 1_000_000_000L;
         }
+        if (flush || t - nextLbPollNanos >= 0) {
+            for (int k = 0, n = duties.lbCounters.size(); k < n; k++) {
+                duties.lbCounters.get(k).reportCounters(lbc, lbSink);
+            }
+            nextLbPollNanos = t + interval;
+        }
+    }
+
+    private boolean sendLb(io.vecflow.netlink.vpp.LbCounters c) {
+        if (duties.vpp.sendLbCounters(c)) {
+            lbCountersSent++;
+            return true;
+        }
+        vppFailed++;
+        return false;
     }
 
     private void sendCounters(VppUsersockEmitter vpp, Port p) {
@@ -422,12 +454,17 @@ public final class SflowMainThread implements Runnable {
         return ifCountersSent;
     }
 
+    /** @return vecflow LB_COUNTERS messages sent. */
+    public long lbCountersSent() {
+        return lbCountersSent;
+    }
+
     /** @return STATUS messages sent. */
     public long statusSent() {
         return statusSent;
     }
 
-    /** @return IF_COUNTERS/STATUS sends that failed. */
+    /** @return IF_COUNTERS/STATUS/LB_COUNTERS sends that failed. */
     public long vppFailed() {
         return vppFailed;
     }

@@ -335,6 +335,82 @@ class SrlbGraphTest {
         assertThat(segment(last, 2)[0]).isEqualTo(saSid[0]);
     }
 
+    /** Runs one SRLB connection's opening: SYN hunt, candidate decisions, SYN-ACK learnt, then {@code acks} ACKs. */
+    private int[] open(int port, double load1, double load2, int acks) {
+        FlowKey flow = new FlowKey().setIpv6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 6, port, 80);
+        List<InetAddress> cands = lb.srlbCandidatesFor(KEY, flow);
+        int first = cands.get(0).getAddress()[3], second = cands.get(1).getAddress()[3];
+        agents[first].setLoad(load1);
+        agents[second].setLoad(load2);
+        byte[] h = hop(lbDp, lbC, tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, port, 80, 0x02, 0), lbS);
+        int server = first;
+        if (load1 >= 2) { // busy first candidate: it passes, the LB routes on, the second accepts
+            byte[] p = hop(dps.get(first), up[first], h, up[first]);
+            h = hop(lbDp, lbS, p, lbS);
+            server = second;
+        }
+        hop(dps.get(server), up[server], h, local[server]);
+        byte[] sa = hop(dps.get(server), local[server],
+                tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, port, 0x12, 0), up[server]);
+        hop(lbDp, lbS, sa, lbC);
+        for (int i = 0; i < acks; i++) {
+            byte[] a = hop(lbDp, lbC, tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, port, 80, 0x10, 0), lbS);
+            hop(dps.get(server), up[server], a, local[server]);
+        }
+        return new int[] {first, second, server};
+    }
+
+    @Test
+    void decisionCountersPerVipAndBackendOnBothSides() {
+        int[] a = open(42000, 5, 0, 2); // first candidate busy: passes; second accepts; 2 steered ACKs
+        int[] b = open(42001, 0, 0, 1); // first candidate idle: accepts; 1 steered ACK
+        // the LB: VIP totals
+        LoadBalancer.DecisionCounters v = lb.decisionCounters(KEY);
+        assertThat(v).isEqualTo(new LoadBalancer.DecisionCounters(2, 1, 1, 1, 3, 0));
+        // per backend: accepts by choice, the refusal inferred from A's second-choice accept, sticky hits
+        long[][] want = new long[3][6];
+        want[a[1]][0]++; // A accepted by its second candidate: a new flow there
+        want[a[1]][2]++;
+        want[a[0]][3]++; // ... refused by its first
+        want[a[1]][4] += 2;
+        want[b[0]][0]++;
+        want[b[0]][1]++;
+        want[b[0]][4] += 1;
+        for (int k = 1; k <= 2; k++) {
+            LoadBalancer.DecisionCounters d = lb.decisionCounters(KEY, InetAddress.ofLiteral("fc00:" + k + "::"));
+            assertThat(new long[] {d.newFlows(), d.firstChoiceAccepts(), d.secondChoiceAccepts(), d.rejects(),
+                d.stickyHits(), d.tableFull()}).as("backend fc00:%d::", k).containsExactly(want[k]);
+        }
+        // the agents: per agent VIP (index 0) — hunting SYNs without state, accepts by choice, refusals, deliveries
+        long[][] agentWant = new long[3][6];
+        agentWant[a[0]][0]++;
+        agentWant[a[0]][3]++; // A's first candidate refused (busy)
+        agentWant[a[1]][0]++;
+        agentWant[a[1]][2]++;
+        agentWant[a[1]][4] += 2;
+        agentWant[b[0]][0]++;
+        agentWant[b[0]][1]++;
+        agentWant[b[0]][4] += 1;
+        for (int k = 1; k <= 2; k++) {
+            assertThat(agents[k].decisionCounters(0)).as("agent %d", k).containsExactly(agentWant[k]);
+        }
+        // the reports the sFlow main thread sends: VIP totals, then one per backend (slot + 1), all six counters
+        List<String> reports = new ArrayList<>();
+        io.vecflow.netlink.vpp.LbCounters scratch = new io.vecflow.netlink.vpp.LbCounters();
+        assertThat(lb.reportCounters(scratch, c -> reports.add(c.role + " vip#" + c.vipIndex + " " + c.protocol + "/"
+                + c.port + " be#" + c.backendIndex + "/" + c.backendLength + " " + Arrays.toString(c.counters))))
+                .isEqualTo(3);
+        assertThat(reports).containsExactly("2 vip#0 6/80 be#0/0 [2, 1, 1, 1, 3, 0]",
+                "2 vip#0 6/80 be#1/16 " + Arrays.toString(want[1]), "2 vip#0 6/80 be#2/16 " + Arrays.toString(want[2]));
+        reports.clear();
+        assertThat(agents[a[1]].reportCounters(scratch, c -> reports.add(c.role + " vip#" + c.vipIndex + " "
+                + c.vipLength + " " + Arrays.toString(c.counters)))).isEqualTo(1);
+        assertThat(reports).containsExactly("3 vip#0 16 " + Arrays.toString(agentWant[a[1]]));
+        assertThat(lb.show()).contains("  decisions new-flows 2 first-choice 1 second-choice 1 rejects 1 "
+                + "sticky-hits 3 table-full 0");
+        assertThat(agents[a[1]].show()).contains("vip 2001:db8:ffff::1 new-flows " + agentWant[a[1]][0]);
+    }
+
     @Test
     void theLastCandidateAlwaysAcceptsAndUnknownTrafficPasses() {
         agents[1].setLoad(100);

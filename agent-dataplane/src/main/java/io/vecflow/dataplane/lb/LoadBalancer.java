@@ -39,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Limits: {@value #MAX_VIPS} VIPs and {@value #MAX_BACKENDS} backends (all VIPs together; Katran: 512 / 4096).
  */
-public final class LoadBalancer {
+public final class LoadBalancer implements LbCounterSource {
     /** Most VIPs. */
     public static final int MAX_VIPS = 256;
     /** Most backends over all VIPs (slots; draining backends count until flushed). */
@@ -55,10 +55,18 @@ public final class LoadBalancer {
      *  sent (new-flow and retransmitted SYNs), teardowns, server signals for flows the table could not hold. */
     public static final int V_FIRST_CHOICE = 7, V_SECOND_CHOICE = 8, V_OTHER_ACCEPT = 9, V_HUNTS = 10,
             V_TEARDOWNS = 11, V_BAD_SIGNAL = 12;
-    static final int VIP_COUNTERS = 13;
-    /** Per-backend counter indices. */
-    public static final int B_PACKETS = 0, B_BYTES = 1, B_NEW_FLOWS = 2, B_STICKY_HITS = 3, B_TABLE_FULL = 4;
-    static final int BACKEND_COUNTERS = 5;
+    /**
+     * SRLB candidate refusals the LB can see (lb.md §3 step 2): a flow whose first CREATE_STICKINESS comes from
+     * candidate i was refused by candidates 0..i−1 — counted once per flow, i per flow, on the VIP and on each refusing
+     * backend. Refusals of a flow that no candidate accepted (the last candidate's drop) and refusals of hunts whose
+     * accept never reached the LB stay invisible here: the server agents count those (role 3 counters).
+     */
+    public static final int V_REJECTS = 13;
+    static final int VIP_COUNTERS = 14;
+    /** Per-backend counter indices; first/second choice and rejects as the VIP's, for SRLB VIPs only. */
+    public static final int B_PACKETS = 0, B_BYTES = 1, B_NEW_FLOWS = 2, B_STICKY_HITS = 3, B_TABLE_FULL = 4,
+            B_FIRST_CHOICE = 5, B_SECOND_CHOICE = 6, B_REJECTS = 7;
+    static final int BACKEND_COUNTERS = 8;
 
     /** Settings of the {@code lb:} configuration section (VPP {@code lb conf}). */
     public static final class Settings {
@@ -103,6 +111,25 @@ public final class LoadBalancer {
      */
     public record SrlbCounters(long newFlows, long firstChoiceAccepts, long secondChoiceAccepts, long otherAccepts,
             long stickyHits, long tableFull, long hunts, long teardowns, long badSignals) {}
+
+    /**
+     * The six decision counters that go out per VIP and per VIP backend (issue 6 §4; the sFlow "vecflow LB counters"
+     * record, README "Load-balancer counters"), totals since the VIP / the backend in the VIP was added:
+     * <ul>
+     *   <li>newFlows (flows) — Maglev: flows placed (connection-table insert or re-selection; a flow placed untracked
+     *       because the table was full counts in tableFull instead); SRLB VIP: flows that entered HUNTING; SRLB backend: flows it accepted (first
+     *       CREATE_STICKINESS of the flow).</li>
+     *   <li>firstChoiceAccepts / secondChoiceAccepts (flows) — SRLB: first CREATE_STICKINESS of a flow from candidate
+     *       0 / candidate ≥ 1; Maglev: 0.</li>
+     *   <li>rejects (refusals) — SRLB: {@link #V_REJECTS}; Maglev: 0 (Maglev never refuses; a VIP without backends is
+     *       {@code no-backend}).</li>
+     *   <li>stickyHits (packets) — Maglev: packets whose flow was in the connection table; SRLB: client packets
+     *       steered to the accepting server (STEER/TEARDOWN).</li>
+     *   <li>tableFull (packets) — packets whose flow could not be installed because the worker's table was full.</li>
+     * </ul>
+     */
+    public record DecisionCounters(long newFlows, long firstChoiceAccepts, long secondChoiceAccepts, long rejects,
+            long stickyHits, long tableFull) {}
 
     /** One VIP's totals. */
     public record VipCounters(long packets, long bytes, long newFlows, long stickyHits, long tableFull,
@@ -275,12 +302,19 @@ public final class LoadBalancer {
         io.vecflow.dataplane.lb.srlb.CandidateTable cht;
         final List<Integer> backends = new ArrayList<>(); // backend slots, in the order added
         long[] base = new long[VIP_COUNTERS];
+        /** The VIP prefix's address for counter reports: IPv6 hi/lo, or the IPv4 address in lo. */
+        final boolean six;
+        final long hi, lo;
 
         VipState(int slot, VipKey key, Encap encap, int newLength) {
             this.slot = slot;
             this.key = key;
             this.encap = encap;
             this.newLength = newLength;
+            ByteBuffer bb = ByteBuffer.wrap(key.prefix().getAddress());
+            six = key.prefix() instanceof java.net.Inet6Address;
+            hi = six ? bb.getLong() : 0;
+            lo = six ? bb.getLong() : bb.getInt() & 0xFFFF_FFFFL;
         }
     }
 
@@ -690,8 +724,14 @@ public final class LoadBalancer {
     // ---------------------------------------------------------------- counters and show
 
     private long[] vipSums(int slot) {
-        long[] s = new long[VIP_COUNTERS];
-        for (WorkerState w : workers) {
+        return vipSums(slot, new long[VIP_COUNTERS]);
+    }
+
+    /** Sums VIP slot {@code slot}'s counters over the workers into {@code s} (zeroed first). Allocation-free. */
+    private long[] vipSums(int slot, long[] s) {
+        java.util.Arrays.fill(s, 0);
+        for (int i = 0, n = workers.size(); i < n; i++) {
+            WorkerState w = workers.get(i);
             if (w != null) {
                 for (int c = 0; c < VIP_COUNTERS; c++) {
                     s[c] += w.vipCounter(slot, c);
@@ -702,8 +742,14 @@ public final class LoadBalancer {
     }
 
     private long[] backendSums(int slot) {
-        long[] s = new long[BACKEND_COUNTERS];
-        for (WorkerState w : workers) {
+        return backendSums(slot, new long[BACKEND_COUNTERS]);
+    }
+
+    /** Sums backend slot {@code slot}'s counters over the workers into {@code s} (zeroed first). Allocation-free. */
+    private long[] backendSums(int slot, long[] s) {
+        java.util.Arrays.fill(s, 0);
+        for (int i = 0, n = workers.size(); i < n; i++) {
+            WorkerState w = workers.get(i);
             if (w != null) {
                 for (int c = 0; c < BACKEND_COUNTERS; c++) {
                     s[c] += w.backendCounter(slot, c);
@@ -711,6 +757,95 @@ public final class LoadBalancer {
             }
         }
         return s;
+    }
+
+    /**
+     * A VIP's {@link DecisionCounters} since it was added, summed over workers (racy reads).
+     *
+     * @throws IllegalArgumentException no such VIP
+     */
+    public synchronized DecisionCounters decisionCounters(VipKey key) {
+        VipState v = existing(key);
+        long[] s = vipSums(v.slot);
+        for (int c = 0; c < VIP_COUNTERS; c++) {
+            s[c] -= v.base[c];
+        }
+        return new DecisionCounters(s[V_NEW_FLOWS], s[V_FIRST_CHOICE], s[V_SECOND_CHOICE], s[V_REJECTS],
+                s[V_STICKY_HITS], s[V_TABLE_FULL]);
+    }
+
+    /**
+     * A backend's {@link DecisionCounters} since it was added to the VIP (racy reads).
+     *
+     * @throws IllegalArgumentException no such VIP or backend
+     */
+    public synchronized DecisionCounters decisionCounters(VipKey key, InetAddress address) {
+        VipState v = existing(key);
+        Integer b = backendOf(v, address);
+        if (b == null) {
+            throw new IllegalArgumentException("no backend " + text(address) + " in VIP " + key);
+        }
+        long[] s = backendSums(b);
+        for (int c = 0; c < BACKEND_COUNTERS; c++) {
+            s[c] -= backends[b].base[c];
+        }
+        return new DecisionCounters(s[B_NEW_FLOWS], s[B_FIRST_CHOICE], s[B_SECOND_CHOICE], s[B_REJECTS],
+                s[B_STICKY_HITS], s[B_TABLE_FULL]);
+    }
+
+    private final long[] reportSums = new long[Math.max(VIP_COUNTERS, BACKEND_COUNTERS)];
+
+    /**
+     * Hands every VIP's {@link DecisionCounters} — one message for the VIP's totals (backend index 0), then one per
+     * backend of the VIP, draining ones included (backend index = slot + 1) — to {@code sink} in {@code scratch}
+     * (role 1 Maglev or 2 SRLB, VIP index = the VIP's slot, a stable index while the VIP exists). Called by the sFlow
+     * main thread each polling interval; allocation-free.
+     */
+    @Override
+    public synchronized int reportCounters(io.vecflow.netlink.vpp.LbCounters scratch, Sink sink) {
+        int sent = 0;
+        long[] s = reportSums;
+        long[] c;
+        for (VipState v : vips) {
+            if (v == null) {
+                continue;
+            }
+            scratch.clear();
+            scratch.role = v.encap == Encap.SRLB ? io.vecflow.netlink.vpp.LbCounters.ROLE_SRLB_LB
+                    : io.vecflow.netlink.vpp.LbCounters.ROLE_MAGLEV;
+            scratch.vipIndex = v.slot;
+            scratch.vip(v.six, v.hi, v.lo);
+            scratch.protocol = protocol(v.key.protocol());
+            scratch.port = v.key.port();
+            vipSums(v.slot, s);
+            c = scratch.counters;
+            c[0] = s[V_NEW_FLOWS] - v.base[V_NEW_FLOWS];
+            c[1] = s[V_FIRST_CHOICE] - v.base[V_FIRST_CHOICE];
+            c[2] = s[V_SECOND_CHOICE] - v.base[V_SECOND_CHOICE];
+            c[3] = s[V_REJECTS] - v.base[V_REJECTS];
+            c[4] = s[V_STICKY_HITS] - v.base[V_STICKY_HITS];
+            c[5] = s[V_TABLE_FULL] - v.base[V_TABLE_FULL];
+            if (sink.send(scratch)) {
+                sent++;
+            }
+            for (int i = 0, n = v.backends.size(); i < n; i++) {
+                int b = v.backends.get(i);
+                BackendState bs = backends[b];
+                scratch.backendIndex = b + 1;
+                scratch.backend(bs.six, bs.hi, bs.six ? bs.lo : bs.v4 & 0xFFFF_FFFFL);
+                backendSums(b, s);
+                c[0] = s[B_NEW_FLOWS] - bs.base[B_NEW_FLOWS];
+                c[1] = s[B_FIRST_CHOICE] - bs.base[B_FIRST_CHOICE];
+                c[2] = s[B_SECOND_CHOICE] - bs.base[B_SECOND_CHOICE];
+                c[3] = s[B_REJECTS] - bs.base[B_REJECTS];
+                c[4] = s[B_STICKY_HITS] - bs.base[B_STICKY_HITS];
+                c[5] = s[B_TABLE_FULL] - bs.base[B_TABLE_FULL];
+                if (sink.send(scratch)) {
+                    sent++;
+                }
+            }
+        }
+        return sent;
     }
 
     /**
@@ -814,6 +949,10 @@ public final class LoadBalancer {
             sb.append(String.format(Locale.ROOT, "  packets %d bytes %d new-flows %d sticky-hits %d table-full %d "
                     + "no-backend %d too-big %d%n", c.packets(), c.bytes(), c.newFlows(), c.stickyHits(),
                     c.tableFull(), c.noBackend(), c.tooBig()));
+            DecisionCounters dc = decisionCounters(v.key);
+            sb.append(String.format(Locale.ROOT, "  decisions new-flows %d first-choice %d second-choice %d "
+                    + "rejects %d sticky-hits %d table-full %d%n", dc.newFlows(), dc.firstChoiceAccepts(),
+                    dc.secondChoiceAccepts(), dc.rejects(), dc.stickyHits(), dc.tableFull()));
             if (v.encap == Encap.SRLB) {
                 SrlbCounters sc = srlbCounters(v.key);
                 sb.append(String.format(Locale.ROOT, "  srlb sid %s/80 candidates %d of %d buckets hunts %d "
@@ -825,10 +964,12 @@ public final class LoadBalancer {
             for (int b : v.backends) {
                 BackendState s = backends[b];
                 BackendCounters bc = backendCounters(v.key, s.address);
+                DecisionCounters bd = decisionCounters(v.key, s.address);
                 sb.append(String.format(Locale.ROOT, "  as %s %s slots %d packets %d bytes %d new-flows %d "
-                        + "sticky-hits %d table-full %d%n", text(s.address), s.draining ? "draining"
-                                : "used", slots.get(s.address), bc.packets(), bc.bytes(), bc.newFlows(),
-                        bc.stickyHits(), bc.tableFull()));
+                        + "sticky-hits %d table-full %d first-choice %d second-choice %d rejects %d%n",
+                        text(s.address), s.draining ? "draining" : "used", slots.get(s.address), bc.packets(),
+                        bc.bytes(), bc.newFlows(), bc.stickyHits(), bc.tableFull(), bd.firstChoiceAccepts(),
+                        bd.secondChoiceAccepts(), bd.rejects()));
             }
         }
         return sb.toString();

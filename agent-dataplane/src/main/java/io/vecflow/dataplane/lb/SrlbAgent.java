@@ -5,6 +5,7 @@ import io.vecflow.dataplane.lb.srlb.LoadSource;
 import io.vecflow.dataplane.lb.srlb.ServerAgentState;
 import io.vecflow.dataplane.lb.srlb.SettableLoadSource;
 import io.vecflow.dataplane.lb.srlb.SrlbFlowTable;
+import io.vecflow.netlink.vpp.LbCounters;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
@@ -23,7 +24,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * ({@link #setLoad}, the control command {@code srlb load N}); counters are written by workers and read here racily
  * (eventually consistent).
  */
-public final class SrlbAgent {
+public final class SrlbAgent implements LbCounterSource {
     /** Settings of the {@code srlb-agent:} configuration section. */
     public static final class Settings {
         /** This application instance's SID /80 (bytes 10–15 ignored); required, IPv6. */
@@ -44,6 +45,9 @@ public final class SrlbAgent {
         public java.util.function.LongSupplier clock = System::nanoTime;
     }
 
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.arrayElementVarHandle(long[].class);
+
     /** Most VIPs per agent. */
     public static final int MAX_VIPS = 16;
 
@@ -55,6 +59,21 @@ public final class SrlbAgent {
         final Decap decap = new Decap();
         final FlowKey key = new FlowKey();
         final int core;
+        /**
+         * Decision counters per agent VIP ({@link LbCounters} slots), at {@code PAD + vip * COUNTERS + slot}; written
+         * by this worker only (opaque), summed by {@link SrlbAgent#decisionCounters}.
+         */
+        private final long[] vipCounters = new long[WorkerState.PAD + MAX_VIPS * LbCounters.COUNTERS
+                + WorkerState.PAD];
+
+        void count(int vip, int slot) {
+            int i = WorkerState.PAD + vip * LbCounters.COUNTERS + slot;
+            LONGS.setOpaque(vipCounters, i, (long) LONGS.getOpaque(vipCounters, i) + 1);
+        }
+
+        long counter(int vip, int slot) {
+            return (long) LONGS.getOpaque(vipCounters, WorkerState.PAD + vip * LbCounters.COUNTERS + slot);
+        }
 
         Worker(SrlbAgent a, int core, int bufferBytes) {
             Settings s = a.settings;
@@ -168,6 +187,65 @@ public final class SrlbAgent {
         return t;
     }
 
+    /** @return the agent VIP index (0..15) of a VIP address, or −1 when the agent does not serve it. Allocation-free. */
+    int vipIndex(long hi, long lo) {
+        for (int j = 0; j < vipHi.length; j++) {
+            if (vipLo[j] == lo && vipHi[j] == hi) {
+                return j;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Agent VIP {@code vip}'s decision counters, summed over workers (racy reads), role 3 (issue 6 §4; README
+     * "Load-balancer counters"): new flows = hunting SYNs (CONNECT_IF_AVAILABLE) for a flow without state here;
+     * first / second-choice accepts = those accepted as candidate 0 / ≥ 1; rejects = those refused — by the policy or
+     * because the flow table was full — whether passed on or dropped as the last candidate (lb.md §3 step 2);
+     * sticky hits = packets delivered for a flow with state (retransmitted SYNs, RECOVER hits, ACK_STICKINESS);
+     * table full = hunting SYNs refused because the table was full.
+     *
+     * @param vip agent VIP index, 0..vips−1
+     * @return the six counters by {@link LbCounters} slot
+     * @throws IllegalArgumentException for an index outside the agent's VIPs
+     */
+    public synchronized long[] decisionCounters(int vip) {
+        if (vip < 0 || vip >= vipHi.length) {
+            throw new IllegalArgumentException("agent VIP index " + vip + " outside 0.." + (vipHi.length - 1));
+        }
+        return sums(vip, new long[LbCounters.COUNTERS]);
+    }
+
+    private long[] sums(int vip, long[] out) {
+        java.util.Arrays.fill(out, 0);
+        for (int i = 0, n = workers.size(); i < n; i++) {
+            Worker w = workers.get(i);
+            if (w != null) {
+                for (int c = 0; c < LbCounters.COUNTERS; c++) {
+                    out[c] += w.counter(vip, c);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** One message per agent VIP (role 3, VIP index = its position in the settings, no backend). Allocation-free. */
+    @Override
+    public synchronized int reportCounters(LbCounters scratch, Sink sink) {
+        int sent = 0;
+        for (int v = 0; v < vipHi.length; v++) {
+            scratch.clear();
+            scratch.role = LbCounters.ROLE_SRLB_AGENT;
+            scratch.vipIndex = v;
+            scratch.vip(true, vipHi[v], vipLo[v]);
+            sums(v, scratch.counters);
+            if (sink.send(scratch)) {
+                sent++;
+            }
+        }
+        return sent;
+    }
+
     /** @return {@code show srlb}: SID, VIPs, policy, load, counters */
     public String show() {
         ServerAgentState.Counters c = counters();
@@ -176,7 +254,10 @@ public final class SrlbAgent {
                 LoadBalancer.text(sidHi, sidLo), settings.policy.name(), settings.load.name(),
                 settings.load.load()));
         for (int i = 0; i < vipHi.length; i++) {
-            sb.append("  vip ").append(LoadBalancer.text(vipHi[i], vipLo[i])).append('\n');
+            long[] d = decisionCounters(i);
+            sb.append("  vip ").append(LoadBalancer.text(vipHi[i], vipLo[i])).append(String.format(Locale.ROOT,
+                    " new-flows %d first-choice %d second-choice %d rejects %d sticky-hits %d table-full %d%n",
+                    d[0], d[1], d[2], d[3], d[4], d[5]));
         }
         sb.append(String.format(Locale.ROOT, "  first-choice-accepts %d second-choice-accepts %d rejects %d "
                 + "last-candidate-drops %d table-full %d sticky-hits %d recover-misses %d no-state-drops %d "

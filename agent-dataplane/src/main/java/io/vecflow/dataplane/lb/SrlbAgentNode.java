@@ -10,6 +10,7 @@ import io.vecflow.dataplane.PacketVector;
 import io.vecflow.dataplane.Worker;
 import io.vecflow.dataplane.lb.srlb.ServerAgentState;
 import io.vecflow.dataplane.lb.srlb.SrlbFlowTable;
+import io.vecflow.netlink.vpp.LbCounters;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -161,6 +162,22 @@ public final class SrlbAgentNode extends Node {
         int out = s.machine.onSegment(state, exp, now, fn, remaining, choice, agent.settings.policy, load, full);
         int ns = ServerAgentState.state(out);
         int action = ServerAgentState.action(out);
+        int av = agent.vipIndex(vHi, vLo);
+        if (av >= 0) { // per-VIP decision counters (SrlbAgent#decisionCounters)
+            if (fn == SrlbSid.FN_CONNECT_IF_AVAILABLE && before == ServerAgentState.NONE) {
+                s.count(av, LbCounters.NEW_FLOWS);
+                if (action == ServerAgentState.DELIVER) {
+                    s.count(av, choice == 0 ? LbCounters.FIRST_CHOICE : LbCounters.SECOND_CHOICE);
+                } else {
+                    s.count(av, LbCounters.REJECTS);
+                    if (full) {
+                        s.count(av, LbCounters.TABLE_FULL);
+                    }
+                }
+            } else if (action == ServerAgentState.DELIVER) {
+                s.count(av, LbCounters.STICKY_HITS);
+            }
+        }
         lastLoad = load;
         lastChoice = choice + 1;
         if (action == ServerAgentState.DELIVER) {

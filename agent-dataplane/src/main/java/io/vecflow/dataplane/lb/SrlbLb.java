@@ -230,6 +230,15 @@ final class SrlbLb {
                     : LoadBalancer.V_OTHER_ACCEPT, 1);
             if (server >= 0) {
                 ws.addBackend(server, LoadBalancer.B_NEW_FLOWS, 1);
+                if (choice >= 0) {
+                    ws.addBackend(server, choice == 0 ? LoadBalancer.B_FIRST_CHOICE : LoadBalancer.B_SECOND_CHOICE, 1);
+                }
+            }
+            if (choice > 0) { // lb.md §3 step 2: the candidates before the accepting one refused the flow
+                ws.addVip(vip, LoadBalancer.V_REJECTS, choice);
+                for (int i = 0; i < choice; i++) {
+                    ws.addBackend(ids[i], LoadBalancer.B_REJECTS, 1);
+                }
             }
             lastKind = choice < 0 ? KIND_NONE : choice == 0 ? KIND_ACCEPT_FIRST : KIND_ACCEPT_SECOND;
             lastChoice = choice + 1;
@@ -248,6 +257,9 @@ final class SrlbLb {
         }
         if (full) {
             ws.addVip(vip, LoadBalancer.V_TABLE_FULL, 1);
+            if (server >= 0) {
+                ws.addBackend(server, LoadBalancer.B_TABLE_FULL, 1);
+            }
         }
         return r;
     }

@@ -23,8 +23,16 @@ public final class WorkerState {
     final IcmpTooBig icmp;
     /** The SRLB path of this worker (flow table, state machine). */
     final SrlbLb srlb;
-    private final long[] vipCounters = new long[LoadBalancer.MAX_VIPS * LoadBalancer.VIP_COUNTERS];
-    private final long[] backendCounters = new long[LoadBalancer.MAX_BACKENDS * LoadBalancer.BACKEND_COUNTERS];
+    /**
+     * Longs of padding before and after each counter array (128 bytes): each worker's arrays are its own, and the
+     * padding keeps another object's hot fields — or another worker's counters — off the cache lines (and the
+     * adjacent-line prefetch pair) the worker writes.
+     */
+    static final int PAD = 16;
+    /** Per-VIP counters at {@code PAD + vip * VIP_COUNTERS + c}; per-backend at {@code PAD + b * BACKEND_COUNTERS + c}. */
+    private final long[] vipCounters = new long[PAD + LoadBalancer.MAX_VIPS * LoadBalancer.VIP_COUNTERS + PAD];
+    private final long[] backendCounters =
+            new long[PAD + LoadBalancer.MAX_BACKENDS * LoadBalancer.BACKEND_COUNTERS + PAD];
     /** Egress MTU per backend slot (bytes; 0 = no route, not checked), valid when mtuEpoch[b] == epoch. */
     private final int[] mtu = new int[LoadBalancer.MAX_BACKENDS];
     private final int[] mtuEpoch = new int[LoadBalancer.MAX_BACKENDS];
@@ -57,20 +65,20 @@ public final class WorkerState {
     }
 
     long vipCounter(int vip, int c) {
-        return (long) LONGS.getOpaque(vipCounters, vip * LoadBalancer.VIP_COUNTERS + c);
+        return (long) LONGS.getOpaque(vipCounters, PAD + vip * LoadBalancer.VIP_COUNTERS + c);
     }
 
     long backendCounter(int b, int c) {
-        return (long) LONGS.getOpaque(backendCounters, b * LoadBalancer.BACKEND_COUNTERS + c);
+        return (long) LONGS.getOpaque(backendCounters, PAD + b * LoadBalancer.BACKEND_COUNTERS + c);
     }
 
     void addVip(int vip, int c, long n) {
-        int i = vip * LoadBalancer.VIP_COUNTERS + c;
+        int i = PAD + vip * LoadBalancer.VIP_COUNTERS + c;
         LONGS.setOpaque(vipCounters, i, (long) LONGS.getOpaque(vipCounters, i) + n);
     }
 
     void addBackend(int b, int c, long n) {
-        int i = b * LoadBalancer.BACKEND_COUNTERS + c;
+        int i = PAD + b * LoadBalancer.BACKEND_COUNTERS + c;
         LONGS.setOpaque(backendCounters, i, (long) LONGS.getOpaque(backendCounters, i) + n);
     }
 
