@@ -162,6 +162,19 @@ public final class HsflowdConfig {
         public boolean osIndex = true;
         /** NETLINK_USERSOCK group of VPP's STATUS / IF_COUNTERS channel (default 29; 1..32). */
         public int usersockGroup = 29;
+        /**
+         * vecflow extension {@code lbCounters = on|off} (default on): the dataplane's LB_COUNTERS messages on the same
+         * channel become counters samples carrying the "vecflow LB counters" record (enterprise
+         * {@code psample { lbEnterprise }}, format 2).
+         */
+        public boolean lbCounters = true;
+        /**
+         * vecflow extension {@code lbSourceBase = N} (0..2^32−2^21; default 2,000,000,000): the LB counters' data
+         * sources are ds_class 0 (ifIndex) with index {@code N + vipIndex × 8192 + backendIndex} — the LB's VIP slots
+         * 0..255, an SRLB agent's VIPs at 256..271, backendIndex 0 for the VIP's totals else backend slot + 1 — a
+         * range above VPP's {@link #ifOffset} ports so no interface shares it.
+         */
+        public long lbSourceBase = 2_000_000_000L;
     }
 
     /**

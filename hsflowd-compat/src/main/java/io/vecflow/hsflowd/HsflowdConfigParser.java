@@ -456,6 +456,8 @@ final class HsflowdConfigParser {
                 case "ifoffset" -> v.ifOffset = number(once(seen, key, st), 0, 0xFFFFFFFFL);
                 case "osindex" -> v.osIndex = bool(once(seen, key, st));
                 case "usersockgroup" -> v.usersockGroup = (int) number(once(seen, key, st), 1, 32);
+                case "lbcounters" -> v.lbCounters = bool(once(seen, key, st));
+                case "lbsourcebase" -> v.lbSourceBase = number(once(seen, key, st), 0, 0xFFFFFFFFL - (1L << 21) + 1);
                 default -> warn(st.key.line, "unknown key '" + st.key.text + "' in vpp { } ignored");
             }
         }

@@ -142,6 +142,11 @@ public final class HsflowdDaemon implements AutoCloseable {
         public void onIfCounters(VppIfCounters counters) {
             agent.onVppIfCounters(counters);
         }
+
+        @Override
+        public void onLbCounters(io.vecflow.netlink.vpp.LbCounters counters) {
+            agent.onLbCounters(counters);
+        }
     };
 
     private void vppLoop() {

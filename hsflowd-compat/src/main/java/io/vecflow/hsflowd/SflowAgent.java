@@ -142,6 +142,11 @@ public final class SflowAgent implements AutoCloseable {
     private final byte[] lbAddr4 = new byte[4];
     private final byte[] lbAddr16 = new byte[16];
     private long lastDropsField;
+    private final int lbCountersDataFormat;
+    private final CounterSample lbSample = new CounterSample();
+    private final io.vecflow.sflow.LbCountersRecord lbCountersRecord = new io.vecflow.sflow.LbCountersRecord();
+    private final XdrWriter lbCountersBody = new XdrWriter(io.vecflow.sflow.LbCountersRecord.MAX_BYTES);
+    private long lbCountersSent, lbCountersIgnored;
     private long discardsSent, discardsRefused;
 
     /**
@@ -188,6 +193,8 @@ public final class SflowAgent implements AutoCloseable {
         this.lbDecisions = config.psample == null || config.psample.lbDecisions;
         this.lbDataFormat = LbDecisionRecord.dataFormat(config.psample != null ? config.psample.lbEnterprise
                 : LbDecisionRecord.DEFAULT_ENTERPRISE);
+        this.lbCountersDataFormat = io.vecflow.sflow.LbCountersRecord.dataFormat(config.psample != null
+                ? config.psample.lbEnterprise : LbDecisionRecord.DEFAULT_ENTERPRISE);
     }
 
     /**
@@ -617,6 +624,77 @@ public final class SflowAgent implements AutoCloseable {
         }
         long u = pkts - (m == -1L ? 0 : m) - (b == -1L ? 0 : b);
         return (u < 0 ? 0 : u) & U32;
+    }
+
+    /** VIP index span per role in the LB data-source range: the LB's 256 slots, then an SRLB agent's 16 VIPs. */
+    private static final int LB_AGENT_VIP_BASE = 256, LB_BACKEND_SPAN = 8192;
+
+    /**
+     * Takes one vecflow LB_COUNTERS message (the dataplane's per-VIP / per-backend load-balancer counters, README
+     * "Load-balancer counters") and appends one expanded counters sample 0:4 for data source
+     * {@code 0:(vpp.lbSourceBase + vipIndex × 8192 + backendIndex)} — an SRLB agent's (role 3) VIPs at vipIndex
+     * 256 + n — carrying the single "vecflow LB counters" record ({@link io.vecflow.sflow.LbCountersRecord},
+     * data_format = {@code psample { lbEnterprise }} &lt;&lt; 12 | 2) with the message's values. Each source has its
+     * own sample sequence. Ignored and counted ({@link #lbCountersIgnored()}) without a {@code vpp {}} block, with
+     * {@code vpp { lbCounters = off }}, or for a VIP index, role or backend index outside the range above.
+     * Allocation-free after a source's first message.
+     */
+    public synchronized void onLbCounters(io.vecflow.netlink.vpp.LbCounters c) {
+        HsflowdConfig.Vpp v = config.vpp;
+        int vipSlot = c.role == io.vecflow.netlink.vpp.LbCounters.ROLE_SRLB_AGENT ? LB_AGENT_VIP_BASE + (int) c.vipIndex
+                : (int) c.vipIndex;
+        if (v == null || !v.lbCounters || c.role < 1 || c.role > 3 || c.vipIndex < 0
+                || c.vipIndex >= (c.role == io.vecflow.netlink.vpp.LbCounters.ROLE_SRLB_AGENT ? 16 : 256)
+                || c.backendIndex < 0 || c.backendIndex >= LB_BACKEND_SPAN) {
+            lbCountersIgnored++;
+            return;
+        }
+        long index = v.lbSourceBase + (long) vipSlot * LB_BACKEND_SPAN + c.backendIndex;
+        io.vecflow.sflow.LbCountersRecord r = lbCountersRecord.clear();
+        r.role = c.role;
+        r.vipIndex = c.vipIndex;
+        r.protocol = c.protocol;
+        r.vipPort = c.port;
+        address(r.vip, c.vip, 0, c.vipLength);
+        r.backendIndex = c.backendIndex;
+        if (c.backendLength > 0) {
+            address(r.backend, c.backend, 0, c.backendLength);
+        }
+        long[] k = c.counters;
+        r.newFlows = k[io.vecflow.netlink.vpp.LbCounters.NEW_FLOWS];
+        r.firstChoiceAccepts = k[io.vecflow.netlink.vpp.LbCounters.FIRST_CHOICE];
+        r.secondChoiceAccepts = k[io.vecflow.netlink.vpp.LbCounters.SECOND_CHOICE];
+        r.rejects = k[io.vecflow.netlink.vpp.LbCounters.REJECTS];
+        r.stickyHits = k[io.vecflow.netlink.vpp.LbCounters.STICKY_HITS];
+        r.tableFull = k[io.vecflow.netlink.vpp.LbCounters.TABLE_FULL];
+        lbCountersBody.reset(0);
+        r.encode(lbCountersBody);
+        SamplerState st = sampler(index);
+        st.counterSequence = (st.counterSequence + 1) & U32;
+        CounterSample cs = lbSample;
+        cs.kind = SflowFormats.COUNTERS_SAMPLE_EXPANDED;
+        cs.expanded = true;
+        cs.sequenceNumber = st.counterSequence;
+        cs.sourceIdType = SflowFormats.SOURCE_IFINDEX;
+        cs.sourceIdIndex = index;
+        cs.recordFormats[0] = lbCountersDataFormat;
+        cs.recordCount = cs.recordsListed = 1;
+        cs.unknownFormats[0] = lbCountersDataFormat;
+        cs.unknownBodies[0].set(lbCountersBody.buffer(), 0, lbCountersBody.position());
+        cs.unknownRecords = 1;
+        if (onCounterSample(cs)) {
+            lbCountersSent++;
+        }
+    }
+
+    /** @return LB counters samples put into datagrams. */
+    public synchronized long lbCountersSent() {
+        return lbCountersSent;
+    }
+
+    /** @return LB_COUNTERS messages ignored (no vpp block, lbCounters off, or indexes out of range). */
+    public synchronized long lbCountersIgnored() {
+        return lbCountersIgnored;
     }
 
     /**
