@@ -82,7 +82,7 @@ public final class ClickHouseSink implements FlowSink {
     private final String database;
     private final FlowSchema.ServerFeatures features;
     private final Settings settings;
-    private final TableBatch flows, drops, counters, lbDecisions;
+    private final TableBatch flows, drops, counters, lbDecisions, lbCounters;
     private final TableBatch[] batches;
     private final ScheduledExecutorService timer;
     private final Retention retention;
@@ -156,7 +156,8 @@ public final class ClickHouseSink implements FlowSink {
         drops = new TableBatch(FlowSchema.table("drops"));
         counters = new TableBatch(FlowSchema.table("if_counters"));
         lbDecisions = new TableBatch(FlowSchema.table("lb_decisions"));
-        batches = new TableBatch[] {flows, drops, counters, lbDecisions};
+        lbCounters = new TableBatch(FlowSchema.table("lb_counters"));
+        batches = new TableBatch[] {flows, drops, counters, lbDecisions, lbCounters};
         log.debug("ClickHouse {} at {}: writing {}", version, s.url, database);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "clickhouse-flush");
@@ -277,6 +278,28 @@ public final class ClickHouseSink implements FlowSink {
     /** @return lb_decisions rows written. */
     public long lbDecisionRowsWritten() {
         return lbDecisions.written.get();
+    }
+
+    /** One lb_counters row for a "vecflow LB counters" record. */
+    @Override
+    public void acceptLbCounters(CounterRow row) {
+        TableBatch b = lbCounters;
+        b.appendLock.lock();
+        try {
+            if (!b.admit(row.ingestStream, row.ingestOffset)) {
+                return;
+            }
+            b.active.writeLbCounters(row);
+            b.appended(row.ingestStream, row.ingestOffset);
+        } finally {
+            b.appendLock.unlock();
+        }
+        b.flushIfFull();
+    }
+
+    /** @return lb_counters rows written. */
+    public long lbCounterRowsWritten() {
+        return lbCounters.written.get();
     }
 
     @Override

@@ -34,6 +34,10 @@ public final class CollectorStats {
     public final LongAdder lbDecisions = new LongAdder();
     /** LB decision records that failed to decode within their length, or carried an unknown version (kept out). */
     public final LongAdder lbDecisionErrors = new LongAdder();
+    /** "vecflow LB counters" records decoded (lb_counters rows offered to the sinks). */
+    public final LongAdder lbCounters = new LongAdder();
+    /** "vecflow LB counters" records that did not decode (bad length or address type, unknown version). */
+    public final LongAdder lbCounterErrors = new LongAdder();
     /** Loss accounting per agent and source: sequence gaps, restarts, agent-reported drops. */
     public final LossTracker loss = new LossTracker();
     /** Decoder counters: datagrams, samples, errors by kind. */

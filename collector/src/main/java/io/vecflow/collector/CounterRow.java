@@ -20,6 +20,8 @@ public final class CounterRow {
     public int sourceIdType;
     /** The counters (generic, ethernet, port name) as decoded; valid until the next sample. */
     public CounterRecords records;
+    /** The "vecflow LB counters" record being stored (valid during {@link FlowSink#acceptLbCounters}). */
+    public final io.vecflow.sflow.LbCountersRecord lbCounters = new io.vecflow.sflow.LbCountersRecord();
     /** Ingest stream and offset (see {@link FlowRow#ingestStream}). */
     public long ingestStream, ingestOffset;
 
@@ -32,6 +34,12 @@ public final class CounterRow {
         if (!s.records.hasIfCounters) {
             return false;
         }
+        setSample(timeReceivedNanos, h, s);
+        return true;
+    }
+
+    /** Fills the sample's time, agent, sequence and source (for lb_counters rows, which need no if_counters). */
+    public void setSample(long timeReceivedNanos, DatagramHeader h, CounterSample s) {
         this.timeReceivedNanos = timeReceivedNanos;
         h.writeAgentAddress16(agentAddress, 0);
         subAgentId = h.subAgentId;
@@ -39,6 +47,5 @@ public final class CounterRow {
         sourceIdType = s.sourceIdType;
         sourceIdIndex = s.sourceIdIndex;
         records = s.records;
-        return true;
     }
 }

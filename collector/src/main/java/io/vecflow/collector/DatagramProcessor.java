@@ -46,6 +46,8 @@ public final class DatagramProcessor implements SflowVisitor {
     private long receivedNanos;
     private byte[] peer16;
     private int lbDataFormat = LbDecisionRecord.dataFormat(LbDecisionRecord.DEFAULT_ENTERPRISE);
+    private int lbCountersDataFormat = io.vecflow.sflow.LbCountersRecord.dataFormat(
+            LbDecisionRecord.DEFAULT_ENTERPRISE);
 
     /**
      * @param decodeStats shared decoder counters
@@ -159,7 +161,8 @@ public final class DatagramProcessor implements SflowVisitor {
     }
 
     /**
-     * Sets the enterprise number of the "vecflow LB decision" record (default
+     * Sets the enterprise number of the "vecflow LB decision" flow record and the "vecflow LB counters" counter record
+     * (default
      * {@value io.vecflow.sflow.LbDecisionRecord#DEFAULT_ENTERPRISE}; must match the agents' {@code lbEnterprise}).
      *
      * @throws IllegalArgumentException outside 1..2^20−1
@@ -167,6 +170,7 @@ public final class DatagramProcessor implements SflowVisitor {
      */
     public DatagramProcessor lbEnterprise(int enterprise) {
         lbDataFormat = LbDecisionRecord.dataFormat(enterprise);
+        lbCountersDataFormat = io.vecflow.sflow.LbCountersRecord.dataFormat(enterprise);
         return this;
     }
 
@@ -197,6 +201,43 @@ public final class DatagramProcessor implements SflowVisitor {
                 FlowSink sink = flowSinks[i];
                 try {
                     sink.acceptCounters(counterRow);
+                } catch (RuntimeException e) {
+                    sinkError(sink.name(), e);
+                }
+            }
+        }
+        lbCounters(h, s);
+    }
+
+    /** Each kept "vecflow LB counters" record of the sample becomes an lb_counters row (bad ones are counted). */
+    private void lbCounters(DatagramHeader h, io.vecflow.sflow.CounterSample s) {
+        boolean filled = false;
+        for (int i = 0, n = s.unknownKept(); i < n; i++) {
+            if (s.unknownFormats[i] != lbCountersDataFormat) {
+                continue;
+            }
+            var body = s.unknownBodies[i];
+            boolean ok;
+            try {
+                ok = counterRow.lbCounters.decode(body.array, body.offset, body.length);
+            } catch (SflowDecodeException e) {
+                ok = false;
+            }
+            if (!ok) {
+                stats.lbCounterErrors.increment();
+                continue;
+            }
+            stats.lbCounters.increment();
+            if (!filled) {
+                counterRow.setSample(receivedNanos, h, s);
+                counterRow.ingestStream = ingestStream;
+                counterRow.ingestOffset = ingestOffset;
+                filled = true;
+            }
+            for (int k = 0; k < flowSinks.length; k++) {
+                FlowSink sink = flowSinks[k];
+                try {
+                    sink.acceptLbCounters(counterRow);
                 } catch (RuntimeException e) {
                     sinkError(sink.name(), e);
                 }

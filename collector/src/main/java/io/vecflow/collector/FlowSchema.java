@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  *
  * <p>Tables: {@code flows} (one row per flow sample 0:1/0:3), {@code drops} (one row per discarded_packet 0:5),
  * {@code if_counters} (generic + ethernet counters, port name), {@code agents} (loss accounting per reporting
- * interval), {@code lb_decisions} (load-balancer decisions), {@code lab_srlb} / {@code lab_sla} / {@code lab_clove}
+ * interval), {@code lb_decisions} (load-balancer decisions), {@code lb_counters} (load-balancer counters per VIP and
+ * backend), {@code lab_srlb} / {@code lab_sla} / {@code lab_clove}
  * (results of {@code vecflow lab} simulation runs), inventory {@code exporters} / {@code interfaces}
  * (ReplacingMergeTree fed by views), rollups {@code flows_1m}, {@code flows_5m}, {@code flows_1h}
  * (SummingMergeTree fed by views; Bytes and Packets already multiplied by sampling_rate, Samples = raw rows).
@@ -249,6 +250,34 @@ public final class FlowSchema {
             new Column("SubAgentId", Type.UINT32)), INGEST);
 
     /**
+     * The lb_counters columns: one row per "vecflow LB counters" record ({@link io.vecflow.sflow.LbCountersRecord},
+     * README "Load-balancer counters") — a load-balancer VIP's totals (BackendIndex 0, Backend zeros) or one VIP
+     * backend's (BackendIndex = slot + 1) at one polling interval. Role is {@code maglev}, {@code srlb} (the LB) or
+     * {@code srlb-agent} (a server's agent). The six counters are cumulative since the VIP / backend was added (take
+     * differences over time; a drop is a reset): NewFlows, FirstChoiceAccepts, SecondChoiceAccepts, Rejects in flows,
+     * StickyHits and TableFull in packets. SourceIdIndex is the counters sample's data source.
+     */
+    public static final List<Column> LB_COUNTERS = concat(List.of(
+            new Column("TimeReceived", Type.DATETIME, "DoubleDelta, LZ4"),
+            new Column("AgentAddress", Type.IP),
+            new Column("SubAgentId", Type.UINT32),
+            new Column("SampleSequence", Type.UINT32),
+            new Column("SourceIdIndex", Type.UINT32),
+            new Column("Role", Type.LC_STRING),
+            new Column("VIPIndex", Type.UINT32),
+            new Column("VIP", Type.IP),
+            new Column("VIPPort", Type.UINT16),
+            new Column("Proto", Type.UINT8),
+            new Column("BackendIndex", Type.UINT32),
+            new Column("Backend", Type.IP),
+            new Column("NewFlows", Type.UINT64, "T64, LZ4"),
+            new Column("FirstChoiceAccepts", Type.UINT64, "T64, LZ4"),
+            new Column("SecondChoiceAccepts", Type.UINT64, "T64, LZ4"),
+            new Column("Rejects", Type.UINT64, "T64, LZ4"),
+            new Column("StickyHits", Type.UINT64, "T64, LZ4"),
+            new Column("TableFull", Type.UINT64, "T64, LZ4")), INGEST);
+
+    /**
      * The lab_srlb columns: one row per cell of a {@code vecflow lab srlb} run (server-farm simulation, issue 8):
      * server level ({@code ps}, {@code apache}), service law, dispatcher ({@code random}, {@code maglev},
      * {@code jsq2}, {@code srC}, {@code srdyn}, …), N, per-server load ρ; response times in mean service times over
@@ -350,6 +379,8 @@ public final class FlowSchema {
                     "(AgentAddress, SubAgentId, SourceIdType, SourceIdIndex, SampleFamily, TimeReceived)", 90),
             new Table("lb_decisions", LB_DECISIONS, "MergeTree", "toYYYYMMDD(TimeReceived)",
                     "(TimeReceived, VIP, VIPPort, Backend)", 30),
+            new Table("lb_counters", LB_COUNTERS, "MergeTree", "toYYYYMMDD(TimeReceived)",
+                    "(AgentAddress, VIP, VIPPort, BackendIndex, TimeReceived)", 30),
             new Table("lab_srlb", LAB_SRLB, "MergeTree", "toYYYYMM(TimeReceived)",
                     "(RunId, Level, Service, Dispatcher, Servers, Load)", 365),
             new Table("lab_sla", LAB_SLA, "MergeTree", "toYYYYMM(TimeReceived)", "(RunId, Dispatcher, TargetP90)", 365),

@@ -12,6 +12,12 @@ public interface FlowSink extends AutoCloseable {
     default void acceptCounters(CounterRow row) {}
 
     /**
+     * Takes one "vecflow LB counters" record ({@link CounterRow#lbCounters}, with the sample's time, agent and
+     * source in the row); the row is reused after the call. The default ignores it.
+     */
+    default void acceptLbCounters(CounterRow row) {}
+
+    /**
      * Writes everything accepted so far to its destination and waits for it.
      *
      * @throws Exception if the destination failed (rows are counted as failed, not silently lost)

@@ -159,6 +159,44 @@ public final class RowBinaryWriter {
         rows++;
     }
 
+    private static final byte[] SRLB_AGENT = ascii("srlb-agent");
+
+    /**
+     * Appends one lb_counters row, columns in {@link FlowSchema#LB_COUNTERS} order: the sample's time, agent,
+     * sub-agent, sequence and source index, then the record's role name, VIP index, VIP, port, protocol, backend
+     * index, backend (zeros for the VIP's totals), the six counters, ingest stream and offset. Allocation-free.
+     */
+    public void writeLbCounters(CounterRow r) {
+        io.vecflow.sflow.LbCountersRecord c = r.lbCounters;
+        ensure(200);
+        u32(r.timeReceivedNanos / 1_000_000_000L);
+        bytes16(r.agentAddress);
+        u32(r.subAgentId);
+        u32(r.sampleSequence);
+        u32(r.sourceIdIndex);
+        string(switch (c.role) {
+            case io.vecflow.sflow.LbCountersRecord.ROLE_MAGLEV -> MAGLEV;
+            case io.vecflow.sflow.LbCountersRecord.ROLE_SRLB_LB -> SRLB;
+            case io.vecflow.sflow.LbCountersRecord.ROLE_SRLB_AGENT -> SRLB_AGENT;
+            default -> NONE;
+        });
+        u32(c.vipIndex);
+        address(c.vip);
+        u16(c.vipPort);
+        u8(c.protocol);
+        u32(c.backendIndex);
+        address(c.backend);
+        u64(c.newFlows);
+        u64(c.firstChoiceAccepts);
+        u64(c.secondChoiceAccepts);
+        u64(c.rejects);
+        u64(c.stickyHits);
+        u64(c.tableFull);
+        u32(r.ingestStream);
+        u64(r.ingestOffset);
+        rows++;
+    }
+
     private void address(SflowAddress a) {
         a.writeMapped16(buf, pos);
         pos += 16;

@@ -544,6 +544,7 @@ class DashboardQueriesTest {
             assertThat(c.clickhouse().rowsFailed()).isZero();
         }
         query(url, lbFixture(db));
+        query(url, lbCountersFixture(db));
         for (String insert : labFixture(db)) {
             query(url, insert);
         }
@@ -647,6 +648,35 @@ class DashboardQueriesTest {
                 rows.add(lbRow(t, agent, "maglev", "::ffff:192.0.2.10", 80, "::ffff:10.0.0." + b, 0, "new",
                         "consistent-hash", 0, 10 + 3L * b + k % 2));
             }
+        }
+        return sb.append(String.join(", ", rows)).toString();
+    }
+
+    /**
+     * Test fixture for lb_counters (the LbCountersChainTest fills it from real components; here it only has to be
+     * non-empty for the panels): ten polling intervals of rising counters for the SRLB VIP's totals and two of its
+     * backends, and for the Maglev VIP.
+     */
+    static String lbCountersFixture(String db) {
+        StringBuilder sb = new StringBuilder("INSERT INTO " + db + ".lb_counters (TimeReceived, AgentAddress, Role, "
+                + "VIPIndex, VIP, VIPPort, Proto, BackendIndex, Backend, NewFlows, FirstChoiceAccepts, "
+                + "SecondChoiceAccepts, Rejects, StickyHits, TableFull) VALUES ");
+        long now = Instant.now().getEpochSecond();
+        String agent = "IPv6StringToNum('::ffff:10.9.9.9')";
+        List<String> rows = new ArrayList<>();
+        for (int k = 0; k < 10; k++) {
+            long t = now - 60L * k - 5;
+            long n = 10 - k; // cumulative: older rows hold less
+            rows.add("(toDateTime(" + t + "), " + agent + ", 'srlb', 0, IPv6StringToNum('" + SRLB_VIP + "'), 443, 6, 0, "
+                    + "IPv6StringToNum('::'), " + 30 * n + ", " + 20 * n + ", " + 10 * n + ", " + 10 * n + ", "
+                    + 300 * n + ", 0)");
+            for (int b = 1; b <= 2; b++) {
+                rows.add("(toDateTime(" + t + "), " + agent + ", 'srlb', 0, IPv6StringToNum('" + SRLB_VIP + "'), 443, "
+                        + "6, " + b + ", IPv6StringToNum('2001:db8:200::" + b + "'), " + 15 * n + ", " + 10 * n
+                        + ", " + 5 * n + ", " + 5 * n + ", " + 150 * n + ", 0)");
+            }
+            rows.add("(toDateTime(" + t + "), " + agent + ", 'maglev', 1, IPv6StringToNum('::ffff:192.0.2.10'), 80, 6, "
+                    + "0, IPv6StringToNum('::'), " + 40 * n + ", 0, 0, 0, " + 400 * n + ", " + n + ")");
         }
         return sb.append(String.join(", ", rows)).toString();
     }

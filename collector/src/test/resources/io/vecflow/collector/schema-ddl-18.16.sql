@@ -222,6 +222,33 @@ ENGINE = MergeTree
 PARTITION BY toYYYYMMDD(TimeReceived)
 ORDER BY (TimeReceived, VIP, VIPPort, Backend);
 
+CREATE TABLE IF NOT EXISTS vecflow.lb_counters
+(
+    TimeReceived DateTime,
+    AgentAddress FixedString(16),
+    SubAgentId UInt32,
+    SampleSequence UInt32,
+    SourceIdIndex UInt32,
+    Role String,
+    VIPIndex UInt32,
+    VIP FixedString(16),
+    VIPPort UInt16,
+    Proto UInt8,
+    BackendIndex UInt32,
+    Backend FixedString(16),
+    NewFlows UInt64,
+    FirstChoiceAccepts UInt64,
+    SecondChoiceAccepts UInt64,
+    Rejects UInt64,
+    StickyHits UInt64,
+    TableFull UInt64,
+    IngestStream UInt32,
+    IngestOffset UInt64
+)
+ENGINE = MergeTree
+PARTITION BY toYYYYMMDD(TimeReceived)
+ORDER BY (AgentAddress, VIP, VIPPort, BackendIndex, TimeReceived);
+
 CREATE TABLE IF NOT EXISTS vecflow.lab_srlb
 (
     TimeReceived DateTime,

@@ -239,6 +239,34 @@ PARTITION BY toYYYYMMDD(TimeReceived)
 ORDER BY (TimeReceived, VIP, VIPPort, Backend)
 TTL TimeReceived + INTERVAL 30 DAY;
 
+CREATE TABLE IF NOT EXISTS vecflow.lb_counters
+(
+    TimeReceived DateTime CODEC(DoubleDelta, LZ4),
+    AgentAddress IPv6,
+    SubAgentId UInt32,
+    SampleSequence UInt32,
+    SourceIdIndex UInt32,
+    Role LowCardinality(String),
+    VIPIndex UInt32,
+    VIP IPv6,
+    VIPPort UInt16,
+    Proto UInt8,
+    BackendIndex UInt32,
+    Backend IPv6,
+    NewFlows UInt64 CODEC(T64, LZ4),
+    FirstChoiceAccepts UInt64 CODEC(T64, LZ4),
+    SecondChoiceAccepts UInt64 CODEC(T64, LZ4),
+    Rejects UInt64 CODEC(T64, LZ4),
+    StickyHits UInt64 CODEC(T64, LZ4),
+    TableFull UInt64 CODEC(T64, LZ4),
+    IngestStream UInt32,
+    IngestOffset UInt64 CODEC(DoubleDelta, LZ4)
+)
+ENGINE = MergeTree
+PARTITION BY toYYYYMMDD(TimeReceived)
+ORDER BY (AgentAddress, VIP, VIPPort, BackendIndex, TimeReceived)
+TTL TimeReceived + INTERVAL 30 DAY;
+
 CREATE TABLE IF NOT EXISTS vecflow.lab_srlb
 (
     TimeReceived DateTime,
