@@ -10,6 +10,7 @@ import io.vecflow.dataplane.control.DataplaneControl.Protocol;
 import io.vecflow.dataplane.control.DataplaneControl.VipKey;
 import io.vecflow.dataplane.lb.FlowKey;
 import io.vecflow.dataplane.lb.LoadBalancer;
+import io.vecflow.dataplane.netns.NetnsLab;
 import io.vecflow.dataplane.port.NetNamespace;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,8 +26,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Maglev load balancing of real TCP connections through the dataplane on AF_PACKET ports (needs root; every namespace,
- * veth and process is created and removed here, names prefixed {@code vflb-<random>}).
+ * veth and process is created and removed here, names prefixed {@code vflb-}, see {@link NetnsLab}).
  *
  * <pre>
  *  client ns ── c0/p0 ──► dataplane ns (vecflow, YAML config, 2 workers) ── p1..p4 ──► server ns 1..4
@@ -55,30 +54,19 @@ class LbNamespaceTest {
     private static final int SERVERS = 4, CONNECTIONS = 200, HELD = 40, HTTP_PORT = 8080;
     private static final String VIP = "192.0.2.1", CLIENT = "10.200.0.2", GW = "10.200.0.1";
     private static final String MAC_P0 = "02:00:00:00:e0:01";
+    private static final Duration NSTAT = Duration.ofSeconds(10);
 
     @TempDir
     Path tmp;
 
-    private String id;
-    private final List<String> namespaces = new ArrayList<>();
-    private final List<Process> servers = new ArrayList<>();
-
-    private static String run(String... cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException(String.join(" ", cmd) + " failed (this test needs root, network namespaces, veth "
-                    + "and SRv6 seg6local): " + out.trim());
-        }
-        return out;
-    }
+    private NetnsLab lab;
 
     private String ns(String s) {
-        return "vflb-" + id + "-" + s;
+        return lab.ns(s);
     }
 
     private String dev(String s) {
-        return "vfl" + id + s;
+        return lab.dev(s);
     }
 
     private static String serverMac(int k) {
@@ -87,110 +75,56 @@ class LbNamespaceTest {
 
     @BeforeEach
     void topology() throws Exception {
-        id = String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
+        lab = NetnsLab.open("vflb");
         List<String> names = new ArrayList<>(List.of("c", "dp"));
         for (int k = 1; k <= SERVERS; k++) {
             names.add("s" + k);
         }
         for (String s : names) {
-            run("ip", "netns", "add", ns(s));
-            namespaces.add(ns(s));
-            run("ip", "-n", ns(s), "link", "set", "lo", "up");
+            lab.namespace(s);
             // replies leave by r_k, not by the interface the request came in on: no reverse-path filtering
-            run("ip", "netns", "exec", ns(s), "sysctl", "-qw", "net.ipv4.conf.all.rp_filter=0",
-                    "net.ipv4.conf.default.rp_filter=0");
+            lab.sysctl(ns(s), "net.ipv4.conf.all.rp_filter=0", "net.ipv4.conf.default.rp_filter=0");
             if (!s.startsWith("s")) {
-                run("ip", "netns", "exec", ns(s), "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
-                        "net.ipv6.conf.default.disable_ipv6=1");
+                lab.sysctl(ns(s), "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1");
             }
         }
-        run("ip", "link", "add", dev("c0"), "netns", ns("c"), "type", "veth", "peer", "name", dev("p0"), "netns",
-                ns("dp"));
-        run("ip", "-n", ns("dp"), "link", "set", dev("p0"), "address", MAC_P0, "up");
-        run("ip", "-n", ns("c"), "addr", "add", CLIENT + "/24", "dev", dev("c0"));
-        run("ip", "-n", ns("c"), "link", "set", dev("c0"), "up");
+        lab.veth(ns("c"), dev("c0"), ns("dp"), dev("p0"));
+        lab.ip(ns("dp"), "link", "set", dev("p0"), "address", MAC_P0, "up");
+        lab.address(ns("c"), dev("c0"), CLIENT + "/24");
+        lab.ip(ns("c"), "link", "set", dev("c0"), "up");
         // veth offloads the TCP checksum (CHECKSUM_PARTIAL: only the pseudo-header sum is in the frame, and AF_PACKET
-        // flags it TP_STATUS_CSUM_NOT_READY); the dataplane forwards frames as received, so the client computes it:
-        // `ethtool -K c0 tx off` (ethtool is not installed here) as its ioctl, ETHTOOL_STXCSUM (linux/ethtool.h)
-        run("ip", "netns", "exec", ns("c"), "python3", "-c", """
-                import array, fcntl, socket, struct, sys
-                buf = array.array('B', struct.pack('II', 0x17, 0))
-                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-                fcntl.ioctl(s.fileno(), 0x8946,
-                            struct.pack('16sP', sys.argv[1].encode(), buf.buffer_info()[0]))
-                """, dev("c0"));
-        run("ip", "-n", ns("c"), "neigh", "add", GW, "lladdr", MAC_P0, "dev", dev("c0"), "nud", "permanent");
-        run("ip", "-n", ns("c"), "route", "add", VIP + "/32", "via", GW, "dev", dev("c0"));
+        // flags it TP_STATUS_CSUM_NOT_READY); the dataplane forwards frames as received, so the client computes it
+        lab.txChecksumOff(ns("c"), dev("c0"));
+        lab.ip(ns("c"), "neigh", "add", GW, "lladdr", MAC_P0, "dev", dev("c0"), "nud", "permanent");
+        lab.route(ns("c"), VIP + "/32 via " + GW + " dev " + dev("c0"));
         for (int k = 1; k <= SERVERS; k++) {
             String s = ns("s" + k);
-            run("ip", "netns", "exec", s, "sysctl", "-qw", "net.ipv6.conf.all.seg6_enabled=1",
-                    "net.ipv6.conf.default.seg6_enabled=1", "net.ipv6.conf.all.accept_dad=0",
-                    "net.ipv6.conf.default.accept_dad=0");
+            lab.sysctl(s, "net.ipv6.conf.all.seg6_enabled=1", "net.ipv6.conf.default.seg6_enabled=1",
+                    "net.ipv6.conf.all.accept_dad=0", "net.ipv6.conf.default.accept_dad=0");
             // dataplane port p_k ↔ server's tunnel-side veth t_k
-            run("ip", "link", "add", dev("t" + k), "netns", s, "type", "veth", "peer", "name", dev("p" + k), "netns",
-                    ns("dp"));
-            run("ip", "-n", ns("dp"), "link", "set", dev("p" + k), "up");
-            run("ip", "-n", s, "link", "set", dev("t" + k), "address", serverMac(k), "up");
-            run("ip", "-n", s, "-6", "addr", "add", "fc00:" + k + "::2/64", "dev", dev("t" + k), "nodad");
-            run("ip", "-n", s, "addr", "add", VIP + "/32", "dev", "lo");
-            run("ip", "-n", s, "-6", "route", "add", "fc00:" + k + "::100/128", "encap", "seg6local", "action",
-                    "End.DX4", "nh4", VIP, "dev", dev("t" + k));
+            lab.veth(s, dev("t" + k), ns("dp"), dev("p" + k));
+            lab.ip(ns("dp"), "link", "set", dev("p" + k), "up");
+            lab.ip(s, "link", "set", dev("t" + k), "address", serverMac(k), "up");
+            lab.address(s, dev("t" + k), "fc00:" + k + "::2/64");
+            lab.address(s, "lo", VIP + "/32");
+            lab.route(s, "fc00:" + k + "::100/128 encap seg6local action End.DX4 nh4 " + VIP + " dev " + dev("t" + k));
             // the direct return link r_k (server) ↔ b_k (client)
-            run("ip", "link", "add", dev("r" + k), "netns", s, "type", "veth", "peer", "name", dev("b" + k), "netns",
-                    ns("c"));
-            run("ip", "-n", s, "addr", "add", "10.202." + k + ".2/24", "dev", dev("r" + k));
-            run("ip", "-n", s, "link", "set", dev("r" + k), "up");
-            run("ip", "-n", ns("c"), "addr", "add", "10.202." + k + ".1/24", "dev", dev("b" + k));
-            run("ip", "-n", ns("c"), "link", "set", dev("b" + k), "up");
-            run("ip", "-n", s, "route", "add", "10.200.0.0/24", "via", "10.202." + k + ".1", "dev", dev("r" + k));
-            run("ip", "netns", "exec", ns("c"), "sysctl", "-qw", "net.ipv4.conf." + dev("b" + k) + ".rp_filter=0");
+            lab.link(s, dev("r" + k), "10.202." + k + ".2/24", ns("c"), dev("b" + k), "10.202." + k + ".1/24");
+            lab.route(s, "10.200.0.0/24 via 10.202." + k + ".1 dev " + dev("r" + k));
+            lab.sysctl(ns("c"), "net.ipv4.conf." + dev("b" + k) + ".rp_filter=0");
             Path www = Files.createDirectories(tmp.resolve("www" + k));
             Files.writeString(www.resolve("id.txt"), "server-" + k + "\n");
-            servers.add(new ProcessBuilder("ip", "netns", "exec", s, "python3", "-m", "http.server", "--bind", VIP,
-                    "--directory", www.toString(), String.valueOf(HTTP_PORT)).redirectErrorStream(true)
-                    .redirectOutput(tmp.resolve("http" + k + ".log").toFile()).start());
+            lab.httpServer(s, VIP, HTTP_PORT, www, tmp.resolve("http" + k + ".log"));
         }
         for (int k = 1; k <= SERVERS; k++) {
-            awaitListening(ns("s" + k));
-        }
-    }
-
-    /** Waits (≤ 20 s) until the namespace's HTTP server accepts on the VIP. */
-    private static void awaitListening(String ns) throws Exception {
-        long end = System.currentTimeMillis() + 20_000;
-        while (true) {
-            boolean up = NetNamespace.callIn(ns, () -> {
-                try (Socket s = new Socket()) {
-                    s.connect(new InetSocketAddress(VIP, HTTP_PORT), 500);
-                    return true;
-                } catch (IOException e) {
-                    return false;
-                }
-            });
-            if (up) {
-                return;
-            }
-            if (System.currentTimeMillis() > end) {
-                throw new IOException("http.server in " + ns + " did not start listening within 20 s");
-            }
-            Thread.sleep(100);
+            lab.awaitListening(ns("s" + k), VIP, HTTP_PORT, Duration.ofSeconds(20));
         }
     }
 
     @AfterEach
-    void remove() throws InterruptedException {
-        for (Process p : servers) {
-            p.destroy();
-            if (!p.waitFor(5, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
-        }
-        for (String n : namespaces) {
-            try {
-                run("ip", "netns", "del", n);
-            } catch (Exception ignored) {
-                // already gone
-            }
+    void remove() {
+        if (lab != null) {
+            lab.close();
         }
     }
 
@@ -198,11 +132,11 @@ class LbNamespaceTest {
         StringBuilder y = new StringBuilder("""
                 workers: 2
                 ports:
-                  - {name: p0, type: af_packet, if-index: 1, netns: %1$s, mac: "%2$s", mode: l3, af-packet: {interface: %3$sp0}}
-                """.formatted(ns("dp"), MAC_P0, "vfl" + id));
+                  - {name: p0, type: af_packet, if-index: 1, netns: %1$s, mac: "%2$s", mode: l3, af-packet: {interface: %3$s}}
+                """.formatted(ns("dp"), MAC_P0, dev("p0")));
         for (int k = 1; k <= SERVERS; k++) {
             y.append("  - {name: p%d, type: af_packet, if-index: %d, netns: %s, mac: \"02:00:00:00:e0:1%d\", mode: l3, "
-                    .formatted(k, k + 1, ns("dp"), k)).append("af-packet: {interface: vfl%sp%d}}\n".formatted(id, k));
+                    .formatted(k, k + 1, ns("dp"), k)).append("af-packet: {interface: %s}}\n".formatted(dev("p" + k)));
         }
         y.append("routes:\n");
         for (int k = 1; k <= SERVERS; k++) {
@@ -292,9 +226,9 @@ class LbNamespaceTest {
             } catch (Throwable t) {
                 System.err.println("DIAGNOSTICS\n" + dp.showErrors() + dp.showInterfaces() + lb.show());
                 for (int k = 1; k <= SERVERS; k++) {
-                    System.err.println("server " + k + ":\n" + run("ip", "netns", "exec", ns("s" + k), "nstat", "-a"));
+                    System.err.println("server " + k + ":\n" + lab.exec(ns("s" + k), NSTAT, "nstat", "-a"));
                 }
-                System.err.println("client:\n" + run("ip", "netns", "exec", ns("c"), "nstat", "-a"));
+                System.err.println("client:\n" + lab.exec(ns("c"), NSTAT, "nstat", "-a"));
                 throw t;
             } finally {
                 dp.stop();

@@ -11,6 +11,7 @@ import io.vecflow.dataplane.control.DataplaneControl.VipKey;
 import io.vecflow.dataplane.lb.FlowKey;
 import io.vecflow.dataplane.lb.LoadBalancer;
 import io.vecflow.dataplane.lb.srlb.ServerAgentState;
+import io.vecflow.dataplane.netns.NetnsLab;
 import io.vecflow.dataplane.port.NetNamespace;
 import io.vecflow.netlink.NetlinkFormatException;
 import io.vecflow.netlink.psample.LbDecisionCookie;
@@ -32,7 +33,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SRLB (6LB) load balancing of real TCP connections (needs root; every namespace, veth and process is created and
- * removed here, names prefixed {@code vfsr-<random>}): a client namespace, a load-balancer dataplane, and 3 server
+ * removed here, names prefixed {@code vfsr-}, see {@link NetnsLab}): a client namespace, a load-balancer dataplane, and 3 server
  * namespaces each running <em>our own</em> dataplane with the {@code srlb-sa6} server agent in front of the server's
  * kernel stack and a python3 http.server on the VIP.
  *
@@ -66,140 +66,77 @@ class SrlbNamespaceTest {
     private static final String MAC_P0 = "02:00:00:00:e1:01", MAC_C0 = "02:00:00:00:c1:01";
     /** NETLINK_USERSOCK group of this test's PSAMPLE (and +1 NET_DM, +2 counters): not the defaults other tests use. */
     private static final int PSAMPLE_GROUP = 17;
+    private static final Duration NSTAT = Duration.ofSeconds(10);
 
     @TempDir
     Path tmp;
 
-    private String id;
-    private final List<String> namespaces = new ArrayList<>();
-    private final List<Process> servers = new ArrayList<>();
-
-    private static String run(String... cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException(String.join(" ", cmd) + " failed (this test needs root, network namespaces, veth "
-                    + "and IPv6): " + out.trim());
-        }
-        return out;
-    }
+    private NetnsLab lab;
 
     private String ns(String s) {
-        return "vfsr-" + id + "-" + s;
+        return lab.ns(s);
     }
 
     private String dev(String s) {
-        return "vfs" + id + s;
+        return lab.dev(s);
     }
 
     private static String mac(int kind, int k) {
         return String.format("02:00:00:%02x:00:%02x", kind, k);
     }
 
-    /** Turns off TX checksum offload of a veth (ETHTOOL_STXCSUM, linux/ethtool.h): frames carry full checksums. */
-    private void txChecksumOff(String namespace, String device) throws Exception {
-        run("ip", "netns", "exec", namespace, "python3", "-c", """
-                import array, fcntl, socket, struct, sys
-                buf = array.array('B', struct.pack('II', 0x17, 0))
-                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-                fcntl.ioctl(s.fileno(), 0x8946,
-                            struct.pack('16sP', sys.argv[1].encode(), buf.buffer_info()[0]))
-                """, device);
-    }
-
     @BeforeEach
     void topology() throws Exception {
-        id = String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
+        lab = NetnsLab.open("vfsr");
         List<String> names = new ArrayList<>(List.of("c", "lb"));
         for (int k = 1; k <= SERVERS; k++) {
             names.add("s" + k);
         }
         for (String s : names) {
-            run("ip", "netns", "add", ns(s));
-            namespaces.add(ns(s));
-            run("ip", "-n", ns(s), "link", "set", "lo", "up");
-            run("ip", "netns", "exec", ns(s), "sysctl", "-qw", "net.ipv6.conf.all.accept_dad=0",
-                    "net.ipv6.conf.default.accept_dad=0");
+            lab.namespace(s);
+            lab.sysctl(ns(s), "net.ipv6.conf.all.accept_dad=0", "net.ipv6.conf.default.accept_dad=0");
         }
         // the LB namespace's kernel stays out of the way: no IPv6 there (the dataplane owns its veths)
-        run("ip", "netns", "exec", ns("lb"), "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
-                "net.ipv6.conf.default.disable_ipv6=1");
-        run("ip", "link", "add", dev("c0"), "netns", ns("c"), "type", "veth", "peer", "name", dev("p0"), "netns",
-                ns("lb"));
-        run("ip", "-n", ns("lb"), "link", "set", dev("p0"), "address", MAC_P0, "up");
-        run("ip", "-n", ns("c"), "link", "set", dev("c0"), "address", MAC_C0);
-        run("ip", "-n", ns("c"), "-6", "addr", "add", CLIENT + "/64", "dev", dev("c0"), "nodad");
-        run("ip", "-n", ns("c"), "link", "set", dev("c0"), "up");
-        txChecksumOff(ns("c"), dev("c0"));
-        run("ip", "-n", ns("c"), "-6", "neigh", "add", GW, "lladdr", MAC_P0, "dev", dev("c0"), "nud", "permanent");
-        run("ip", "-n", ns("c"), "-6", "route", "add", VIP + "/128", "via", GW, "dev", dev("c0"));
+        lab.sysctl(ns("lb"), "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1");
+        lab.veth(ns("c"), dev("c0"), ns("lb"), dev("p0"));
+        lab.ip(ns("lb"), "link", "set", dev("p0"), "address", MAC_P0, "up");
+        lab.ip(ns("c"), "link", "set", dev("c0"), "address", MAC_C0);
+        lab.address(ns("c"), dev("c0"), CLIENT + "/64");
+        lab.ip(ns("c"), "link", "set", dev("c0"), "up");
+        lab.txChecksumOff(ns("c"), dev("c0"));
+        lab.ip(ns("c"), "-6", "neigh", "add", GW, "lladdr", MAC_P0, "dev", dev("c0"), "nud", "permanent");
+        lab.route(ns("c"), VIP + "/128 via " + GW + " dev " + dev("c0"));
         for (int k = 1; k <= SERVERS; k++) {
             String s = ns("s" + k);
             // LB port p_k ↔ the agent's up port t_k; the agent's local port a_k ↔ the server kernel's h_k
-            run("ip", "link", "add", dev("t" + k), "netns", s, "type", "veth", "peer", "name", dev("p" + k), "netns",
-                    ns("lb"));
-            run("ip", "-n", ns("lb"), "link", "set", dev("p" + k), "address", mac(0xe1, 0x10 + k), "up");
-            run("ip", "-n", s, "link", "add", dev("a" + k), "type", "veth", "peer", "name", dev("h" + k));
-            run("ip", "netns", "exec", s, "sysctl", "-qw", "net.ipv6.conf." + dev("t" + k) + ".disable_ipv6=1",
+            lab.veth(s, dev("t" + k), ns("lb"), dev("p" + k));
+            lab.ip(ns("lb"), "link", "set", dev("p" + k), "address", mac(0xe1, 0x10 + k), "up");
+            lab.veth(s, dev("a" + k), s, dev("h" + k));
+            lab.sysctl(s, "net.ipv6.conf." + dev("t" + k) + ".disable_ipv6=1",
                     "net.ipv6.conf." + dev("a" + k) + ".disable_ipv6=1");
-            run("ip", "-n", s, "link", "set", dev("t" + k), "address", mac(0xa0, k), "up");
-            run("ip", "-n", s, "link", "set", dev("a" + k), "address", mac(0xa1, k), "up");
-            run("ip", "-n", s, "link", "set", dev("h" + k), "address", mac(0xa2, k));
-            run("ip", "-n", s, "-6", "addr", "add", "fd00:50:" + k + "::2/64", "dev", dev("h" + k), "nodad");
-            run("ip", "-n", s, "link", "set", dev("h" + k), "up");
-            txChecksumOff(s, dev("h" + k));
-            run("ip", "-n", s, "-6", "addr", "add", VIP + "/128", "dev", "lo");
-            run("ip", "-n", s, "-6", "neigh", "add", "fd00:50:" + k + "::1", "lladdr", mac(0xa1, k), "dev",
-                    dev("h" + k), "nud", "permanent");
-            run("ip", "-n", s, "-6", "route", "add", "fd00:c::/64", "via", "fd00:50:" + k + "::1", "dev",
-                    dev("h" + k));
+            lab.ip(s, "link", "set", dev("t" + k), "address", mac(0xa0, k), "up");
+            lab.ip(s, "link", "set", dev("a" + k), "address", mac(0xa1, k), "up");
+            lab.ip(s, "link", "set", dev("h" + k), "address", mac(0xa2, k));
+            lab.address(s, dev("h" + k), "fd00:50:" + k + "::2/64");
+            lab.ip(s, "link", "set", dev("h" + k), "up");
+            lab.txChecksumOff(s, dev("h" + k));
+            lab.address(s, "lo", VIP + "/128");
+            lab.ip(s, "-6", "neigh", "add", "fd00:50:" + k + "::1", "lladdr", mac(0xa1, k), "dev", dev("h" + k),
+                    "nud", "permanent");
+            lab.route(s, "fd00:c::/64 via fd00:50:" + k + "::1 dev " + dev("h" + k));
             Path www = Files.createDirectories(tmp.resolve("www" + k));
             Files.writeString(www.resolve("id.txt"), "server-" + k + "\n");
-            servers.add(new ProcessBuilder("ip", "netns", "exec", s, "python3", "-m", "http.server", "--bind", VIP,
-                    "--directory", www.toString(), String.valueOf(HTTP_PORT)).redirectErrorStream(true)
-                    .redirectOutput(tmp.resolve("http" + k + ".log").toFile()).start());
+            lab.httpServer(s, VIP, HTTP_PORT, www, tmp.resolve("http" + k + ".log"));
         }
         for (int k = 1; k <= SERVERS; k++) {
-            awaitListening(ns("s" + k));
-        }
-    }
-
-    /** Waits (≤ 20 s) until the namespace's HTTP server accepts on the VIP. */
-    private static void awaitListening(String ns) throws Exception {
-        long end = System.currentTimeMillis() + 20_000;
-        while (true) {
-            boolean up = NetNamespace.callIn(ns, () -> {
-                try (Socket s = new Socket()) {
-                    s.connect(new InetSocketAddress(VIP, HTTP_PORT), 500);
-                    return true;
-                } catch (IOException e) {
-                    return false;
-                }
-            });
-            if (up) {
-                return;
-            }
-            if (System.currentTimeMillis() > end) {
-                throw new IOException("http.server in " + ns + " did not start listening within 20 s");
-            }
-            Thread.sleep(100);
+            lab.awaitListening(ns("s" + k), VIP, HTTP_PORT, Duration.ofSeconds(20));
         }
     }
 
     @AfterEach
-    void remove() throws InterruptedException {
-        for (Process p : servers) {
-            p.destroy();
-            if (!p.waitFor(5, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
-        }
-        for (String n : namespaces) {
-            try {
-                run("ip", "netns", "del", n);
-            } catch (Exception ignored) {
-                // already gone
-            }
+    void remove() {
+        if (lab != null) {
+            lab.close();
         }
     }
 
@@ -355,7 +292,7 @@ class SrlbNamespaceTest {
             throw new IllegalStateException("SrlbNamespaceTest needs ClickHouse: set VECFLOW_TEST_CLICKHOUSE_URL (scripts/"
                     + "test.sh sets http://127.0.0.1:18123)");
         }
-        String db = "srlbnodes_" + id + String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
+        String db = "srlbnodes_" + lab.id() + String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
         io.vecflow.collector.Collector.Settings cs = new io.vecflow.collector.Collector.Settings();
         cs.bindAddress = "127.0.0.1";
         cs.port = 0;
@@ -416,10 +353,9 @@ class SrlbNamespaceTest {
                             + (d.loadBalancer() != null ? d.loadBalancer().show() : d.srlbAgent().show()));
                 }
                 for (int k = 1; k <= SERVERS; k++) {
-                    System.err.println("server " + k + ":\n" + run("ip", "netns", "exec", ns("s" + k), "nstat",
-                            "-a"));
+                    System.err.println("server " + k + ":\n" + lab.exec(ns("s" + k), NSTAT, "nstat", "-a"));
                 }
-                System.err.println("client:\n" + run("ip", "netns", "exec", ns("c"), "nstat", "-a"));
+                System.err.println("client:\n" + lab.exec(ns("c"), NSTAT, "nstat", "-a"));
                 throw t;
             } finally {
                 for (DataplaneAssembly a : all) {

@@ -8,6 +8,7 @@ import io.vecflow.dataplane.DropReason;
 import io.vecflow.dataplane.PacketVector;
 import io.vecflow.dataplane.config.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig;
+import io.vecflow.dataplane.netns.NetnsLab;
 import io.vecflow.dataplane.port.AfPacketPort;
 import io.vecflow.dataplane.port.PortCounters;
 import io.vecflow.hsflowd.dropmon.DropmonModule;
@@ -41,7 +42,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -68,53 +68,34 @@ class DataplaneNamespaceTest {
     @TempDir
     Path tmp;
 
-    private String id;
-    private final List<String> namespaces = new ArrayList<>();
-
-    private static void run(String... cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException(String.join(" ", cmd) + " failed (this test needs root and network namespaces): "
-                    + out.trim());
-        }
-    }
+    private NetnsLab lab;
 
     private String ns(String s) {
-        return "vfdp-" + id + "-" + s;
+        return lab.ns(s);
     }
 
     private String dev(String s) {
-        return "vfd" + id + s;
+        return lab.dev(s);
     }
 
     @BeforeEach
     void namespaces() throws Exception {
-        id = String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
+        lab = NetnsLab.open("vfdp");
         for (String s : List.of("a", "b", "c", "dp")) {
-            run("ip", "netns", "add", ns(s));
-            namespaces.add(ns(s));
-            run("ip", "netns", "exec", ns(s), "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
-                    "net.ipv6.conf.default.disable_ipv6=1");
+            lab.namespace(s);
+            lab.sysctl(ns(s), "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1");
         }
         String[][] links = {{"a", "p0"}, {"b", "p1"}, {"c", "p2"}};
         for (String[] l : links) {
-            run("ip", "link", "add", dev(l[0]), "netns", ns(l[0]), "type", "veth", "peer", "name", dev(l[1]),
-                    "netns", ns("dp"));
-            run("ip", "-n", ns(l[0]), "link", "set", dev(l[0]), "up");
-            run("ip", "-n", ns("dp"), "link", "set", dev(l[1]), "up");
+            lab.link(ns(l[0]), dev(l[0]), null, ns("dp"), dev(l[1]), null);
         }
-        run("ip", "-n", ns("b"), "link", "set", dev("b"), "address", MAC_B);
+        lab.ip(ns("b"), "link", "set", dev("b"), "address", MAC_B);
     }
 
     @AfterEach
     void remove() {
-        for (String n : namespaces) {
-            try {
-                run("ip", "netns", "del", n);
-            } catch (Exception ignored) {
-                // already gone
-            }
+        if (lab != null) {
+            lab.close();
         }
     }
 
@@ -135,7 +116,7 @@ class DataplaneNamespaceTest {
                   usersock-groups: {psample: %6$d, net-dm: %7$d, counters: %8$d}
                 control-socket: %9$s
                 metrics: {port: %10$d}
-                """.formatted(ns("dp"), "vfd" + id, MAC_P0, MAC_P1, routed ? """
+                """.formatted(ns("dp"), dev(""), MAC_P0, MAC_P1, routed ? """
                 routes:
                   - {prefix: 216.34.181.0/24, via: 10.9.0.2, port: p1}
                   - {prefix: 172.16.11.0/24, via: 10.9.0.2, port: p1}
@@ -309,7 +290,7 @@ class DataplaneNamespaceTest {
     @Test
     void routedPortsInANamespaceTakeTheDevicesMacWhenNoneIsConfigured() throws Exception {
         // the example config's shape: af_packet ports in a netns, no mac: key; /sys/class/net cannot see them
-        run("ip", "-n", ns("dp"), "link", "set", dev("p1"), "address", "02:5e:00:00:d1:02");
+        lab.ip(ns("dp"), "link", "set", dev("p1"), "address", "02:5e:00:00:d1:02");
         String yaml = """
                 workers: 1
                 ports:
@@ -321,7 +302,7 @@ class DataplaneNamespaceTest {
                   - {address: 10.9.0.2, mac: "%3$s", port: p1}
                 sflow: {sampling-rate: 0, usersock-groups: {psample: %4$d, net-dm: %5$d, counters: %6$d}}
                 metrics: {port: 0}
-                """.formatted(ns("dp"), "vfd" + id, MAC_B, G_PSAMPLE, G_NETDM, G_COUNTERS);
+                """.formatted(ns("dp"), dev(""), MAC_B, G_PSAMPLE, G_NETDM, G_COUNTERS);
         Path f = tmp.resolve("l3-nomac.yaml");
         Files.writeString(f, yaml);
         try (DataplaneAssembly a = DataplaneAssembly.open(DataplaneConfig.load(f), System.err::println, false)) {
