@@ -109,16 +109,16 @@ public final class NetworkNamespace {
     private static <T> void run(Path path, String name, Callable<T> task, Outcome<T> out) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = Libc.newCallState(a);
-            int self = NetSys.open(st, a.allocateFrom("/proc/thread-self/ns/net", StandardCharsets.UTF_8),
-                    NetSys.O_RDONLY | NetSys.O_CLOEXEC);
+            int self = Libc.open(st, a.allocateFrom("/proc/thread-self/ns/net", StandardCharsets.UTF_8),
+                    Libc.O_RDONLY | Libc.O_CLOEXEC);
             if (self < 0) {
                 out.failure = new IOException("cannot open /proc/thread-self/ns/net (this thread's network "
                         + "namespace): " + Errno.describe(Libc.errno(st)));
                 return;
             }
             try {
-                int target = NetSys.open(st, a.allocateFrom(path.toString(), StandardCharsets.UTF_8),
-                        NetSys.O_RDONLY | NetSys.O_CLOEXEC);
+                int target = Libc.open(st, a.allocateFrom(path.toString(), StandardCharsets.UTF_8),
+                        Libc.O_RDONLY | Libc.O_CLOEXEC);
                 if (target < 0) {
                     int e = Libc.errno(st);
                     out.failure = new IOException(e == Errno.ENOENT
@@ -126,7 +126,7 @@ public final class NetworkNamespace {
                             : "network namespace '" + name + "': cannot open " + path + ": " + Errno.describe(e));
                     return;
                 }
-                int rc = NetSys.setns(st, target, NetSys.CLONE_NEWNET);
+                int rc = Libc.setns(st, target, Libc.CLONE_NEWNET);
                 int e = Libc.errno(st);
                 Libc.close(st, target);
                 if (rc != 0) {
@@ -142,7 +142,7 @@ public final class NetworkNamespace {
                 } catch (Throwable x) {
                     out.failure = x;
                 }
-                if (NetSys.setns(st, self, NetSys.CLONE_NEWNET) != 0) {
+                if (Libc.setns(st, self, Libc.CLONE_NEWNET) != 0) {
                     // harmless: this thread ends now and nothing else runs on it; what the task opened stays valid
                     log.warn("network namespace '{}': setns back to the original namespace failed: {}", name,
                             Errno.describe(Libc.errno(st)));

@@ -3,11 +3,9 @@ package io.vecflow.hsflowd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vecflow.netlink.Libc;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
+import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,14 +71,6 @@ class AgentAddressTest {
 
     // ---- live, in a namespace ----
 
-    private static final int CLONE_NEWNET = 0x40000000;
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final MethodHandle OPEN = LINKER.downcallHandle(LINKER.defaultLookup().find("open").orElseThrow(),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-    private static final MethodHandle SETNS = LINKER.downcallHandle(LINKER.defaultLookup().find("setns")
-            .orElseThrow(), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-    private static final MethodHandle CLOSE = LINKER.downcallHandle(LINKER.defaultLookup().find("close")
-            .orElseThrow(), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
 
     private static void sh(String... cmd) throws Exception {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -95,12 +85,13 @@ class AgentAddressTest {
         CompletableFuture<RtnetlinkAddresses> f = new CompletableFuture<>();
         Thread.ofPlatform().start(() -> {
             try (Arena a = Arena.ofConfined()) {
-                int fd = (int) OPEN.invokeExact(a.allocateFrom("/var/run/netns/" + ns), 0);
+                MemorySegment st = Libc.newCallState(a);
+                int fd = Libc.open(st, a.allocateFrom("/var/run/netns/" + ns), Libc.O_RDONLY);
                 if (fd < 0) {
                     throw new IllegalStateException("open /var/run/netns/" + ns + " failed");
                 }
-                int r = (int) SETNS.invokeExact(fd, CLONE_NEWNET);
-                int ignored = (int) CLOSE.invokeExact(fd);
+                int r = Libc.setns(st, fd, Libc.CLONE_NEWNET);
+                Libc.close(st, fd);
                 if (r != 0) {
                     throw new IllegalStateException("setns failed");
                 }

@@ -20,10 +20,11 @@ import java.lang.invoke.VarHandle;
  * so no allocation happens on the hot path and errno is not clobbered by the JVM.
  *
  * <p>Return values follow libc: {@code -1} (or {@code -1L}) on failure, then read {@link #errno(MemorySegment)}.
- * Public so other modules' FFM code (hsflowd-compat's collector sockets and namespaces) shares these handles; further
- * calls get theirs from {@link #downcall(String, FunctionDescriptor)}. Socket calls are those of
- * {@code <sys/socket.h>} (socket(2), bind(2), setsockopt(2), getsockopt(2), getsockname(2), sendto(2), recv(2),
- * close(2)); the {@code int}/{@code long} results are returned unchanged.
+ * Public so other modules' FFM code (hsflowd-compat's collector sockets and namespaces, agent-dataplane's AF_PACKET
+ * ports and namespaces) shares these handles; further calls get theirs from
+ * {@link #downcall(String, FunctionDescriptor)}. Socket calls are those of {@code <sys/socket.h>} (socket(2), bind(2),
+ * setsockopt(2), getsockopt(2), getsockname(2), sendto(2), recv(2), close(2)); with open(2) and setns(2) for entering
+ * network namespaces; the {@code int}/{@code long} results are returned unchanged.
  */
 @SuppressWarnings("restricted")
 public final class Libc {
@@ -39,6 +40,14 @@ public final class Libc {
     static final int SO_RCVBUFFORCE = 33;
     static final int MSG_DONTWAIT = 0x40;
     static final int MSG_TRUNC = 0x20;
+
+    // <fcntl.h> open(2) flags, <linux/sched.h> setns(2) namespace type; x86_64 values
+    /** open(2): read only. */
+    public static final int O_RDONLY = 0;
+    /** open(2): close the fd on execve. */
+    public static final int O_CLOEXEC = 0x80000;
+    /** setns(2) nstype: a network namespace. */
+    public static final int CLONE_NEWNET = 0x40000000;
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final SymbolLookup LIBC = LINKER.defaultLookup();
@@ -71,6 +80,10 @@ public final class Libc {
     private static final MethodHandle RECV = handle("recv", FunctionDescriptor.of(C_LONG, C_INT, PTR, C_LONG, C_INT), true);
     // int close(int fd)
     private static final MethodHandle CLOSE = handle("close", FunctionDescriptor.of(C_INT, C_INT), true);
+    // int open(const char *path, int flags)
+    private static final MethodHandle OPEN = handle("open", FunctionDescriptor.of(C_INT, PTR, C_INT), true);
+    // int setns(int fd, int nstype)
+    private static final MethodHandle SETNS = handle("setns", FunctionDescriptor.of(C_INT, C_INT, C_INT), true);
     // char *strerror_r(int errnum, char *buf, size_t len)  (GNU variant: returns the text pointer)
     private static final MethodHandle STRERROR_R =
             handle("strerror_r", FunctionDescriptor.of(PTR, C_INT, PTR, C_LONG), false);
@@ -170,6 +183,30 @@ public final class Libc {
     public static int close(MemorySegment state, int fd) {
         try {
             return (int) CLOSE.invokeExact(state, fd);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * open(2) of {@code path}, a NUL-terminated C string (e.g. a network namespace file {@code /run/netns/NAME});
+     * an fd, or {@code -1} on failure (errno in {@code state}).
+     */
+    public static int open(MemorySegment state, MemorySegment path, int flags) {
+        try {
+            return (int) OPEN.invokeExact(state, path, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * setns(2): moves the calling thread into the namespace {@code fd} refers to ({@code nstype} e.g.
+     * {@link #CLONE_NEWNET}; needs CAP_SYS_ADMIN); 0, or {@code -1} on failure (errno in {@code state}).
+     */
+    public static int setns(MemorySegment state, int fd, int nstype) {
+        try {
+            return (int) SETNS.invokeExact(state, fd, nstype);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -61,13 +61,13 @@ public final class NetNamespace {
         Thread t = Thread.ofPlatform().daemon(true).name("netns-" + name).unstarted(() -> {
             try (Arena a = Arena.ofConfined()) {
                 MemorySegment st = Libc.newCallState(a);
-                int fd = PacketSys.open(st, a.allocateFrom(p.toString(), StandardCharsets.UTF_8),
-                        PacketSys.O_RDONLY | PacketSys.O_CLOEXEC);
+                int fd = Libc.open(st, a.allocateFrom(p.toString(), StandardCharsets.UTF_8),
+                        Libc.O_RDONLY | Libc.O_CLOEXEC);
                 if (fd < 0) {
                     throw new IOException("network namespace '" + name + "': open(" + p + ") failed: "
                             + Errno.describe(Libc.errno(st)));
                 }
-                int rc = PacketSys.setns(st, fd, PacketSys.CLONE_NEWNET);
+                int rc = Libc.setns(st, fd, Libc.CLONE_NEWNET);
                 int e = Libc.errno(st);
                 Libc.close(st, fd);
                 if (rc != 0) {

@@ -9,9 +9,8 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * Constants of AF_PACKET sockets and TPACKET rings ({@code include/uapi/linux/if_packet.h}, {@code linux/if_ether.h},
- * {@code linux/sockios.h}, {@code linux/if.h}, {@code sys/mman.h}, {@code linux/sched.h}; Linux x86_64 values), and the
- * libc calls {@link Libc} does not offer: {@code mmap}, {@code munmap}, {@code ioctl}, {@code open}, {@code setns},
- * through {@code java.lang.foreign} only.
+ * {@code linux/sockios.h}, {@code linux/if.h}, {@code sys/mman.h}; Linux x86_64 values), and the libc calls {@link Libc}
+ * does not offer: {@code mmap}, {@code munmap}, {@code ioctl}, through {@code java.lang.foreign} only.
  *
  * <p>Every call takes a caller-owned call-state segment ({@link Libc#newCallState}) into which the linker captures
  * {@code errno}; results follow libc ({@code -1} / {@code MAP_FAILED} on failure, then {@link Libc#errno}).
@@ -104,11 +103,6 @@ final class PacketSys {
     static final int MAP_SHARED = 1;
     static final int MAP_POPULATE = 0x8000;
 
-    // <fcntl.h>, <linux/sched.h>
-    static final int O_RDONLY = 0;
-    static final int O_CLOEXEC = 0x80000;
-    static final int CLONE_NEWNET = 0x40000000;
-
     private static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
     private static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
     private static final ValueLayout PTR = ValueLayout.ADDRESS;
@@ -118,10 +112,6 @@ final class PacketSys {
             Libc.downcall("mmap", FunctionDescriptor.of(PTR, PTR, C_LONG, C_INT, C_INT, C_INT, C_LONG));
     // int munmap(void *addr, size_t len)
     private static final MethodHandle MUNMAP = Libc.downcall("munmap", FunctionDescriptor.of(C_INT, PTR, C_LONG));
-    // int open(const char *path, int flags)
-    private static final MethodHandle OPEN = Libc.downcall("open", FunctionDescriptor.of(C_INT, PTR, C_INT));
-    // int setns(int fd, int nstype)
-    private static final MethodHandle SETNS = Libc.downcall("setns", FunctionDescriptor.of(C_INT, C_INT, C_INT));
     // int ioctl(int fd, unsigned long request, ...): the third argument is variadic
     private static final MethodHandle IOCTL = Linker.nativeLinker().downcallHandle(
             Linker.nativeLinker().defaultLookup().find("ioctl")
@@ -190,24 +180,6 @@ final class PacketSys {
     static int ioctl(MemorySegment state, int fd, long request, MemorySegment arg) {
         try {
             return (int) IOCTL.invokeExact(state, fd, request, arg);
-        } catch (Throwable t) {
-            throw Libc.rethrow(t);
-        }
-    }
-
-    /** open(2) of a NUL-terminated path; an fd, or −1 (errno in {@code state}). */
-    static int open(MemorySegment state, MemorySegment path, int flags) {
-        try {
-            return (int) OPEN.invokeExact(state, path, flags);
-        } catch (Throwable t) {
-            throw Libc.rethrow(t);
-        }
-    }
-
-    /** setns(2) of the calling thread; 0, or −1 (errno in {@code state}). */
-    static int setns(MemorySegment state, int fd, int nstype) {
-        try {
-            return (int) SETNS.invokeExact(state, fd, nstype);
         } catch (Throwable t) {
             throw Libc.rethrow(t);
         }

@@ -1,15 +1,9 @@
 package io.vecflow.hsflowd.counters;
 
+import io.vecflow.netlink.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.MemoryLayout;
-import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -23,9 +17,6 @@ import java.util.concurrent.TimeUnit;
  * (netlink, UDP) live in the namespace. Needs root; every failure throws (tests must not skip).
  */
 final class Netns implements AutoCloseable {
-    private static final int CLONE_NEWNET = 0x40000000;
-    private static final int O_RDONLY = 0;
-
     final String name;
     private final ExecutorService thread;
 
@@ -90,33 +81,19 @@ final class Netns implements AutoCloseable {
     }
 
     private static void enter(String path) {
-        Linker linker = Linker.nativeLinker();
-        StructLayout cs = Linker.Option.captureStateLayout();
-        VarHandle errno = cs.varHandle(MemoryLayout.PathElement.groupElement("errno"));
-        MethodHandle open = linker.downcallHandle(linker.defaultLookup().find("open").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
-                Linker.Option.captureCallState("errno"));
-        MethodHandle setns = linker.downcallHandle(linker.defaultLookup().find("setns").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT),
-                Linker.Option.captureCallState("errno"));
-        MethodHandle close = linker.downcallHandle(linker.defaultLookup().find("close").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment state = a.allocate(cs);
-            int fd = (int) open.invokeExact(state, a.allocateFrom(path), O_RDONLY);
+            MemorySegment state = Libc.newCallState(a);
+            int fd = Libc.open(state, a.allocateFrom(path), Libc.O_RDONLY);
             if (fd < 0) {
-                throw new IllegalStateException("open(" + path + ") failed: errno " + (int) errno.get(state, 0L));
+                throw new IllegalStateException("open(" + path + ") failed: errno " + Libc.errno(state));
             }
-            int r = (int) setns.invokeExact(state, fd, CLONE_NEWNET);
-            int unused = (int) close.invokeExact(fd);
+            int r = Libc.setns(state, fd, Libc.CLONE_NEWNET);
+            int e = Libc.errno(state);
+            Libc.close(state, fd);
             if (r != 0) {
-                throw new IllegalStateException("setns(" + path + ", CLONE_NEWNET) failed: errno "
-                        + (int) errno.get(state, 0L) + " (needs root)");
+                throw new IllegalStateException("setns(" + path + ", CLONE_NEWNET) failed: errno " + e
+                        + " (needs root)");
             }
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException(t);
         }
     }
 
