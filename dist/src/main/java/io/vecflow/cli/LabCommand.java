@@ -8,12 +8,15 @@ import io.vecflow.lab.SrlbLab;
 import io.vecflow.lab.fabric.FabricSim;
 import io.vecflow.lab.farm.DispatcherSpec;
 import io.vecflow.lab.out.LabClickHouse;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -63,6 +66,59 @@ final class LabCommand implements Runnable {
         String command(CommandLine.Model.CommandSpec spec) {
             // originalArgs holds the whole command line from the top-level command on
             return "vecflow " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        }
+
+        /** --threads checked (1..1024), or null when not given. */
+        Integer checkedThreads() {
+            if (threads != null) {
+                VecflowCommand.require(threads >= 1 && threads <= 1024, "--threads", threads, "need 1..1024");
+            }
+            return threads;
+        }
+
+        /** Writes a lab's result files into {@code dir}; returns their paths. */
+        interface FileWriter<R> {
+            List<Path> write(Path dir, String command, R result) throws IOException;
+        }
+
+        /** Writes a lab's result rows to ClickHouse as run {@code runId}; returns the row count. */
+        interface RowWriter<R> {
+            int write(LabClickHouse ch, Instant start, String runId, R result) throws IOException;
+        }
+
+        /**
+         * The part of a run both experiments share: runs {@code lab} (progress lines on stderr unless --quiet),
+         * writes its files to --out and prints "wrote PATH" for each, with --clickhouse writes its rows and prints
+         * "clickhouse: N rows in DATABASE{@code tables}, run ID", then prints "summary: …".
+         *
+         * @param tables the tables the rows go to, as printed after the database name (e.g. {@code .lab_clove})
+         * @return 0, the exit code
+         * @throws VecflowCommand.UsageException the lab rejected its options (an IllegalArgumentException)
+         * @throws IOException writing the files or the rows failed
+         */
+        <R> Integer runAndReport(CommandLine.Model.CommandSpec spec, Function<Consumer<String>, R> lab,
+                FileWriter<R> files, RowWriter<R> rows, String tables, Function<R, ?> summary)
+                throws IOException {
+            LabClickHouse ch = clickhouse == null ? null : new LabClickHouse(clickhouse, database);
+            Instant start = Instant.now();
+            R r;
+            try {
+                r = lab.apply(quiet ? s -> { } : s -> spec.commandLine().getErr().println(s));
+            } catch (IllegalArgumentException e) {
+                throw new VecflowCommand.UsageException(e.getMessage());
+            }
+            var pw = spec.commandLine().getOut();
+            for (Path f : files.write(out, command(spec), r)) {
+                pw.println("wrote " + f);
+            }
+            if (ch != null) {
+                String id = LabClickHouse.newRunId(start);
+                pw.println("clickhouse: " + rows.write(ch, start, id, r) + " rows in " + database + tables + ", run "
+                        + id);
+            }
+            pw.println("summary: " + summary.apply(r));
+            pw.flush();
+            return 0;
         }
     }
 
@@ -162,34 +218,15 @@ final class LabCommand implements Runnable {
                 if (slaDemand != null) {
                     o.slaDemand = slaDemand;
                 }
-                if (threads != null) {
-                    VecflowCommand.require(threads >= 1 && threads <= 1024, "--threads", threads, "need 1..1024");
+                if (checkedThreads() != null) {
                     o.threads = threads;
                 }
             } catch (IllegalArgumentException e) {
                 throw new VecflowCommand.UsageException(e.getMessage());
             }
-            LabClickHouse ch = clickhouse == null ? null : new LabClickHouse(clickhouse, database);
-            Instant start = Instant.now();
-            SrlbLab.Result r;
-            try {
-                r = SrlbLab.run(o, quiet ? s -> { } : s -> spec.commandLine().getErr().println(s));
-            } catch (IllegalArgumentException e) {
-                throw new VecflowCommand.UsageException(e.getMessage());
-            }
-            List<Path> files = SrlbFiles.write(out, command(spec), o, r);
-            var pw = spec.commandLine().getOut();
-            for (Path f : files) {
-                pw.println("wrote " + f);
-            }
-            if (ch != null) {
-                String id = LabClickHouse.newRunId(start);
-                pw.println("clickhouse: " + LabDb.writeSrlb(ch, start, id, r) + " rows in " + database
-                        + ".lab_srlb/lab_sla, run " + id);
-            }
-            pw.println("summary: " + r.summary());
-            pw.flush();
-            return 0;
+            return runAndReport(spec, progress -> SrlbLab.run(o, progress),
+                    (dir, command, r) -> SrlbFiles.write(dir, command, o, r), LabDb::writeSrlb, ".lab_srlb/lab_sla",
+                    SrlbLab.Result::summary);
         }
     }
 
@@ -267,34 +304,15 @@ final class LabCommand implements Runnable {
                 if (seeds != null) {
                     o.seeds = seeds;
                 }
-                if (threads != null) {
-                    VecflowCommand.require(threads >= 1 && threads <= 1024, "--threads", threads, "need 1..1024");
+                if (checkedThreads() != null) {
                     o.threads = threads;
                 }
             } catch (IllegalArgumentException e) {
                 throw new VecflowCommand.UsageException(e.getMessage());
             }
-            LabClickHouse ch = clickhouse == null ? null : new LabClickHouse(clickhouse, database);
-            Instant start = Instant.now();
-            CloveLab.Result r;
-            try {
-                r = CloveLab.run(o, quiet ? s -> { } : s -> spec.commandLine().getErr().println(s));
-            } catch (IllegalArgumentException e) {
-                throw new VecflowCommand.UsageException(e.getMessage());
-            }
-            List<Path> files = CloveFiles.write(out, command(spec), o, r);
-            var pw = spec.commandLine().getOut();
-            for (Path f : files) {
-                pw.println("wrote " + f);
-            }
-            if (ch != null) {
-                String id = LabClickHouse.newRunId(start);
-                pw.println("clickhouse: " + LabDb.writeClove(ch, start, id, r) + " rows in " + database
-                        + ".lab_clove, run " + id);
-            }
-            pw.println("summary: " + r.summary());
-            pw.flush();
-            return 0;
+            return runAndReport(spec, progress -> CloveLab.run(o, progress),
+                    (dir, command, r) -> CloveFiles.write(dir, command, o, r), LabDb::writeClove, ".lab_clove",
+                    CloveLab.Result::summary);
         }
     }
 }
