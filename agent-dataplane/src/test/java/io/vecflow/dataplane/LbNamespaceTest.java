@@ -10,15 +10,11 @@ import io.vecflow.dataplane.control.DataplaneControl.Protocol;
 import io.vecflow.dataplane.control.DataplaneControl.VipKey;
 import io.vecflow.dataplane.lb.FlowKey;
 import io.vecflow.dataplane.lb.LoadBalancer;
+import io.vecflow.dataplane.netns.IdPages;
 import io.vecflow.dataplane.netns.NetnsLab;
-import io.vecflow.dataplane.port.NetNamespace;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -112,9 +108,7 @@ class LbNamespaceTest {
             lab.link(s, dev("r" + k), "10.202." + k + ".2/24", ns("c"), dev("b" + k), "10.202." + k + ".1/24");
             lab.route(s, "10.200.0.0/24 via 10.202." + k + ".1 dev " + dev("r" + k));
             lab.sysctl(ns("c"), "net.ipv4.conf." + dev("b" + k) + ".rp_filter=0");
-            Path www = Files.createDirectories(tmp.resolve("www" + k));
-            Files.writeString(www.resolve("id.txt"), "server-" + k + "\n");
-            lab.httpServer(s, VIP, HTTP_PORT, www, tmp.resolve("http" + k + ".log"));
+            IdPages.startServer(lab, s, k, VIP, HTTP_PORT, tmp);
         }
         for (int k = 1; k <= SERVERS; k++) {
             lab.awaitListening(ns("s" + k), VIP, HTTP_PORT, Duration.ofSeconds(20));
@@ -165,44 +159,18 @@ class LbNamespaceTest {
         return DataplaneConfig.load(f);
     }
 
-    /** Opens connections from the client namespace, bound to the given local ports (≤ 30 s in all). */
+    /** Opens connections from the client namespace, bound to the given local ports. */
     private List<Socket> connect(int firstPort, int n) throws Exception {
-        return NetNamespace.callIn(ns("c"), () -> {
-            List<Socket> l = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                Socket s = new Socket();
-                s.setSoTimeout(10_000);
-                s.setReuseAddress(true);
-                s.bind(new InetSocketAddress(CLIENT, firstPort + i));
-                s.connect(new InetSocketAddress(VIP, HTTP_PORT), 5_000);
-                l.add(s);
-            }
-            return l;
-        });
+        return IdPages.connect(ns("c"), CLIENT, firstPort, n, VIP, HTTP_PORT);
     }
 
-    private static final byte[] REQUEST_START = "GET /id.txt HTTP/1.0\r\nHost: vip\r\n".getBytes(
-            StandardCharsets.US_ASCII);
-    private static final byte[] REQUEST_END = "\r\n".getBytes(StandardCharsets.US_ASCII);
-
-    /** Finishes the request on {@code s} and returns the server number the page names (bounded by the 10 s timeout). */
+    /** Finishes the request on {@code s} and returns the server number the page names. */
     private static int finish(Socket s) throws IOException {
-        OutputStream o = s.getOutputStream();
-        o.write(REQUEST_END);
-        o.flush();
-        InputStream in = s.getInputStream();
-        byte[] all = in.readNBytes(64 * 1024);
-        s.close();
-        String r = new String(all, StandardCharsets.US_ASCII);
-        assertThat(r).startsWith("HTTP/1.0 200 ");
-        String body = r.substring(r.indexOf("\r\n\r\n") + 4);
-        assertThat(body).matches("server-[1-4]\n");
-        return body.charAt(7) - '0';
+        return IdPages.finish(s, SERVERS);
     }
 
     private static int request(Socket s) throws IOException {
-        s.getOutputStream().write(REQUEST_START);
-        return finish(s);
+        return IdPages.request(s, SERVERS);
     }
 
     private static FlowKey flow(int clientPort) {
@@ -258,7 +226,7 @@ class LbNamespaceTest {
             List<Socket> held = connect(21_000, HELD);
             Map<Integer, Integer> heldOn = new HashMap<>();
             for (int i = 0; i < HELD; i++) {
-                held.get(i).getOutputStream().write(REQUEST_START);
+                IdPages.begin(held.get(i));
                 heldOn.put(i, serverOf(lb.backendFor(key, flow(21_000 + i))));
             }
             assertThat(heldOn.values()).as("some held connections are on server 3").contains(3);

@@ -11,20 +11,16 @@ import io.vecflow.dataplane.control.DataplaneControl.VipKey;
 import io.vecflow.dataplane.lb.FlowKey;
 import io.vecflow.dataplane.lb.LoadBalancer;
 import io.vecflow.dataplane.lb.srlb.ServerAgentState;
+import io.vecflow.dataplane.netns.IdPages;
 import io.vecflow.dataplane.netns.NetnsLab;
-import io.vecflow.dataplane.port.NetNamespace;
 import io.vecflow.netlink.NetlinkFormatException;
 import io.vecflow.netlink.psample.LbDecisionCookie;
 import io.vecflow.netlink.psample.PsampleSubscriber;
 import io.vecflow.netlink.psample.PsampleTransport;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -124,9 +120,7 @@ class SrlbNamespaceTest {
             lab.ip(s, "-6", "neigh", "add", "fd00:50:" + k + "::1", "lladdr", mac(0xa1, k), "dev", dev("h" + k),
                     "nud", "permanent");
             lab.route(s, "fd00:c::/64 via fd00:50:" + k + "::1 dev " + dev("h" + k));
-            Path www = Files.createDirectories(tmp.resolve("www" + k));
-            Files.writeString(www.resolve("id.txt"), "server-" + k + "\n");
-            lab.httpServer(s, VIP, HTTP_PORT, www, tmp.resolve("http" + k + ".log"));
+            IdPages.startServer(lab, s, k, VIP, HTTP_PORT, tmp);
         }
         for (int k = 1; k <= SERVERS; k++) {
             lab.awaitListening(ns("s" + k), VIP, HTTP_PORT, Duration.ofSeconds(20));
@@ -227,39 +221,14 @@ class SrlbNamespaceTest {
         return DataplaneConfig.load(f);
     }
 
-    /** Opens connections from the client namespace, bound to the given local ports (≤ 5 s each). */
+    /** Opens connections from the client namespace, bound to the given local ports. */
     private List<Socket> connect(int firstPort, int n) throws Exception {
-        return NetNamespace.callIn(ns("c"), () -> {
-            List<Socket> l = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                Socket s = new Socket();
-                s.setSoTimeout(10_000);
-                s.setReuseAddress(true);
-                s.bind(new InetSocketAddress(CLIENT, firstPort + i));
-                s.connect(new InetSocketAddress(VIP, HTTP_PORT), 5_000);
-                l.add(s);
-            }
-            return l;
-        });
+        return IdPages.connect(ns("c"), CLIENT, firstPort, n, VIP, HTTP_PORT);
     }
 
-    private static final byte[] REQUEST_START = "GET /id.txt HTTP/1.0\r\nHost: vip\r\n".getBytes(
-            StandardCharsets.US_ASCII);
-    private static final byte[] REQUEST_END = "\r\n".getBytes(StandardCharsets.US_ASCII);
-
-    /** Finishes the request on {@code s} and returns the server number the page names (bounded by the 10 s timeout). */
+    /** Finishes the request on {@code s} and returns the server number the page names. */
     private static int finish(Socket s) throws IOException {
-        OutputStream o = s.getOutputStream();
-        o.write(REQUEST_END);
-        o.flush();
-        InputStream in = s.getInputStream();
-        byte[] all = in.readNBytes(64 * 1024);
-        s.close();
-        String r = new String(all, StandardCharsets.US_ASCII);
-        assertThat(r).startsWith("HTTP/1.0 200 ");
-        String body = r.substring(r.indexOf("\r\n\r\n") + 4);
-        assertThat(body).matches("server-[1-" + SERVERS + "]\n");
-        return body.charAt(7) - '0';
+        return IdPages.finish(s, SERVERS);
     }
 
     private static FlowKey flow(int clientPort) {
@@ -499,7 +468,7 @@ class SrlbNamespaceTest {
             int c1 = serverOf(c.get(0)), c2 = serverOf(c.get(1));
             int expected = c1 == 1 ? c2 : c1;
             passed += c1 == 1 ? 1 : 0;
-            first.get(i).getOutputStream().write(REQUEST_START);
+            IdPages.begin(first.get(i));
             int server = finish(first.get(i));
             assertThat(server).as("connection %d: candidates %d, %d", i, c1, c2).isEqualTo(expected);
             share.merge(server, 1, Integer::sum);
@@ -523,7 +492,7 @@ class SrlbNamespaceTest {
             List<InetAddress> c = lb.srlbCandidatesFor(key, flow(31_000 + i));
             int c1 = serverOf(c.get(0));
             heldOn.put(i, c1 == 1 ? serverOf(c.get(1)) : c1);
-            held.get(i).getOutputStream().write(REQUEST_START);
+            IdPages.begin(held.get(i));
         }
         control("sa1.sock", "srlb load 0");
         control("sa2.sock", "srlb load 5");
@@ -533,7 +502,7 @@ class SrlbNamespaceTest {
         for (int i = 0; i < CONNECTIONS; i++) {
             List<InetAddress> c = lb.srlbCandidatesFor(key, flow(32_000 + i));
             int c1 = serverOf(c.get(0)), c2 = serverOf(c.get(1));
-            after.get(i).getOutputStream().write(REQUEST_START);
+            IdPages.begin(after.get(i));
             assertThat(finish(after.get(i))).as("new connection %d: candidates %d, %d", i, c1, c2)
                     .isEqualTo(c1 == 1 ? 1 : c2);
         }
