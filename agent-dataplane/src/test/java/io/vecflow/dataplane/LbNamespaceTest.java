@@ -57,14 +57,6 @@ class LbNamespaceTest {
 
     private NetnsLab lab;
 
-    private String ns(String s) {
-        return lab.ns(s);
-    }
-
-    private String dev(String s) {
-        return lab.dev(s);
-    }
-
     private static String serverMac(int k) {
         return "02:00:00:00:5e:0" + k;
     }
@@ -79,39 +71,41 @@ class LbNamespaceTest {
         for (String s : names) {
             lab.namespace(s);
             // replies leave by r_k, not by the interface the request came in on: no reverse-path filtering
-            lab.sysctl(ns(s), "net.ipv4.conf.all.rp_filter=0", "net.ipv4.conf.default.rp_filter=0");
+            lab.sysctl(lab.ns(s), "net.ipv4.conf.all.rp_filter=0", "net.ipv4.conf.default.rp_filter=0");
             if (!s.startsWith("s")) {
-                lab.sysctl(ns(s), "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1");
+                lab.sysctl(lab.ns(s), "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1");
             }
         }
-        lab.veth(ns("c"), dev("c0"), ns("dp"), dev("p0"));
-        lab.ip(ns("dp"), "link", "set", dev("p0"), "address", MAC_P0, "up");
-        lab.address(ns("c"), dev("c0"), CLIENT + "/24");
-        lab.ip(ns("c"), "link", "set", dev("c0"), "up");
+        lab.veth(lab.ns("c"), lab.dev("c0"), lab.ns("dp"), lab.dev("p0"));
+        lab.ip(lab.ns("dp"), "link", "set", lab.dev("p0"), "address", MAC_P0, "up");
+        lab.address(lab.ns("c"), lab.dev("c0"), CLIENT + "/24");
+        lab.ip(lab.ns("c"), "link", "set", lab.dev("c0"), "up");
         // veth offloads the TCP checksum (CHECKSUM_PARTIAL: only the pseudo-header sum is in the frame, and AF_PACKET
         // flags it TP_STATUS_CSUM_NOT_READY); the dataplane forwards frames as received, so the client computes it
-        lab.txChecksumOff(ns("c"), dev("c0"));
-        lab.ip(ns("c"), "neigh", "add", GW, "lladdr", MAC_P0, "dev", dev("c0"), "nud", "permanent");
-        lab.route(ns("c"), VIP + "/32 via " + GW + " dev " + dev("c0"));
+        lab.txChecksumOff(lab.ns("c"), lab.dev("c0"));
+        lab.ip(lab.ns("c"), "neigh", "add", GW, "lladdr", MAC_P0, "dev", lab.dev("c0"), "nud", "permanent");
+        lab.route(lab.ns("c"), VIP + "/32 via " + GW + " dev " + lab.dev("c0"));
         for (int k = 1; k <= SERVERS; k++) {
-            String s = ns("s" + k);
+            String s = lab.ns("s" + k);
             lab.sysctl(s, "net.ipv6.conf.all.seg6_enabled=1", "net.ipv6.conf.default.seg6_enabled=1",
                     "net.ipv6.conf.all.accept_dad=0", "net.ipv6.conf.default.accept_dad=0");
             // dataplane port p_k ↔ server's tunnel-side veth t_k
-            lab.veth(s, dev("t" + k), ns("dp"), dev("p" + k));
-            lab.ip(ns("dp"), "link", "set", dev("p" + k), "up");
-            lab.ip(s, "link", "set", dev("t" + k), "address", serverMac(k), "up");
-            lab.address(s, dev("t" + k), "fc00:" + k + "::2/64");
+            lab.veth(s, lab.dev("t" + k), lab.ns("dp"), lab.dev("p" + k));
+            lab.ip(lab.ns("dp"), "link", "set", lab.dev("p" + k), "up");
+            lab.ip(s, "link", "set", lab.dev("t" + k), "address", serverMac(k), "up");
+            lab.address(s, lab.dev("t" + k), "fc00:" + k + "::2/64");
             lab.address(s, "lo", VIP + "/32");
-            lab.route(s, "fc00:" + k + "::100/128 encap seg6local action End.DX4 nh4 " + VIP + " dev " + dev("t" + k));
+            lab.route(s, "fc00:" + k + "::100/128 encap seg6local action End.DX4 nh4 " + VIP + " dev "
+                    + lab.dev("t" + k));
             // the direct return link r_k (server) ↔ b_k (client)
-            lab.link(s, dev("r" + k), "10.202." + k + ".2/24", ns("c"), dev("b" + k), "10.202." + k + ".1/24");
-            lab.route(s, "10.200.0.0/24 via 10.202." + k + ".1 dev " + dev("r" + k));
-            lab.sysctl(ns("c"), "net.ipv4.conf." + dev("b" + k) + ".rp_filter=0");
+            lab.link(s, lab.dev("r" + k), "10.202." + k + ".2/24", lab.ns("c"), lab.dev("b" + k),
+                    "10.202." + k + ".1/24");
+            lab.route(s, "10.200.0.0/24 via 10.202." + k + ".1 dev " + lab.dev("r" + k));
+            lab.sysctl(lab.ns("c"), "net.ipv4.conf." + lab.dev("b" + k) + ".rp_filter=0");
             IdPages.startServer(lab, s, k, VIP, HTTP_PORT, tmp);
         }
         for (int k = 1; k <= SERVERS; k++) {
-            lab.awaitListening(ns("s" + k), VIP, HTTP_PORT, Duration.ofSeconds(20));
+            lab.awaitListening(lab.ns("s" + k), VIP, HTTP_PORT, Duration.ofSeconds(20));
         }
     }
 
@@ -127,10 +121,11 @@ class LbNamespaceTest {
                 workers: 2
                 ports:
                   - {name: p0, type: af_packet, if-index: 1, netns: %1$s, mac: "%2$s", mode: l3, af-packet: {interface: %3$s}}
-                """.formatted(ns("dp"), MAC_P0, dev("p0")));
+                """.formatted(lab.ns("dp"), MAC_P0, lab.dev("p0")));
         for (int k = 1; k <= SERVERS; k++) {
             y.append("  - {name: p%d, type: af_packet, if-index: %d, netns: %s, mac: \"02:00:00:00:e0:1%d\", mode: l3, "
-                    .formatted(k, k + 1, ns("dp"), k)).append("af-packet: {interface: %s}}\n".formatted(dev("p" + k)));
+                    .formatted(k, k + 1, lab.ns("dp"), k))
+                    .append("af-packet: {interface: %s}}\n".formatted(lab.dev("p" + k)));
         }
         y.append("routes:\n");
         for (int k = 1; k <= SERVERS; k++) {
@@ -161,7 +156,7 @@ class LbNamespaceTest {
 
     /** Opens connections from the client namespace, bound to the given local ports. */
     private List<Socket> connect(int firstPort, int n) throws Exception {
-        return IdPages.connect(ns("c"), CLIENT, firstPort, n, VIP, HTTP_PORT);
+        return IdPages.connect(lab.ns("c"), CLIENT, firstPort, n, VIP, HTTP_PORT);
     }
 
     /** Finishes the request on {@code s} and returns the server number the page names. */
@@ -194,9 +189,9 @@ class LbNamespaceTest {
             } catch (Throwable t) {
                 System.err.println("DIAGNOSTICS\n" + dp.showErrors() + dp.showInterfaces() + lb.show());
                 for (int k = 1; k <= SERVERS; k++) {
-                    System.err.println("server " + k + ":\n" + lab.exec(ns("s" + k), NSTAT, "nstat", "-a"));
+                    System.err.println("server " + k + ":\n" + lab.exec(lab.ns("s" + k), NSTAT, "nstat", "-a"));
                 }
-                System.err.println("client:\n" + lab.exec(ns("c"), NSTAT, "nstat", "-a"));
+                System.err.println("client:\n" + lab.exec(lab.ns("c"), NSTAT, "nstat", "-a"));
                 throw t;
             } finally {
                 dp.stop();

@@ -69,14 +69,6 @@ class SrlbNamespaceTest {
 
     private NetnsLab lab;
 
-    private String ns(String s) {
-        return lab.ns(s);
-    }
-
-    private String dev(String s) {
-        return lab.dev(s);
-    }
-
     private static String mac(int kind, int k) {
         return String.format("02:00:00:%02x:00:%02x", kind, k);
     }
@@ -90,40 +82,40 @@ class SrlbNamespaceTest {
         }
         for (String s : names) {
             lab.namespace(s);
-            lab.sysctl(ns(s), "net.ipv6.conf.all.accept_dad=0", "net.ipv6.conf.default.accept_dad=0");
+            lab.sysctl(lab.ns(s), "net.ipv6.conf.all.accept_dad=0", "net.ipv6.conf.default.accept_dad=0");
         }
         // the LB namespace's kernel stays out of the way: no IPv6 there (the dataplane owns its veths)
-        lab.sysctl(ns("lb"), "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1");
-        lab.veth(ns("c"), dev("c0"), ns("lb"), dev("p0"));
-        lab.ip(ns("lb"), "link", "set", dev("p0"), "address", MAC_P0, "up");
-        lab.ip(ns("c"), "link", "set", dev("c0"), "address", MAC_C0);
-        lab.address(ns("c"), dev("c0"), CLIENT + "/64");
-        lab.ip(ns("c"), "link", "set", dev("c0"), "up");
-        lab.txChecksumOff(ns("c"), dev("c0"));
-        lab.ip(ns("c"), "-6", "neigh", "add", GW, "lladdr", MAC_P0, "dev", dev("c0"), "nud", "permanent");
-        lab.route(ns("c"), VIP + "/128 via " + GW + " dev " + dev("c0"));
+        lab.sysctl(lab.ns("lb"), "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1");
+        lab.veth(lab.ns("c"), lab.dev("c0"), lab.ns("lb"), lab.dev("p0"));
+        lab.ip(lab.ns("lb"), "link", "set", lab.dev("p0"), "address", MAC_P0, "up");
+        lab.ip(lab.ns("c"), "link", "set", lab.dev("c0"), "address", MAC_C0);
+        lab.address(lab.ns("c"), lab.dev("c0"), CLIENT + "/64");
+        lab.ip(lab.ns("c"), "link", "set", lab.dev("c0"), "up");
+        lab.txChecksumOff(lab.ns("c"), lab.dev("c0"));
+        lab.ip(lab.ns("c"), "-6", "neigh", "add", GW, "lladdr", MAC_P0, "dev", lab.dev("c0"), "nud", "permanent");
+        lab.route(lab.ns("c"), VIP + "/128 via " + GW + " dev " + lab.dev("c0"));
         for (int k = 1; k <= SERVERS; k++) {
-            String s = ns("s" + k);
+            String s = lab.ns("s" + k);
             // LB port p_k ↔ the agent's up port t_k; the agent's local port a_k ↔ the server kernel's h_k
-            lab.veth(s, dev("t" + k), ns("lb"), dev("p" + k));
-            lab.ip(ns("lb"), "link", "set", dev("p" + k), "address", mac(0xe1, 0x10 + k), "up");
-            lab.veth(s, dev("a" + k), s, dev("h" + k));
-            lab.sysctl(s, "net.ipv6.conf." + dev("t" + k) + ".disable_ipv6=1",
-                    "net.ipv6.conf." + dev("a" + k) + ".disable_ipv6=1");
-            lab.ip(s, "link", "set", dev("t" + k), "address", mac(0xa0, k), "up");
-            lab.ip(s, "link", "set", dev("a" + k), "address", mac(0xa1, k), "up");
-            lab.ip(s, "link", "set", dev("h" + k), "address", mac(0xa2, k));
-            lab.address(s, dev("h" + k), "fd00:50:" + k + "::2/64");
-            lab.ip(s, "link", "set", dev("h" + k), "up");
-            lab.txChecksumOff(s, dev("h" + k));
+            lab.veth(s, lab.dev("t" + k), lab.ns("lb"), lab.dev("p" + k));
+            lab.ip(lab.ns("lb"), "link", "set", lab.dev("p" + k), "address", mac(0xe1, 0x10 + k), "up");
+            lab.veth(s, lab.dev("a" + k), s, lab.dev("h" + k));
+            lab.sysctl(s, "net.ipv6.conf." + lab.dev("t" + k) + ".disable_ipv6=1",
+                    "net.ipv6.conf." + lab.dev("a" + k) + ".disable_ipv6=1");
+            lab.ip(s, "link", "set", lab.dev("t" + k), "address", mac(0xa0, k), "up");
+            lab.ip(s, "link", "set", lab.dev("a" + k), "address", mac(0xa1, k), "up");
+            lab.ip(s, "link", "set", lab.dev("h" + k), "address", mac(0xa2, k));
+            lab.address(s, lab.dev("h" + k), "fd00:50:" + k + "::2/64");
+            lab.ip(s, "link", "set", lab.dev("h" + k), "up");
+            lab.txChecksumOff(s, lab.dev("h" + k));
             lab.address(s, "lo", VIP + "/128");
-            lab.ip(s, "-6", "neigh", "add", "fd00:50:" + k + "::1", "lladdr", mac(0xa1, k), "dev", dev("h" + k),
+            lab.ip(s, "-6", "neigh", "add", "fd00:50:" + k + "::1", "lladdr", mac(0xa1, k), "dev", lab.dev("h" + k),
                     "nud", "permanent");
-            lab.route(s, "fd00:c::/64 via fd00:50:" + k + "::1 dev " + dev("h" + k));
+            lab.route(s, "fd00:c::/64 via fd00:50:" + k + "::1 dev " + lab.dev("h" + k));
             IdPages.startServer(lab, s, k, VIP, HTTP_PORT, tmp);
         }
         for (int k = 1; k <= SERVERS; k++) {
-            lab.awaitListening(ns("s" + k), VIP, HTTP_PORT, Duration.ofSeconds(20));
+            lab.awaitListening(lab.ns("s" + k), VIP, HTTP_PORT, Duration.ofSeconds(20));
         }
     }
 
@@ -151,11 +143,11 @@ class SrlbNamespaceTest {
         StringBuilder y = new StringBuilder(COMMON).append("""
                 ports:
                   - {name: p0, type: af_packet, if-index: 1, netns: %s, mac: "%s", mode: l3, af-packet: {interface: %s}}
-                """.formatted(ns("lb"), MAC_P0, dev("p0")));
+                """.formatted(lab.ns("lb"), MAC_P0, lab.dev("p0")));
         for (int k = 1; k <= SERVERS; k++) {
             y.append("  - {name: p%d, type: af_packet, if-index: %d, netns: %s, mac: \"%s\", mode: l3, af-packet: "
-                    .formatted(k, k + 1, ns("lb"), mac(0xe1, 0x10 + k)))
-                    .append("{interface: %s}}\n".formatted(dev("p" + k)));
+                    .formatted(k, k + 1, lab.ns("lb"), mac(0xe1, 0x10 + k)))
+                    .append("{interface: %s}}\n".formatted(lab.dev("p" + k)));
         }
         y.append("routes:\n  - {prefix: \"fd00:c::/64\", via: \"%s\", port: p0}\n".formatted(CLIENT));
         for (int k = 1; k <= SERVERS; k++) {
@@ -213,7 +205,7 @@ class SrlbNamespaceTest {
                   vips: ["%7$s"]
                   policy: static-threshold
                   threshold: 1
-                """.formatted(ns("s" + k), mac(0xa0, k), dev("t" + k), mac(0xa1, k), dev("a" + k), k, VIP,
+                """.formatted(lab.ns("s" + k), mac(0xa0, k), lab.dev("t" + k), mac(0xa1, k), lab.dev("a" + k), k, VIP,
                 mac(0xe1, 0x10 + k), mac(0xa2, k), tmp.resolve("sa" + k + ".sock"), PSAMPLE_GROUP, PSAMPLE_GROUP + 1,
                 PSAMPLE_GROUP + 2, 10 * k + 1, 10 * k + 2); // ifIndexes unique over the host: one sFlow agent reads all
         Path f = tmp.resolve("sa" + k + ".yaml");
@@ -223,7 +215,7 @@ class SrlbNamespaceTest {
 
     /** Opens connections from the client namespace, bound to the given local ports. */
     private List<Socket> connect(int firstPort, int n) throws Exception {
-        return IdPages.connect(ns("c"), CLIENT, firstPort, n, VIP, HTTP_PORT);
+        return IdPages.connect(lab.ns("c"), CLIENT, firstPort, n, VIP, HTTP_PORT);
     }
 
     /** Finishes the request on {@code s} and returns the server number the page names. */
@@ -322,9 +314,9 @@ class SrlbNamespaceTest {
                             + (d.loadBalancer() != null ? d.loadBalancer().show() : d.srlbAgent().show()));
                 }
                 for (int k = 1; k <= SERVERS; k++) {
-                    System.err.println("server " + k + ":\n" + lab.exec(ns("s" + k), NSTAT, "nstat", "-a"));
+                    System.err.println("server " + k + ":\n" + lab.exec(lab.ns("s" + k), NSTAT, "nstat", "-a"));
                 }
-                System.err.println("client:\n" + lab.exec(ns("c"), NSTAT, "nstat", "-a"));
+                System.err.println("client:\n" + lab.exec(lab.ns("c"), NSTAT, "nstat", "-a"));
                 throw t;
             } finally {
                 for (DataplaneAssembly a : all) {

@@ -70,26 +70,18 @@ class DataplaneNamespaceTest {
 
     private NetnsLab lab;
 
-    private String ns(String s) {
-        return lab.ns(s);
-    }
-
-    private String dev(String s) {
-        return lab.dev(s);
-    }
-
     @BeforeEach
     void namespaces() throws Exception {
         lab = NetnsLab.open("vfdp");
         for (String s : List.of("a", "b", "c", "dp")) {
             lab.namespace(s);
-            lab.sysctl(ns(s), "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1");
+            lab.sysctl(lab.ns(s), "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1");
         }
         String[][] links = {{"a", "p0"}, {"b", "p1"}, {"c", "p2"}};
         for (String[] l : links) {
-            lab.link(ns(l[0]), dev(l[0]), null, ns("dp"), dev(l[1]), null);
+            lab.link(lab.ns(l[0]), lab.dev(l[0]), null, lab.ns("dp"), lab.dev(l[1]), null);
         }
-        lab.ip(ns("b"), "link", "set", dev("b"), "address", MAC_B);
+        lab.ip(lab.ns("b"), "link", "set", lab.dev("b"), "address", MAC_B);
     }
 
     @AfterEach
@@ -116,7 +108,7 @@ class DataplaneNamespaceTest {
                   usersock-groups: {psample: %6$d, net-dm: %7$d, counters: %8$d}
                 control-socket: %9$s
                 metrics: {port: %10$d}
-                """.formatted(ns("dp"), dev(""), MAC_P0, MAC_P1, routed ? """
+                """.formatted(lab.ns("dp"), lab.dev(""), MAC_P0, MAC_P1, routed ? """
                 routes:
                   - {prefix: 216.34.181.0/24, via: 10.9.0.2, port: p1}
                   - {prefix: 172.16.11.0/24, via: 10.9.0.2, port: p1}
@@ -290,7 +282,7 @@ class DataplaneNamespaceTest {
     @Test
     void routedPortsInANamespaceTakeTheDevicesMacWhenNoneIsConfigured() throws Exception {
         // the example config's shape: af_packet ports in a netns, no mac: key; /sys/class/net cannot see them
-        lab.ip(ns("dp"), "link", "set", dev("p1"), "address", "02:5e:00:00:d1:02");
+        lab.ip(lab.ns("dp"), "link", "set", lab.dev("p1"), "address", "02:5e:00:00:d1:02");
         String yaml = """
                 workers: 1
                 ports:
@@ -302,7 +294,7 @@ class DataplaneNamespaceTest {
                   - {address: 10.9.0.2, mac: "%3$s", port: p1}
                 sflow: {sampling-rate: 0, usersock-groups: {psample: %4$d, net-dm: %5$d, counters: %6$d}}
                 metrics: {port: 0}
-                """.formatted(ns("dp"), dev(""), MAC_B, G_PSAMPLE, G_NETDM, G_COUNTERS);
+                """.formatted(lab.ns("dp"), lab.dev(""), MAC_B, G_PSAMPLE, G_NETDM, G_COUNTERS);
         Path f = tmp.resolve("l3-nomac.yaml");
         Files.writeString(f, yaml);
         try (DataplaneAssembly a = DataplaneAssembly.open(DataplaneConfig.load(f), System.err::println, false)) {
@@ -323,9 +315,9 @@ class DataplaneNamespaceTest {
         List<byte[]> got;
         try (Agent agent = new Agent();
                 DataplaneAssembly a = DataplaneAssembly.open(config(false), System.err::println, true);
-                AfPacketPort tx = AfPacketPort.open(ns("a"), dev("a"), 1, 1, AfPacketPort.Options.defaults());
-                AfPacketPort txc = AfPacketPort.open(ns("c"), dev("c"), 1, 1, AfPacketPort.Options.defaults());
-                AfPacketPort rx = AfPacketPort.open(ns("b"), dev("b"), 1, 1, AfPacketPort.Options.defaults())) {
+                AfPacketPort tx = AfPacketPort.open(lab.ns("a"), lab.dev("a"), 1, 1, AfPacketPort.Options.defaults());
+                AfPacketPort txc = AfPacketPort.open(lab.ns("c"), lab.dev("c"), 1, 1, AfPacketPort.Options.defaults());
+                AfPacketPort rx = AfPacketPort.open(lab.ns("b"), lab.dev("b"), 1, 1, AfPacketPort.Options.defaults())) {
             Dataplane dp = a.dataplane();
             dp.start();
             send(tx, capture);
@@ -454,8 +446,8 @@ class DataplaneNamespaceTest {
                         java.net.InetAddress.getByName("192.0.2.9"));
                 Agent agent = new Agent(sflow);
                 DataplaneAssembly a = DataplaneAssembly.open(config(true), System.err::println, true);
-                AfPacketPort tx = AfPacketPort.open(ns("a"), dev("a"), 1, 1, AfPacketPort.Options.defaults());
-                AfPacketPort rx = AfPacketPort.open(ns("b"), dev("b"), 1, 1, AfPacketPort.Options.defaults())) {
+                AfPacketPort tx = AfPacketPort.open(lab.ns("a"), lab.dev("a"), 1, 1, AfPacketPort.Options.defaults());
+                AfPacketPort rx = AfPacketPort.open(lab.ns("b"), lab.dev("b"), 1, 1, AfPacketPort.Options.defaults())) {
             Dataplane dp = a.dataplane();
             dp.start();
             send(tx, all);

@@ -25,8 +25,9 @@ import java.util.regex.Pattern;
  *
  * <p>Names: namespace {@code name} of a lab opened with prefix {@code P} is {@code P-p<pid>-<id>-name} ({@link #ns}),
  * where pid is this JVM's and id 4 random hex digits; veth device {@code name} is {@code <first 3 chars of P><id>name}
- * ({@link #dev}, at most 15 bytes: IFNAMSIZ − 1, linux/if.h). {@link #open} first deletes namespaces {@code P-p<pid>-*}
- * left by an earlier run whose JVM is gone (a crash, a kill), never those of a live run (another test session).
+ * ({@link #dev}, at most 15 bytes: IFNAMSIZ − 1, linux/if.h). {@link #open} first deletes namespaces
+ * {@code P-p<pid>-*} left by an earlier run whose JVM is gone (a crash, a kill), never those of a live run (another
+ * test session).
  *
  * <p>Needs root and iproute2's {@code ip}: {@link #open} fails loudly (an {@link IllegalStateException}) without them
  * — a namespace test must fail, not skip. Every command is bounded in time ({@link #COMMAND_TIMEOUT} unless given),
