@@ -6,6 +6,7 @@ import io.vecflow.dataplane.config.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.control.ControlClient;
 import io.vecflow.dataplane.lb.Clove;
+import io.vecflow.dataplane.netns.NetnsLab;
 import io.vecflow.dataplane.port.NetNamespace;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,7 +14,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +24,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -34,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * CLOVE on a leaf–spine of Linux namespaces (lb.md §4; needs root; every namespace, veth and rule is created and
- * removed here, names prefixed {@code vfcl-<random>}):
+ * removed here by {@link NetnsLab}, names prefixed {@code vfcl-}):
  *
  * <pre>
  *  h1 ── hv1 (vecflow, clove vtep 10.255.1.2) ── leaf1 ═╦═ spine1 ═╗
@@ -65,115 +64,79 @@ class CloveNamespaceTest {
     @TempDir
     Path tmp;
 
-    private String id;
-    private final List<String> namespaces = new ArrayList<>();
-
-    private static String run(String... cmd) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IOException(String.join(" ", cmd) + " failed (this test needs root, network namespaces, veth, "
-                    + "tbf and nftables): " + out.trim());
-        }
-        return out;
-    }
+    private NetnsLab lab;
 
     private String ns(String s) {
-        return "vfcl-" + id + "-" + s;
+        return lab.ns(s);
     }
 
     private String dev(String s) {
-        return "vfc" + id + s;
+        return lab.dev(s);
     }
 
-    private void sysctl(String n, String... kv) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns(n), "sysctl", "-qw"));
-        cmd.addAll(List.of(kv));
-        run(cmd.toArray(String[]::new));
-    }
-
-    /** A veth pair between two namespaces, both ends up, with optional address and MAC. */
+    /** A veth pair between two namespaces, both ends up, each with an optional address and MAC. */
     private void link(String nsA, String a, String addrA, String macA, String nsB, String b, String addrB,
             String macB) throws Exception {
-        run("ip", "link", "add", dev(a), "netns", ns(nsA), "type", "veth", "peer", "name", dev(b), "netns", ns(nsB));
+        lab.veth(ns(nsA), dev(a), ns(nsB), dev(b));
         for (String[] e : new String[][] {{nsA, a, addrA, macA}, {nsB, b, addrB, macB}}) {
             if (e[3] != null) {
-                run("ip", "-n", ns(e[0]), "link", "set", dev(e[1]), "address", e[3]);
+                lab.ip(ns(e[0]), "link", "set", dev(e[1]), "address", e[3]);
             }
-            if (e[2] != null) {
-                run("ip", "-n", ns(e[0]), "addr", "add", e[2], "dev", dev(e[1]));
-            }
-            run("ip", "-n", ns(e[0]), "link", "set", dev(e[1]), "up");
+            lab.address(ns(e[0]), dev(e[1]), e[2]);
+            lab.ip(ns(e[0]), "link", "set", dev(e[1]), "up");
         }
     }
 
-    /** `ethtool -K dev tx off` (ETHTOOL_STXCSUM, linux/ethtool.h) — which also turns SG and TSO off: full checksums, MTU-sized frames. */
-    private void txOff(String n, String d) throws Exception {
-        run("ip", "netns", "exec", ns(n), "python3", "-c", """
-                import array, fcntl, socket, struct, sys
-                buf = array.array('B', struct.pack('II', 0x17, 0))
-                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-                fcntl.ioctl(s.fileno(), 0x8946, struct.pack('16sP', sys.argv[1].encode(), buf.buffer_info()[0]))
-                """, dev(d));
-    }
-
     private void topology() throws Exception {
-        id = String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));
+        lab = NetnsLab.open("vfcl");
         List<String> names = new ArrayList<>(List.of("h1", "hv1", "leaf1", "leaf2", "hv2", "h2"));
         for (int k = 1; k <= SPINES; k++) {
             names.add("s" + k);
         }
         for (String n : names) {
-            run("ip", "netns", "add", ns(n));
-            namespaces.add(ns(n));
-            run("ip", "-n", ns(n), "link", "set", "lo", "up");
-            sysctl(n, "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1");
-        }
-        for (String n : names) {
+            lab.namespace(n);
+            lab.sysctl(ns(n), "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1");
             if (n.startsWith("leaf") || n.startsWith("s")) {
-                sysctl(n, "net.ipv4.ip_forward=1", "net.ipv4.icmp_ratelimit=0",
+                lab.sysctl(ns(n), "net.ipv4.ip_forward=1", "net.ipv4.icmp_ratelimit=0",
                         "net.ipv4.icmp_errors_use_inbound_ifaddr=1", "net.ipv4.conf.all.rp_filter=0",
                         "net.ipv4.conf.default.rp_filter=0");
             }
         }
-        sysctl("leaf1", "net.ipv4.fib_multipath_hash_policy=1");
-        sysctl("leaf2", "net.ipv4.fib_multipath_hash_policy=1");
+        lab.sysctl(ns("leaf1"), "net.ipv4.fib_multipath_hash_policy=1");
+        lab.sysctl(ns("leaf2"), "net.ipv4.fib_multipath_hash_policy=1");
         // hosts ↔ their hypervisor's dataplane ports (no ARP in the dataplane: static neighbours both ways)
         link("h1", "h1", H1 + "/24", MAC_H1, "hv1", "vm1", null, MAC_HV1_VM);
         link("h2", "h2", H2 + "/24", MAC_H2, "hv2", "vm2", null, MAC_HV2_VM);
         for (String[] h : new String[][] {{"h1", "h1", "10.0.1.254", MAC_HV1_VM, "10.0.2.0/24"},
             {"h2", "h2", "10.0.2.254", MAC_HV2_VM, "10.0.1.0/24"}}) {
-            run("ip", "-n", ns(h[0]), "link", "set", dev(h[1]), "mtu", "1400"); // + 36..52 bytes of Geneve ≤ 1500
-            txOff(h[0], h[1]);
-            run("ip", "-n", ns(h[0]), "neigh", "add", h[2], "lladdr", h[3], "dev", dev(h[1]), "nud", "permanent");
-            run("ip", "-n", ns(h[0]), "route", "add", h[4], "via", h[2], "dev", dev(h[1]));
+            lab.ip(ns(h[0]), "link", "set", dev(h[1]), "mtu", "1400"); // + 36..52 bytes of Geneve ≤ 1500
+            lab.txChecksumOff(ns(h[0]), dev(h[1])); // also SG and TSO: MTU-sized frames with full checksums
+            lab.ip(ns(h[0]), "neigh", "add", h[2], "lladdr", h[3], "dev", dev(h[1]), "nud", "permanent");
+            lab.route(ns(h[0]), h[4] + " via " + h[2] + " dev " + dev(h[1]));
         }
         // hypervisor uplinks ↔ leaves
         link("hv1", "up1", null, MAC_HV1_UP, "leaf1", "l1", "10.255.1.1/24", MAC_LEAF1);
         link("hv2", "up2", null, MAC_HV2_UP, "leaf2", "l2", "10.255.2.1/24", MAC_LEAF2);
-        run("ip", "-n", ns("leaf1"), "neigh", "add", VTEP1, "lladdr", MAC_HV1_UP, "dev", dev("l1"), "nud",
-                "permanent");
-        run("ip", "-n", ns("leaf2"), "neigh", "add", VTEP2, "lladdr", MAC_HV2_UP, "dev", dev("l2"), "nud",
-                "permanent");
+        lab.ip(ns("leaf1"), "neigh", "add", VTEP1, "lladdr", MAC_HV1_UP, "dev", dev("l1"), "nud", "permanent");
+        lab.ip(ns("leaf2"), "neigh", "add", VTEP2, "lladdr", MAC_HV2_UP, "dev", dev("l2"), "nud", "permanent");
         // the fabric: leaf1 ═ spine k ═ leaf2
-        List<String> up = new ArrayList<>(List.of("ip", "-n", ns("leaf1"), "route", "add", "10.255.2.0/24"));
-        List<String> down = new ArrayList<>(List.of("ip", "-n", ns("leaf2"), "route", "add", "10.255.1.0/24"));
+        StringBuilder up = new StringBuilder("10.255.2.0/24"), down = new StringBuilder("10.255.1.0/24");
         for (int k = 1; k <= SPINES; k++) {
-            link("leaf1", "a" + k, "10.1." + k + ".1/24", null, "s" + k, "x" + k, "10.1." + k + ".2/24", null);
-            link("s" + k, "y" + k, "10.2." + k + ".2/24", null, "leaf2", "b" + k, "10.2." + k + ".1/24", null);
-            run("ip", "-n", ns("s" + k), "route", "add", "10.255.2.0/24", "via", "10.2." + k + ".1");
-            run("ip", "-n", ns("s" + k), "route", "add", "10.255.1.0/24", "via", "10.1." + k + ".1");
-            up.addAll(List.of("nexthop", "via", "10.1." + k + ".2", "dev", dev("a" + k)));
-            down.addAll(List.of("nexthop", "via", "10.2." + k + ".2", "dev", dev("b" + k)));
+            lab.link(ns("leaf1"), dev("a" + k), "10.1." + k + ".1/24", ns("s" + k), dev("x" + k), "10.1." + k + ".2/24");
+            lab.link(ns("s" + k), dev("y" + k), "10.2." + k + ".2/24", ns("leaf2"), dev("b" + k), "10.2." + k + ".1/24");
+            lab.route(ns("s" + k), "10.255.2.0/24 via 10.2." + k + ".1");
+            lab.route(ns("s" + k), "10.255.1.0/24 via 10.1." + k + ".1");
+            up.append(" nexthop via 10.1.").append(k).append(".2 dev ").append(dev("a" + k));
+            down.append(" nexthop via 10.2.").append(k).append(".2 dev ").append(dev("b" + k));
         }
-        run(up.toArray(String[]::new));
-        run(down.toArray(String[]::new));
+        lab.route(ns("leaf1"), up.toString());
+        lab.route(ns("leaf2"), down.toString());
     }
 
     /** Spine 3's link toward leaf2: 8 Mbit/s, and CE on tunnel packets beyond 75 % of it. */
     private void congestSpine3() throws Exception {
-        run("ip", "netns", "exec", ns("s3"), "tc", "qdisc", "add", "dev", dev("y3"), "root", "tbf", "rate", "8mbit",
-                "burst", "16kb", "latency", "50ms");
+        lab.exec(ns("s3"), NetnsLab.COMMAND_TIMEOUT, "tc", "qdisc", "add", "dev", dev("y3"), "root", "tbf", "rate",
+                "8mbit", "burst", "16kb", "latency", "50ms");
         Path rules = tmp.resolve("mark.nft");
         Files.writeString(rules, """
                 table ip clove_lab {
@@ -183,17 +146,13 @@ class CloveNamespaceTest {
                   }
                 }
                 """);
-        run("ip", "netns", "exec", ns("s3"), "nft", "-f", rules.toString());
+        lab.exec(ns("s3"), NetnsLab.COMMAND_TIMEOUT, "nft", "-f", rules.toString());
     }
 
     @AfterEach
     void remove() {
-        for (String n : namespaces) {
-            try {
-                run("ip", "netns", "del", n);
-            } catch (Exception ignored) {
-                // already gone
-            }
+        if (lab != null) {
+            lab.close();
         }
     }
 
