@@ -194,4 +194,51 @@ class OverlayTest {
         assertThat(geneveA.overhead(2)).isEqualTo(48);
         assertThat(vxlanA.overhead(0)).isEqualTo(50);
     }
+
+    /**
+     * 200,000 seeded mutations of Geneve and VXLAN frames (bytes flipped, lengths and Opt Len rewritten, frames cut),
+     * each decapsulated in a segment exactly as long as the frame: a read or write outside the frame throws, so the
+     * test shows every access is bounded by the frame; results are a frame length within it or a code.
+     */
+    @Test
+    void mutatedTunnelsNeverReachOutsideTheFrame() {
+        java.util.Random rnd = new java.util.Random(6081);
+        byte[] in = tcp4();
+        int len = load(in);
+        int gl = geneveA.encap(seg, BUF, len, 14, LbPackets.v4int(B), 49152, true, new int[] {1, 2},
+                new int[] {3, 4}, 2);
+        byte[] geneve = LbPackets.bytes(seg, BUF, gl);
+        len = load(in);
+        int vl = vxlanA.encap(seg, BUF, len, 14, LbPackets.v4int(B), 49152, false, null, null, 0);
+        byte[] vxlan = LbPackets.bytes(seg, BUF, vl);
+        int[] outcomes = new int[10];
+        for (int i = 0; i < 200_000; i++) {
+            boolean g = (i & 1) == 0;
+            byte[] f = (g ? geneve : vxlan).clone();
+            int n = f.length;
+            for (int m = rnd.nextInt(4); m >= 0; m--) {
+                switch (rnd.nextInt(5)) {
+                    case 0 -> f[14 + rnd.nextInt(f.length - 14)] ^= (byte) (1 << rnd.nextInt(8));
+                    case 1 -> LbPackets.put16(f, 14 + 2, rnd.nextInt(0x10000)); // IPv4 Total Length
+                    case 2 -> LbPackets.put16(f, 14 + 24, rnd.nextInt(0x10000)); // UDP Length
+                    case 3 -> f[14 + 28] = (byte) rnd.nextInt(256); // Geneve Ver/Opt Len
+                    default -> n = 14 + rnd.nextInt(n - 14 + 1); // cut short
+                }
+            }
+            MemorySegment frame = MemorySegment.ofArray(Arrays.copyOf(f, n));
+            Overlay o = g ? geneveB : vxlanB;
+            int r = o.decap(frame, 0, n, 14, LbPackets.v4int(B));
+            if (r >= 0) {
+                assertThat(r).isBetween(14 + 20, n);
+                assertThat(o.feedbackCount()).isBetween(0, Overlay.MAX_FEEDBACK);
+                outcomes[0]++;
+            } else {
+                assertThat(r).isBetween(Overlay.PROBE, Overlay.ERR_TRUNCATED);
+                outcomes[-r]++;
+            }
+        }
+        assertThat(outcomes[0]).as("some mutations still decapsulate").isPositive();
+        assertThat(outcomes[-Overlay.ERR_MALFORMED]).as("some are malformed").isPositive();
+        assertThat(outcomes[-Overlay.NOT_TUNNEL]).isPositive();
+    }
 }
