@@ -25,6 +25,10 @@ import java.util.List;
  *   <li>{@code vecflow_dataplane_lb_decisions} {role=maglev|srlb|srlb-agent, vip, protocol, port, backend (address,
  *       or "all" for the VIP's totals), counter=new_flows|first_choice_accepts|second_choice_accepts|rejects|
  *       sticky_hits|table_full}: the load balancer's / SRLB agent's decision counters (issue 6 §4)</li>
+ *   <li>{@code vecflow_dataplane_clove_path_weight} {destination, port}: CLOVE-ECN weight of each path (outer UDP
+ *       source port) per destination endpoint; {@code vecflow_dataplane_clove_events} {event=encapsulated|
+ *       decapsulated|new_flowlets|ce_received|ce_to_inner|feedback_sent|feedback_received|weight_cuts|probes_sent|
+ *       probe_replies|probes_received|errors|unknown_peer} (lb.md §4)</li>
  * </ul>
  */
 public final class DataplaneMetrics implements AutoCloseable {
@@ -110,6 +114,9 @@ public final class DataplaneMetrics implements AutoCloseable {
         if (!lbSources.isEmpty()) {
             lbCounter(r, lbSources);
         }
+        if (dp.clove() != null) {
+            cloveMetrics(r, dp.clove());
+        }
         nodeCounter(r, dp, "vecflow_dataplane_node_packets", "packets per graph node", 1);
         nodeCounter(r, dp, "vecflow_dataplane_node_seconds", "time spent per graph node, seconds", 2);
         try {
@@ -146,6 +153,41 @@ public final class DataplaneMetrics implements AutoCloseable {
                             return true;
                         });
                     }
+                }).register(r);
+    }
+
+    private static void cloveMetrics(PrometheusRegistry r, io.vecflow.dataplane.lb.Clove clove) {
+        GaugeWithCallback.builder().name("vecflow_dataplane_clove_path_weight")
+                .help("CLOVE path weight per destination endpoint and outer UDP source port (1.0 initially)")
+                .labelNames("destination", "port").callback(cb -> {
+                    for (int i = 0; i < clove.destinationCount(); i++) {
+                        io.vecflow.dataplane.lb.Clove.Destination d = clove.destination(i);
+                        int[] ports = d.ports();
+                        double[] w = d.weights();
+                        String dst = io.vecflow.dataplane.lb.Clove.ipv4Text(d.vtep());
+                        for (int k = 0; k < ports.length; k++) {
+                            cb.call(w[k], dst, Integer.toString(ports[k]));
+                        }
+                    }
+                }).register(r);
+        CounterWithCallback.builder().name("vecflow_dataplane_clove_events")
+                .help("CLOVE vSwitch events: packets encapsulated/decapsulated, flowlets, CE marks, feedback entries, "
+                        + "weight cuts, probes, errors")
+                .labelNames("event").callback(cb -> {
+                    io.vecflow.dataplane.lb.Clove.Counters t = clove.totals();
+                    cb.call(t.encapsulated, "encapsulated");
+                    cb.call(t.decapsulated, "decapsulated");
+                    cb.call(t.newFlowlets, "new_flowlets");
+                    cb.call(t.ceReceived, "ce_received");
+                    cb.call(t.ceToInner, "ce_to_inner");
+                    cb.call(t.feedbackSent, "feedback_sent");
+                    cb.call(t.feedbackReceived, "feedback_received");
+                    cb.call(t.weightCuts, "weight_cuts");
+                    cb.call(t.probesSent, "probes_sent");
+                    cb.call(t.probeReplies, "probe_replies");
+                    cb.call(t.probesReceived, "probes_received");
+                    cb.call(t.errors, "errors");
+                    cb.call(t.unknownPeer, "unknown_peer");
                 }).register(r);
     }
 

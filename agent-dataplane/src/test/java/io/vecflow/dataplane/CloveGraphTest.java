@@ -251,6 +251,14 @@ class CloveGraphTest {
         }
         assertThat(a.clove().totals().weightCuts).isEqualTo(1);
         assertThat(a.clove().show()).contains("cuts 1", "weight 0.670");
+        try (DataplaneMetrics m = new DataplaneMetrics(a, java.net.InetAddress.getLoopbackAddress(), 0);
+                java.net.http.HttpClient c = java.net.http.HttpClient.newHttpClient()) {
+            String body = c.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                    + m.port() + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(body).contains("vecflow_dataplane_clove_path_weight{destination=\"10.255.2.2\",port=\""
+                    + markPort + "\"} 0.67", "vecflow_dataplane_clove_events_total{event=\"weight_cuts\"} 1.0",
+                    "vecflow_dataplane_clove_events_total{event=\"encapsulated\"} 80.0");
+        }
     }
 
     private static long allocated() {

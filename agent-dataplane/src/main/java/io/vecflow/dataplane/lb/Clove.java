@@ -440,6 +440,11 @@ public final class Clove {
         return b.toString();
     }
 
+    /** @return the dotted-quad text of a big-endian IPv4 address */
+    public static String ipv4Text(int a) {
+        return ip4(a);
+    }
+
     static String ip4(int a) {
         return (a >>> 24) + "." + (a >>> 16 & 0xFF) + "." + (a >>> 8 & 0xFF) + "." + (a & 0xFF);
     }
