@@ -138,12 +138,16 @@ final class DataplaneCommand implements Callable<Integer> {
         try {
             c = DataplaneConfig.load(config);
         } catch (DataplaneConfigException e) {
-            System.err.println(e.getMessage());
-            return 2;
+            throw new VecflowCommand.UsageException(e.getMessage()); // every problem with its line: exit 2
+        } catch (java.nio.file.NoSuchFileException | java.nio.file.AccessDeniedException e) {
+            throw new VecflowCommand.UsageException(VecflowCommand.message(e)); // a usage error: exit 2
         }
         if (checkConfig) {
-            out.printf("%s: valid (%d ports, %d xconnects, %d routes, %d neighbours)%n", config, c.ports.size(),
-                    c.xconnects.size(), c.routes.size(), c.neighbours.size());
+            out.printf("%s: valid (%d ports, %d xconnects, %d routes, %d neighbours%s%s%s)%n", config, c.ports.size(),
+                    c.xconnects.size(), c.routes.size(), c.neighbours.size(),
+                    c.lb == null ? "" : ", lb " + c.lb.vips.size() + " VIPs",
+                    c.srlbAgent == null ? "" : ", srlb-agent",
+                    c.clove == null ? "" : ", clove " + c.clove.destinations.size() + " destinations");
             out.flush();
             return 0;
         }

@@ -186,4 +186,33 @@ class CliTest {
         assertThat(u.exit()).isEqualTo(2);
         assertThat(u.err()).contains("--user no-such-user-vf: no such user");
     }
+
+    @Test
+    void dataplaneConfigMistakesExitTwoAndCheckConfigNamesTheSections(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        Run missing = run("dataplane", "--config", dir.resolve("nope.yaml").toString(), "--check-config");
+        assertThat(missing.exit()).as("a missing config file is a usage error").isEqualTo(2);
+        assertThat(missing.err()).isEqualTo("vecflow dataplane: cannot open " + dir.resolve("nope.yaml")
+                + ": no such file or directory\n");
+        Path conf = dir.resolve("dp.yaml");
+        java.nio.file.Files.writeString(conf, """
+                workers: 1
+                ports:
+                  - {name: vm, type: generator, mode: l3, mac: "02:00:00:00:00:01"}
+                  - {name: up, type: generator, mode: l3, mac: "02:00:00:00:00:02"}
+                clove:
+                  vtep: 10.255.1.2
+                  destinations:
+                    - {vtep: 10.255.2.2, prefixes: ["10.0.2.0/24"]}
+                """);
+        Run ok = run("dataplane", "--config", conf.toString(), "--check-config");
+        assertThat(ok.exit()).isZero();
+        assertThat(ok.out()).isEqualTo(conf + ": valid (2 ports, 0 xconnects, 0 routes, 0 neighbours, clove 1 "
+                + "destinations)\n");
+        java.nio.file.Files.writeString(conf, java.nio.file.Files.readString(conf).replace("10.255.2.2",
+                "10.255.2.2, paths: 9"));
+        Run bad = run("dataplane", "--config", conf.toString(), "--check-config");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("line 8: clove.destinations[0].paths", "unknown");
+    }
 }
