@@ -169,6 +169,9 @@ public final class Dataplane implements AutoCloseable {
         this.samplingRate = t.samplingRate;
         this.headerBytes = t.headerBytes;
         this.direction = t.direction;
+        if (t.lb != null) {
+            t.lb.workers = t.workers;
+        }
         this.lb = t.lb == null ? null : new LoadBalancer(t.lb);
         this.clove = t.clove == null ? null : new io.vecflow.dataplane.lb.Clove(t.clove);
         List<String> ip4Features = new ArrayList<>();

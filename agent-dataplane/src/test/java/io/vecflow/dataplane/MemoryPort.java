@@ -8,24 +8,35 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
-/** Test port: receives a given list of frames once (queue 0), records a copy of every transmitted frame. */
+/**
+ * Test port: receives given lists of frames once (queue 0 by default, or the queue named), records a copy of every
+ * transmitted frame.
+ */
 final class MemoryPort extends Port {
     private final ConcurrentLinkedQueue<byte[]> toReceive = new ConcurrentLinkedQueue<>();
+    private final List<ConcurrentLinkedQueue<byte[]>> queues = new ArrayList<>();
     final List<byte[]> sent = java.util.Collections.synchronizedList(new ArrayList<>());
 
     MemoryPort(String name, int ifIndex, int queues) {
         super(name, ifIndex, queues);
+        this.queues.add(toReceive);
+        for (int q = 1; q < queues; q++) {
+            this.queues.add(new ConcurrentLinkedQueue<>());
+        }
     }
 
     void inject(List<byte[]> frames) {
         toReceive.addAll(frames);
     }
 
+    /** Frames for receive queue {@code queue} (the worker of that index polls it). */
+    void inject(int queue, List<byte[]> frames) {
+        queues.get(queue).addAll(frames);
+    }
+
     @Override
     public int rx(int queue, BufferPool pool, PacketVector out, int max) {
-        if (queue != 0) {
-            return 0;
-        }
+        ConcurrentLinkedQueue<byte[]> toReceive = queues.get(queue);
         int n = 0;
         long bytes = 0;
         while (n < max && !toReceive.isEmpty()) {
@@ -50,7 +61,7 @@ final class MemoryPort extends Port {
 
     @Override
     public boolean rxExhausted(int queue) {
-        return queue != 0 || toReceive.isEmpty();
+        return queues.get(queue).isEmpty();
     }
 
     @Override

@@ -442,6 +442,50 @@ class SrlbGraphTest {
                 .contains("worker 0 srlb flow table: live 20 of 1024, inserts 20, full 0");
     }
 
+    @Test
+    void aSignalOnAnotherWorkerIsHandedToTheFlowsOwner() throws Exception {
+        MemoryPort c = new MemoryPort("vfsr-c2", 1, 2), sv = new MemoryPort("vfsr-s2", 2, 2);
+        Dataplane.Topology t = new Dataplane.Topology();
+        t.workers = 2;
+        t.interfaces = new InterfaceTable(4);
+        t.interfaces.add(c, MAC, 1500, true);
+        t.interfaces.add(sv, MAC + 1, 9000, true);
+        t.forwarding = new Forwarding.Builder().neighbour("fd00:c::1", "02:aa:00:00:00:01")
+                .neighbour("fd00:9::2", "02:aa:00:00:00:02").route("fd00:c::/64", "fd00:c::1", 1)
+                .route("fc00::/16", "fd00:9::2", 2).build();
+        t.lb = new LoadBalancer.Settings();
+        t.lb.ip6Source = InetAddress.ofLiteral("2001:db8:5::1");
+        t.lb.hashSeed = 7L;
+        t.lb.flowTableSlots = 1 << 10;
+        Dataplane d = new Dataplane(t, em, null, null);
+        dps.add(d);
+        d.loadBalancer().addVip(KEY, Encap.SRLB, 7);
+        d.loadBalancer().addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
+        Worker w0 = d.workers().get(0), w1 = d.workers().get(1);
+        // the SYN arrives on worker 0: it owns the flow (CORE 0 in the LB SID)
+        c.inject(0, List.of(tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x02, 0)));
+        w0.runOnce();
+        byte[] hunt = sv.sent.remove(0);
+        long[] lbSid = segment(hunt, 1);
+        long c1 = segment(hunt, 3)[0];
+        // the first candidate accepts; its SYN-ACK signal arrives on worker 1
+        sv.inject(1, List.of(signal(CLIENT_LO, 40000, c1, lbSid[0], lbSid[1])));
+        w1.runOnce();
+        assertThat(c.sent).as("worker 1 forwards the SYN-ACK to the client").hasSize(1);
+        assertThat(d.loadBalancer().show()).contains("worker 1 srlb flow table: live 0")
+                .contains("signals handed off 1 (inbox full 0)");
+        // the client's ACK on worker 0: the owner applied the handed-off STEER before it, so it goes straight to c1
+        c.inject(0, List.of(tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x10, 0)));
+        w0.runOnce();
+        byte[] ack = sv.sent.remove(0);
+        assertThat(ack[14 + 43]).as("steered: [server SID fn 0x2, LB SID, VIP], segments left 2").isEqualTo((byte) 2);
+        assertThat(segment(ack, 2)[0]).isEqualTo(c1);
+        assertThat(d.loadBalancer().show()).contains("applied from others 1 (stale 0)");
+        LoadBalancer.SrlbCounters k = d.loadBalancer().srlbCounters(KEY);
+        assertThat(k.firstChoiceAccepts()).as("counted once, by the owner").isEqualTo(1);
+        assertThat(k.stickyHits()).isEqualTo(1);
+    }
+
     private static long allocated() {
         return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
                 .getThreadAllocatedBytes(Thread.currentThread().threadId());

@@ -140,7 +140,8 @@ class SrlbNamespaceTest {
     }
 
     private DataplaneConfig lbConfig() throws IOException {
-        StringBuilder y = new StringBuilder(COMMON).append("""
+        // two workers: a server's signal may land on the worker that does not own the flow (handed over)
+        StringBuilder y = new StringBuilder(COMMON.replace("workers: 1", "workers: 2")).append("""
                 ports:
                   - {name: p0, type: af_packet, if-index: 1, netns: %s, mac: "%s", mode: l3, af-packet: {interface: %s}}
                 """.formatted(lab.ns("lb"), MAC_P0, lab.dev("p0")));
@@ -304,6 +305,19 @@ class SrlbNamespaceTest {
             }
             try {
                 scenario(lbA.dataplane().loadBalancer(), all);
+                // the signals and the client's packets hash independently over the LB's two workers: about half
+                // of the CREATE_STICKINESS signals land on the worker that does not own the flow and are handed over
+                String lbShow = lbA.dataplane().loadBalancer().show();
+                long handed = 0, stale = 0;
+                java.util.regex.Matcher hm = java.util.regex.Pattern.compile(
+                        "signals handed off (\\d+) \\(inbox full 0\\), applied from others \\d+ \\(stale (\\d+)\\)")
+                        .matcher(lbShow);
+                while (hm.find()) {
+                    handed += Long.parseLong(hm.group(1));
+                    stale += Long.parseLong(hm.group(2));
+                }
+                assertThat(handed).as("signals handed to the owning worker\n" + lbShow).isPositive();
+                assertThat(stale).as(lbShow).isZero();
                 decisionsArrived(lbA.dataplane().loadBalancer(), all, decisions);
                 assertThat(badCookies.get()).as("undecodable cookies / subscriber errors").isZero();
                 inClickHouse(lbA.dataplane().loadBalancer(), all, decisions.size(), agent, collector, url, db);

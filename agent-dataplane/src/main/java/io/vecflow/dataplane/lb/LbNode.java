@@ -95,6 +95,9 @@ public final class LbNode extends Node {
         Forwarding f = forwarding.get();
         st.refresh(s, f);
         long now = clock.getAsLong();
+        if (ip6) {
+            st.srlb.drainHandoff(st, s, now); // SRLB signals other workers received for this worker's flows
+        }
         WorkerState ws = st;
         FlowKey k = ws.key;
         ConnectionTable table = ws.table;

@@ -103,6 +103,8 @@ public final class LoadBalancer implements LbCounterSource {
         public int srlbActiveTimeoutSeconds = 40;
         /** SRLB teardown timeout, seconds (default 2: the SRLB code's value, lb.md §3). */
         public int srlbTeardownTimeoutSeconds = 2;
+        /** Worker threads (set by the dataplane): with more than one, SRLB signals are handed to their flow's owner. */
+        public int workers = 1;
     }
 
     /**
@@ -362,6 +364,7 @@ public final class LoadBalancer implements LbCounterSource {
      *                                  1..255
      */
     public LoadBalancer(Settings s) {
+        this.srlbHandoff = s.workers > 1 ? new SrlbHandoff(s.workers) : null;
         if (s.ip4Source != null && !(s.ip4Source instanceof Inet4Address)) {
             throw new IllegalArgumentException("lb ip4-src-address " + s.ip4Source.getHostAddress()
                     + " is not IPv4");
@@ -430,6 +433,13 @@ public final class LoadBalancer implements LbCounterSource {
     /** @return whether any IPv6 VIP exists */
     public boolean hasIpv6Vips() {
         return snapshot.v6Count > 0;
+    }
+
+    private final SrlbHandoff srlbHandoff;
+
+    /** @return the SRLB signal handoff between workers, or null with one worker */
+    SrlbHandoff srlbHandoff() {
+        return srlbHandoff;
     }
 
     /**
@@ -933,9 +943,12 @@ public final class LoadBalancer implements LbCounterSource {
                         t.counter(ConnectionTable.FULL), t.counter(ConnectionTable.EXPIRED),
                         t.counter(ConnectionTable.RESELECTED)));
                 io.vecflow.dataplane.lb.srlb.SrlbFlowTable st = w.srlb.table;
-                if (st.inserts() > 0) {
+                long[] h = w.srlb.handoffCounters();
+                if (st.inserts() > 0 || h[0] + h[1] + h[2] + h[3] > 0) {
                     sb.append(String.format(Locale.ROOT, "worker %d srlb flow table: live %d of %d, inserts %d, "
-                            + "full %d%n", i, st.live(now), st.capacity(), st.inserts(), st.fullCount()));
+                            + "full %d%s%n", i, st.live(now), st.capacity(), st.inserts(), st.fullCount(),
+                            srlbHandoff == null ? "" : String.format(Locale.ROOT, ", signals handed off %d (inbox full"
+                                    + " %d), applied from others %d (stale %d)", h[0], h[1], h[2], h[3])));
                 }
             }
         }

@@ -29,13 +29,12 @@ import java.lang.foreign.MemorySegment;
  * ({@link #lastKind}, {@link #lastChoice}, candidates) stay readable until the next packet, for the sample cookie.
  * Allocation-free.
  *
- * <p><b>Workers.</b> The flow table is per worker and the LB SID carries CORE = the owning worker, as in SRLB; but
- * where VPP hands a signal that arrived on another core over to the owner, this dataplane does not: a signal that
- * the port's receive hashing puts on another worker creates a STEER entry there, while the owner's entry stays
- * HUNTING — the connection still works (the owner's later packets hunt with RECOVER_STICKINESS, which the agent that
- * holds the flow accepts and answers with CREATE_STICKINESS again) but never goes direct. Run the SRLB LB with one
- * worker per receive queue pair until handoff exists (the namespace test uses 1 worker). No ICMP too-big either: the
- * SRH adds 56–72 bytes, so links toward the servers need that much more MTU than the client side.
+ * <p><b>Workers.</b> The flow table is per worker and the LB SID carries CORE = the owning worker, as in SRLB. A
+ * server signal that the port's receive hashing puts on another worker is handed to the owner ({@link SrlbHandoff}):
+ * the packet goes on toward the client from where it arrived, and the state change (STEER with the server, or
+ * TEARDOWN) is applied by the owner before its next vector — VPP hands the packet itself over; only the state
+ * matters here. No ICMP too-big: the SRH adds 56–72 bytes, so links toward the servers need that much more MTU than
+ * the client side.
  */
 final class SrlbLb {
     /** The VIP has no server. */
@@ -58,6 +57,10 @@ final class SrlbLb {
     private long lastVipHi, lastVipLo;
     private int lastProtocol, lastPort;
     private final DecisionCookies cookies = new DecisionCookies();
+    private final SrlbHandoff handoff;
+    private final long[] handoffRecord = new long[SrlbHandoff.FIELDS];
+    private int matchChoice, matchServer;
+    private long handedOff, handoffFull, handoffApplied, handoffStale;
 
     SrlbLb(LoadBalancer lb, int core) {
         LoadBalancer.Settings s = lb.settings();
@@ -66,6 +69,7 @@ final class SrlbLb {
                 s.srlbTeardownTimeoutSeconds * 1_000_000_000L, new LbFlowState.Counters());
         this.core = core;
         this.seed = lb.seed();
+        this.handoff = lb.srlbHandoff();
     }
 
     /** @return the state machine (its counters are per worker, all VIPs) */
@@ -186,13 +190,43 @@ final class SrlbLb {
         long pw = SrlbFlowTable.portsWord(k.protocol, k.dstPort, k.srcPort);
         long hash = FlowHash.hash(seed, cHi, cLo, k.srcHi, k.srcLo, pw);
         int hint = (int) dstLo;
-        int slot = io.vecflow.dataplane.lb.srlb.SrlbSid.core(dstLo) == core
-                && table.matches(hint, cHi, cLo, k.srcHi, k.srcLo, pw) ? hint
+        int owner = io.vecflow.dataplane.lb.srlb.SrlbSid.core(dstLo);
+        if (fn != io.vecflow.dataplane.lb.srlb.SrlbSid.CREATE_STICKINESS
+                && fn != io.vecflow.dataplane.lb.srlb.SrlbSid.DELETE_STICKINESS) {
+            machine.onServerSignal(LbFlowState.LISTEN, now, now, fn, -1, false); // counts the bad function
+            ws.addVip(vip, LoadBalancer.V_BAD_SIGNAL, 1);
+            return BAD_SIGNAL;
+        }
+        int n = match(s, vip, hash, saHi, saLo);
+        int choice = matchChoice, server = matchServer;
+        int r = decap.srhPop(d, buf, len, l3);
+        if (r < 0) {
+            ws.addVip(vip, LoadBalancer.V_BAD_SIGNAL, 1);
+            return BAD_SIGNAL;
+        }
+        boolean create = fn == io.vecflow.dataplane.lb.srlb.SrlbSid.CREATE_STICKINESS;
+        if (owner != core && handoff != null && owner < handoff.workers()) {
+            if (handoff.offer(owner, cHi, cLo, k.srcHi, k.srcLo, pw, SrlbHandoff.meta(hint, fn, choice, vip), saHi,
+                    saLo, hash, server)) {
+                handedOff++;
+                if (create && choice >= 0) { // the owner counts it; the decision rides on this packet's sample
+                    remember(s, k, n, choice, server);
+                }
+                return r;
+            }
+            handoffFull++; // the owner's inbox is full: keep the state here, as without handoff
+        }
+        int slot = owner == core && table.matches(hint, cHi, cLo, k.srcHi, k.srcLo, pw) ? hint
                 : table.slot(cHi, cLo, k.srcHi, k.srcLo, pw, hash, now, true);
-        boolean full = slot < 0;
-        int st = full ? LbFlowState.LISTEN : table.state(slot);
-        long exp = full ? now : table.expires(slot);
-        int before = LbFlowState.effective(st, exp, now);
+        int before = apply(ws, s, vip, slot, now, fn, choice, server, saHi, saLo);
+        if (create && slot >= 0 && (before == LbFlowState.LISTEN || before == LbFlowState.HUNTING)) {
+            remember(s, k, n, choice, server);
+        }
+        return r;
+    }
+
+    /** Candidates of the flow ({@link #ids}); sets {@link #matchChoice} and {@link #matchServer} for the SA SID. */
+    private int match(LoadBalancer.Snapshot s, int vip, long hash, long saHi, long saLo) {
         int choice = -1, server = -1;
         int n = s.cht[vip].candidates(hash, ids);
         for (int i = 0; i < n && choice < 0; i++) {
@@ -207,16 +241,40 @@ final class SrlbLb {
                 server = all[i];
             }
         }
+        matchChoice = choice;
+        matchServer = server;
+        return n;
+    }
+
+    /** The accept decision's facts for the sample cookie of this packet. */
+    private void remember(LoadBalancer.Snapshot s, FlowKey k, int n, int choice, int server) {
+        lastKind = choice < 0 ? KIND_NONE : choice == 0 ? KIND_ACCEPT_FIRST : KIND_ACCEPT_SECOND;
+        lastChoice = choice + 1;
+        lastCandidates = n;
+        lastServer = server;
+        for (int i = 0; i < n; i++) {
+            cands[2 * i] = s.backendHi[ids[i]];
+            cands[2 * i + 1] = s.backendLo[ids[i]];
+        }
+        lastVipHi = k.srcHi;
+        lastVipLo = k.srcLo;
+        lastProtocol = k.protocol;
+        lastPort = k.srcPort;
+    }
+
+    /**
+     * Applies a CREATE/DELETE_STICKINESS signal to the flow in {@code slot} (−1: the table had no room) and counts
+     * it; {@link #ids} must hold the flow's candidates.
+     *
+     * @return the flow's effective state before the signal
+     */
+    private int apply(WorkerState ws, LoadBalancer.Snapshot s, int vip, int slot, long now, int fn, int choice,
+            int server, long saHi, long saLo) {
+        boolean full = slot < 0;
+        int st = full ? LbFlowState.LISTEN : table.state(slot);
+        long exp = full ? now : table.expires(slot);
+        int before = LbFlowState.effective(st, exp, now);
         int out = machine.onServerSignal(st, exp, now, fn, choice, full);
-        if (LbFlowState.action(out) == LbFlowState.DROP) {
-            ws.addVip(vip, LoadBalancer.V_BAD_SIGNAL, 1);
-            return BAD_SIGNAL;
-        }
-        int r = decap.srhPop(d, buf, len, l3);
-        if (r < 0) {
-            ws.addVip(vip, LoadBalancer.V_BAD_SIGNAL, 1);
-            return BAD_SIGNAL;
-        }
         int ns = LbFlowState.state(out);
         boolean create = fn == io.vecflow.dataplane.lb.srlb.SrlbSid.CREATE_STICKINESS;
         if (!full) {
@@ -240,18 +298,6 @@ final class SrlbLb {
                     ws.addBackend(ids[i], LoadBalancer.B_REJECTS, 1);
                 }
             }
-            lastKind = choice < 0 ? KIND_NONE : choice == 0 ? KIND_ACCEPT_FIRST : KIND_ACCEPT_SECOND;
-            lastChoice = choice + 1;
-            lastCandidates = n;
-            lastServer = server;
-            for (int i = 0; i < n; i++) {
-                cands[2 * i] = s.backendHi[ids[i]];
-                cands[2 * i + 1] = s.backendLo[ids[i]];
-            }
-            lastVipHi = k.srcHi;
-            lastVipLo = k.srcLo;
-            lastProtocol = k.protocol;
-            lastPort = k.srcPort;
         } else if (fn == io.vecflow.dataplane.lb.srlb.SrlbSid.DELETE_STICKINESS && before != LbFlowState.TEARDOWN) {
             ws.addVip(vip, LoadBalancer.V_TEARDOWNS, 1);
         }
@@ -261,6 +307,47 @@ final class SrlbLb {
                 ws.addBackend(server, LoadBalancer.B_TABLE_FULL, 1);
             }
         }
-        return r;
+        return before;
+    }
+
+    /**
+     * The owner's side of the handoff: applies the signals other workers received for flows in this worker's table
+     * (call at the start of each lb6 vector, before any packet). Records for a VIP that is gone or a flow no longer
+     * in the table are counted and dropped.
+     */
+    void drainHandoff(WorkerState ws, LoadBalancer.Snapshot s, long now) {
+        if (handoff == null) {
+            return;
+        }
+        long[] rec = handoffRecord;
+        while (handoff.poll(core, rec)) {
+            long meta = rec[SrlbHandoff.META];
+            int hint = (int) (meta >>> 32), fn = (int) (meta >>> 24) & 0xFF, choice = ((int) (meta >>> 16) & 0xFF) - 1;
+            int vip = (int) meta & 0xFFFF;
+            if (vip >= s.encap.length || s.encap[vip] != LoadBalancer.E_SRLB || s.cht[vip] == null) {
+                handoffStale++;
+                continue;
+            }
+            long cHi = rec[SrlbHandoff.C_HI], cLo = rec[SrlbHandoff.C_LO], vHi = rec[SrlbHandoff.V_HI];
+            long vLo = rec[SrlbHandoff.V_LO], pw = rec[SrlbHandoff.PORTS], hash = rec[SrlbHandoff.HASH];
+            int slot = table.matches(hint, cHi, cLo, vHi, vLo, pw) ? hint
+                    : table.slot(cHi, cLo, vHi, vLo, pw, hash, now, false);
+            if (slot < 0) {
+                handoffStale++;
+                continue;
+            }
+            int server = (int) rec[SrlbHandoff.SERVER];
+            if (server >= s.backendHi.length) {
+                server = -1;
+            }
+            s.cht[vip].candidates(hash, ids);
+            apply(ws, s, vip, slot, now, fn, choice, server, rec[SrlbHandoff.SA_HI], rec[SrlbHandoff.SA_LO]);
+            handoffApplied++;
+        }
+    }
+
+    /** @return signals handed to their owner worker, owner inbox full (kept here), applied here, stale (dropped) */
+    long[] handoffCounters() {
+        return new long[] {handedOff, handoffFull, handoffApplied, handoffStale};
     }
 }

@@ -1,0 +1,116 @@
+package io.vecflow.dataplane.lb;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Hands SRLB server signals that arrive on the wrong worker to the worker that owns the flow (lb.md §3: the LB SID
+ * carries CORE, the worker whose flow table holds the connection). VPP hands the packet itself to the owner thread;
+ * this dataplane keeps the packet where it arrived (it only has its SRH popped and goes on toward the client) and
+ * hands over the <em>state change</em>: a fixed record (client, VIP, ports, the slot hint, function, choice, server
+ * and its SID) in the owner's inbox, which the owner applies at the start of its next {@code lb6} vector.
+ *
+ * <p>One bounded multi-producer, single-consumer ring per worker ({@value #CAPACITY} records of {@value #FIELDS}
+ * longs), with a sequence number per record (D. Vyukov's bounded queue): producers claim a position with a CAS on the
+ * tail, write the record, then publish its sequence; the owner reads records in order while their sequence says they
+ * are complete. Allocation-free; a full inbox refuses the record (the caller counts it and keeps the old behaviour: a
+ * local entry).
+ */
+final class SrlbHandoff {
+    /** Records per inbox. */
+    static final int CAPACITY = 1024;
+    /** Longs per record. */
+    static final int FIELDS = 10;
+    static final int C_HI = 0, C_LO = 1, V_HI = 2, V_LO = 3, PORTS = 4, META = 5, SA_HI = 6, SA_LO = 7, HASH = 8,
+            SERVER = 9;
+
+    private static final class Inbox {
+        final long[] data = new long[CAPACITY * FIELDS];
+        final AtomicLongArray seq = new AtomicLongArray(CAPACITY);
+        final AtomicLong tail = new AtomicLong();
+        long head; // the owner's only
+
+        Inbox() {
+            for (int i = 0; i < CAPACITY; i++) {
+                seq.set(i, i);
+            }
+        }
+    }
+
+    private final Inbox[] inboxes;
+
+    /** @param workers the dataplane's worker count (1..64) */
+    SrlbHandoff(int workers) {
+        inboxes = new Inbox[workers];
+        for (int i = 0; i < workers; i++) {
+            inboxes[i] = new Inbox();
+        }
+    }
+
+    /** @return the number of workers (inboxes) */
+    int workers() {
+        return inboxes.length;
+    }
+
+    /** Packs the small fields: hint slot (32 bits), function (8), choice + 1 (8), VIP index (16). */
+    static long meta(int hint, int function, int choice, int vip) {
+        return (long) hint << 32 | (long) (function & 0xFF) << 24 | (long) ((choice + 1) & 0xFF) << 16 | vip & 0xFFFF;
+    }
+
+    /**
+     * Posts a record to worker {@code to}'s inbox (any thread).
+     *
+     * @return false if the inbox is full (nothing written)
+     */
+    boolean offer(int to, long cHi, long cLo, long vHi, long vLo, long ports, long meta, long saHi, long saLo,
+            long hash, int server) {
+        Inbox in = inboxes[to];
+        long t;
+        int i;
+        while (true) {
+            t = in.tail.get();
+            i = (int) t & (CAPACITY - 1);
+            long s = in.seq.get(i);
+            if (s == t) {
+                if (in.tail.compareAndSet(t, t + 1)) {
+                    break;
+                }
+            } else if (s < t) {
+                return false; // the owner has not consumed this position yet: full
+            }
+            // else another producer took t: retry with the new tail
+        }
+        int o = i * FIELDS;
+        long[] d = in.data;
+        d[o + C_HI] = cHi;
+        d[o + C_LO] = cLo;
+        d[o + V_HI] = vHi;
+        d[o + V_LO] = vLo;
+        d[o + PORTS] = ports;
+        d[o + META] = meta;
+        d[o + SA_HI] = saHi;
+        d[o + SA_LO] = saLo;
+        d[o + HASH] = hash;
+        d[o + SERVER] = server;
+        in.seq.set(i, t + 1); // volatile write: publishes the record
+        return true;
+    }
+
+    /**
+     * The owner takes its next record, if any, into {@code out} ({@value #FIELDS} longs).
+     *
+     * @return true if a record was copied
+     */
+    boolean poll(int owner, long[] out) {
+        Inbox in = inboxes[owner];
+        long h = in.head;
+        int i = (int) h & (CAPACITY - 1);
+        if (in.seq.get(i) != h + 1) {
+            return false;
+        }
+        System.arraycopy(in.data, i * FIELDS, out, 0, FIELDS);
+        in.seq.set(i, h + CAPACITY); // the position is free for the producer one lap later
+        in.head = h + 1;
+        return true;
+    }
+}
