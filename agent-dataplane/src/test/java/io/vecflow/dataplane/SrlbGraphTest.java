@@ -486,6 +486,38 @@ class SrlbGraphTest {
         assertThat(k.stickyHits()).isEqualTo(1);
     }
 
+    @Test
+    void aPacketTooBigForTheSteeringSrhGetsPacketTooBigFromTheVip() throws Exception {
+        MemoryPort c = new MemoryPort("vfsr-c3", 1, 1), sv = new MemoryPort("vfsr-s3", 2, 1);
+        Dataplane.Topology t = new Dataplane.Topology();
+        t.workers = 1;
+        t.interfaces = new InterfaceTable(4);
+        t.interfaces.add(c, MAC, 1500, true);
+        t.interfaces.add(sv, MAC + 1, 1500, true); // no room for the SRH at full size
+        t.forwarding = new Forwarding.Builder().neighbour("fd00:c::1", "02:aa:00:00:00:01")
+                .neighbour("fd00:9::2", "02:aa:00:00:00:02").route("fd00:c::/64", "fd00:c::1", 1)
+                .route("fc00::/16", "fd00:9::2", 2).build();
+        t.lb = new LoadBalancer.Settings();
+        t.lb.ip6Source = InetAddress.ofLiteral("2001:db8:5::1");
+        t.lb.flowTableSlots = 1 << 10;
+        Dataplane d = new Dataplane(t, em, null, null);
+        dps.add(d);
+        d.loadBalancer().addVip(KEY, Encap.SRLB, 7);
+        d.loadBalancer().addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
+        byte[] big = tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x10, 1500 - 60);
+        byte[] fits = tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x02, 1500 - 60 - 72);
+        byte[] ptb = hop(d, c, big, c);
+        assertThat(ptb[14 + 6]).as("ICMPv6").isEqualTo((byte) 58);
+        assertThat(ptb[14 + 40]).as("Packet Too Big").isEqualTo((byte) 2);
+        assertThat(ByteBuffer.wrap(ptb).getInt(14 + 44)).as("MTU = 1500 - 56").isEqualTo(1444);
+        assertThat(i64(ptb, 14 + 8)).as("from the VIP").isEqualTo(VIP_HI);
+        assertThat(i64(ptb, 14 + 16)).isEqualTo(VIP_LO);
+        assertThat(i64(ptb, 14 + 32)).as("to the client").isEqualTo(CLIENT_LO);
+        byte[] hunt = hop(d, c, fits, sv);
+        assertThat(hunt.length).as("a SYN that fits hunts at 1500 bytes").isEqualTo(14 + 1500);
+        assertThat(d.loadBalancer().show()).contains("too-big 1");
+    }
+
     private static long allocated() {
         return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
                 .getThreadAllocatedBytes(Thread.currentThread().threadId());

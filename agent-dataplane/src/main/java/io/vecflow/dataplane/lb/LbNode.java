@@ -147,6 +147,23 @@ public final class LbNode extends Node {
             }
             long hash = FlowHash.hash(seed, k);
             if (s.encap[vip] == LoadBalancer.E_SRLB) {
+                // path MTU toward the servers: a steered packet gains the SRH [server, LB SID, VIP] (56 bytes)
+                int mtu = ws.srlbMtu(vip, s, f, interfaces);
+                if (mtu > 0) {
+                    int c = ws.icmp.check(d, buf, len, l3, mtu, Encap.srlbSrhBytes(1));
+                    if (c > 0) {
+                        ws.addVip(vip, LoadBalancer.V_TOO_BIG, 1);
+                        pool.length[b] = c;
+                        w.enqueue(next(NEXT_LOOKUP6), b, 0);
+                        continue;
+                    }
+                    if (c < 0) {
+                        ws.addVip(vip, LoadBalancer.V_TOO_BIG, 1);
+                        pool.dropReason[b] = DropReason.MTU_EXCEEDED.ordinal();
+                        w.enqueue(drop, b, 0);
+                        continue;
+                    }
+                }
                 int r = ws.srlb.client(ws, s, vip, k, hash, now, d, buf, len, l3);
                 if (r == SrlbLb.NO_CANDIDATE) {
                     ws.addVip(vip, LoadBalancer.V_NO_BACKEND, 1);

@@ -33,8 +33,10 @@ import java.lang.foreign.MemorySegment;
  * server signal that the port's receive hashing puts on another worker is handed to the owner ({@link SrlbHandoff}):
  * the packet goes on toward the client from where it arrived, and the state change (STEER with the server, or
  * TEARDOWN) is applied by the owner before its next vector — VPP hands the packet itself over; only the state
- * matters here. No ICMP too-big: the SRH adds 56–72 bytes, so links toward the servers need that much more MTU than
- * the client side.
+ * matters here. Path MTU: {@link LbNode} answers a client packet that would not fit the smallest MTU toward the VIP's
+ * servers once steered (+56 bytes of SRH) with an ICMPv6 Packet Too Big from the VIP (RFC 4443 §3.2); a hunt adds 72
+ * bytes, so a large non-SYN packet of a flow still hunting can exceed that by 16 bytes and is dropped as
+ * {@code mtu exceeded} by ip6-rewrite.
  */
 final class SrlbLb {
     /** The VIP has no server. */

@@ -37,6 +37,9 @@ public final class WorkerState {
     private final int[] mtu = new int[LoadBalancer.MAX_BACKENDS];
     private final int[] mtuEpoch = new int[LoadBalancer.MAX_BACKENDS];
     private int epoch = 1;
+    /** Smallest egress MTU over an SRLB VIP's servers (bytes; 0 = none known), valid when vipMtuEpoch[v] == epoch. */
+    private final int[] vipMtu = new int[LoadBalancer.MAX_VIPS];
+    private final int[] vipMtuEpoch = new int[LoadBalancer.MAX_VIPS];
     private LoadBalancer.Snapshot cachedFor;
     private Forwarding cachedForwarding;
 
@@ -107,6 +110,26 @@ public final class WorkerState {
         }
         mtu[b] = m;
         mtuEpoch[b] = epoch;
+        return m;
+    }
+
+    /**
+     * @return the smallest L3 MTU (bytes) of the interfaces the FIB sends SRLB VIP {@code vip}'s servers out of, or 0
+     *         when none has a route (cached until the snapshot or the forwarding state changes)
+     */
+    int srlbMtu(int vip, LoadBalancer.Snapshot s, Forwarding f, InterfaceTable interfaces) {
+        if (vipMtuEpoch[vip] == epoch) {
+            return vipMtu[vip];
+        }
+        int m = 0;
+        for (int b : s.vipBackends[vip]) {
+            int e = egressMtu(b, s, f, interfaces);
+            if (e > 0 && (m == 0 || e < m)) {
+                m = e;
+            }
+        }
+        vipMtu[vip] = m;
+        vipMtuEpoch[vip] = epoch;
         return m;
     }
 }
