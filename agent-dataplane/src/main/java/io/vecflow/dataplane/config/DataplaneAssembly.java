@@ -107,7 +107,7 @@ public final class DataplaneAssembly implements AutoCloseable {
                     case "static-threshold" -> new io.vecflow.dataplane.lb.srlb.StaticThreshold(a.threshold);
                     default -> io.vecflow.dataplane.lb.srlb.AcceptPolicy.ALWAYS_ACCEPT;
                 };
-                as.load = new io.vecflow.dataplane.lb.srlb.SettableLoadSource("test", a.loadInitial);
+                as.load = loadSource(a);
                 as.flowTableSlots = a.flowTableSlots;
                 as.activeTimeoutSeconds = a.activeTimeout;
                 as.teardownTimeoutSeconds = a.teardownTimeout;
@@ -170,6 +170,31 @@ public final class DataplaneAssembly implements AutoCloseable {
     public static DataplaneAssembly open(DataplaneConfig c, Consumer<String> log, boolean controlSocket)
             throws Exception {
         return new DataplaneAssembly(c, log, controlSocket);
+    }
+
+    /**
+     * The srlb-agent's load source; a polled one (apache, nginx, cgroup) is refreshed every {@code load-interval-ms}
+     * by a {@link io.vecflow.dataplane.lb.srlb.LoadSourcePoller} thread that {@link #close()} stops.
+     */
+    private io.vecflow.dataplane.lb.srlb.LoadSource loadSource(DataplaneConfig.SrlbAgentSection a) {
+        java.time.Duration every = java.time.Duration.ofMillis(a.loadIntervalMs);
+        io.vecflow.dataplane.lb.srlb.PolledLoadSource polled = switch (a.load) {
+            case "apache" -> new io.vecflow.dataplane.lb.srlb.ApacheStatusSource(java.net.http.HttpClient
+                    .newHttpClient(), java.net.URI.create(a.loadUrl), "sending".equals(a.loadMetric)
+                    ? io.vecflow.dataplane.lb.srlb.ApacheStatusSource.Metric.SENDING
+                    : io.vecflow.dataplane.lb.srlb.ApacheStatusSource.Metric.BUSY_WORKERS, every);
+            case "nginx" -> new io.vecflow.dataplane.lb.srlb.NginxStatusSource(java.net.http.HttpClient
+                    .newHttpClient(), java.net.URI.create(a.loadUrl), every);
+            case "cgroup" -> new io.vecflow.dataplane.lb.srlb.CgroupCpuSource(Path.of(a.loadCgroup), a.loadCpus);
+            default -> null;
+        };
+        if (polled == null) {
+            return new io.vecflow.dataplane.lb.srlb.SettableLoadSource("test", a.loadInitial);
+        }
+        io.vecflow.dataplane.lb.srlb.LoadSourcePoller poller = new io.vecflow.dataplane.lb.srlb.LoadSourcePoller();
+        owned.add(poller);
+        poller.add(polled, every);
+        return polled;
     }
 
     private static Port openPort(DataplaneConfig.Port pc, int ifIndex, int workers) throws Exception {

@@ -144,8 +144,23 @@ public final class DataplaneConfig {
         public String policy = "always-accept";
         /** static-threshold: accept iff load &lt; threshold (or last candidate). */
         public double threshold = 1;
-        /** Load source: {@code test} (settable at run time with {@code srlb load N}; default). */
+        /**
+         * Load source: {@code test} (settable at run time with {@code srlb load N}; default), {@code apache}
+         * (mod_status {@code ?auto} page at {@code load-url}: busy workers, or W slots with {@code load-metric:
+         * sending}), {@code nginx} (stub_status at {@code load-url}: active connections) or {@code cgroup} (cgroup v2
+         * {@code cpu.stat} at {@code load-cgroup}: CPU use as a fraction of {@code load-cpus}, 0..1).
+         */
         public String load = "test";
+        /** apache / nginx: the status page URL (http or https). */
+        public String loadUrl;
+        /** apache: busy-workers (default) or sending. */
+        public String loadMetric = "busy-workers";
+        /** cgroup: path of the group's {@code cpu.stat}. */
+        public String loadCgroup;
+        /** cgroup: CPUs that count as 100 % (default 1). */
+        public double loadCpus = 1;
+        /** apache / nginx / cgroup: refresh interval, ms, 10..60000 (default 100); also the request timeout. */
+        public int loadIntervalMs = 100;
         /** Initial value of the test load. */
         public double loadInitial;
         /** Flow-table slots per worker: a power of two, 8..16777216. */
@@ -623,7 +638,7 @@ public final class DataplaneConfig {
 
         boolean check(boolean ok, String path, Object value, String rule) {
             if (!ok) {
-                add(path, quote(value) + " is invalid (" + rule + ")");
+                add(path, value == null ? "is missing (" + rule + ")" : quote(value) + " is invalid (" + rule + ")");
             }
             return ok;
         }
@@ -1131,7 +1146,33 @@ public final class DataplaneConfig {
                 .contains(String.valueOf(a.policy)), "srlb-agent.policy", a.policy,
                 "need always-accept, always-reject, only-last or static-threshold");
         p.check(Double.isFinite(a.threshold), "srlb-agent.threshold", a.threshold, "need a finite number");
-        p.check("test".equals(a.load), "srlb-agent.load", a.load, "need test (the settable source)");
+        if (p.check(java.util.Set.of("test", "apache", "nginx", "cgroup").contains(String.valueOf(a.load)),
+                "srlb-agent.load", a.load, "need test, apache, nginx or cgroup")) {
+            if (a.load.equals("apache") || a.load.equals("nginx")) {
+                java.net.URI u = null;
+                try {
+                    u = a.loadUrl == null ? null : new java.net.URI(a.loadUrl);
+                } catch (java.net.URISyntaxException e) {
+                    u = null;
+                }
+                p.check(u != null && u.getHost() != null && ("http".equals(u.getScheme())
+                        || "https".equals(u.getScheme())), "srlb-agent.load-url", a.loadUrl,
+                        "need the status page's http(s) URL, e.g. http://127.0.0.1/server-status?auto");
+            }
+            if (a.load.equals("apache")) {
+                p.check("busy-workers".equals(a.loadMetric) || "sending".equals(a.loadMetric),
+                        "srlb-agent.load-metric", a.loadMetric, "need busy-workers or sending");
+            }
+            if (a.load.equals("cgroup")) {
+                p.check(a.loadCgroup != null && !a.loadCgroup.isBlank(), "srlb-agent.load-cgroup", a.loadCgroup,
+                        "need the path of the group's cpu.stat, e.g. /sys/fs/cgroup/system.slice/nginx.service/"
+                                + "cpu.stat");
+                p.check(a.loadCpus > 0 && Double.isFinite(a.loadCpus), "srlb-agent.load-cpus", a.loadCpus,
+                        "need a CPU count > 0");
+            }
+        }
+        p.check(a.loadIntervalMs >= 10 && a.loadIntervalMs <= 60_000, "srlb-agent.load-interval-ms",
+                a.loadIntervalMs, "need 10..60000 ms");
         p.check(Double.isFinite(a.loadInitial), "srlb-agent.load-initial", a.loadInitial, "need a finite number");
         p.check(a.flowTableSlots >= 8 && a.flowTableSlots <= 1 << 24 && Integer.bitCount(a.flowTableSlots) == 1,
                 "srlb-agent.flow-table-slots", a.flowTableSlots, "need a power of two, 8..16777216");

@@ -352,7 +352,79 @@ class DataplaneConfigTest {
                 "dp.yaml line 8: srlb-agent.vips[0]: \"10.0.0.1\" is invalid (need an IPv6 address)",
                 "dp.yaml line 9: srlb-agent.policy: \"sometimes\" is invalid (need always-accept, always-reject, "
                         + "only-last or static-threshold)",
-                "dp.yaml line 10: srlb-agent.load: \"apache\" is invalid (need test (the settable source))",
+                "dp.yaml line 6: srlb-agent.load-url: is missing (need the status page's http(s) URL, e.g. "
+                        + "http://127.0.0.1/server-status?auto)",
                 "dp.yaml line 11: srlb-agent.flow-table-slots: 100 is invalid (need a power of two, 8..16777216)");
+    }
+
+    @Test
+    void srlbAgentLoadSourcesAreCheckedAndPolled(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        assertThat(problems("""
+                ports:
+                  - {name: g, type: generator}
+                srlb-agent:
+                  sid: "fc00:1::"
+                  vips: ["2001:db8::1"]
+                  load: cgroup
+                  load-cpus: 0
+                  load-interval-ms: 5
+                """).problems()).containsExactly(
+                "dp.yaml line 3: srlb-agent.load-cgroup: is missing (need the path of the group's cpu.stat, e.g. "
+                        + "/sys/fs/cgroup/system.slice/nginx.service/cpu.stat)",
+                "dp.yaml line 7: srlb-agent.load-cpus: 0.0 is invalid (need a CPU count > 0)",
+                "dp.yaml line 8: srlb-agent.load-interval-ms: 5 is invalid (need 10..60000 ms)");
+        assertThat(problems("""
+                ports:
+                  - {name: g, type: generator}
+                srlb-agent:
+                  sid: "fc00:1::"
+                  vips: ["2001:db8::1"]
+                  load: apache
+                  load-url: "ftp://x/status"
+                  load-metric: idle
+                """).problems()).containsExactly(
+                "dp.yaml line 7: srlb-agent.load-url: \"ftp://x/status\" is invalid (need the status page's http(s) "
+                        + "URL, e.g. http://127.0.0.1/server-status?auto)",
+                "dp.yaml line 8: srlb-agent.load-metric: \"idle\" is invalid (need busy-workers or sending)");
+        // a real nginx-format stub_status page, polled into the agent's policy metric
+        com.sun.net.httpserver.HttpServer http = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        http.createContext("/status", x -> {
+            byte[] b = "Active connections: 7 \nserver accepts handled requests\n 10 10 20 \nReading: 0 Writing: 1 Waiting: 6 \n"
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            x.sendResponseHeaders(200, b.length);
+            x.getResponseBody().write(b);
+            x.close();
+        });
+        http.start();
+        try {
+            DataplaneConfig c = DataplaneConfig.parse("""
+                    workers: 1
+                    ports:
+                      - {name: g, type: generator, generator: {packets: 0}}
+                    sflow: {sampling-rate: 0, usersock-groups: {psample: 24, net-dm: 25, counters: 26}}
+                    metrics: {port: 0}
+                    srlb-agent:
+                      sid: "fc00:1::"
+                      vips: ["2001:db8::1"]
+                      policy: static-threshold
+                      threshold: 5
+                      load: nginx
+                      load-url: "http://127.0.0.1:%d/status"
+                      load-interval-ms: 50
+                    """.formatted(http.getAddress().getPort()), "dp.yaml", null);
+            try (DataplaneAssembly a = DataplaneAssembly.open(c, m -> { }, false)) {
+                long end = System.nanoTime() + 10_000_000_000L;
+                String show = a.dataplane().srlbAgent().show();
+                while (!show.contains("= 7.0") && System.nanoTime() < end) {
+                    Thread.sleep(20);
+                    show = a.dataplane().srlbAgent().show();
+                }
+                assertThat(show).contains("policy static-threshold c=5", "load nginx", "= 7.0");
+            }
+        } finally {
+            http.stop(0);
+        }
     }
 }
