@@ -29,7 +29,8 @@ import java.lang.foreign.MemorySegment;
  * 4 bytes: outer source port (u16), CE-marked packets since the last relay (u16, saturating).
  *
  * <p><b>Decapsulation</b> ({@link #decap}): checks the outer IPv4/UDP (IHL, lengths, protocol 17), the Geneve version
- * (0) and option lengths, or the VXLAN I flag, walks at most {@link #MAX_OPTIONS} options, records the outer source
+ * (0) and option lengths, or the VXLAN I flag; refuses ({@link #ERR_REFUSED}) another VNI, a Geneve control packet (O
+ * bit) and an unknown option with the critical bit; walks at most {@link #MAX_OPTIONS} options, records the outer source
  * address, source port, ECN and VNI and any feedback entries, and moves the inner IP packet to offset 14 (EtherType
  * set). RFC 6040 §4.2 on CE: an ECT inner packet becomes CE (IPv4 header checksum updated, RFC 1624); a Not-ECT inner
  * packet is forwarded unchanged and counted by the caller — the mark was put there for the tunnel's own feedback
@@ -62,6 +63,12 @@ public final class Overlay {
     public static final int NOT_TUNNEL = -5;
     /** Decap: a probe (UDP payload shorter than a tunnel header: lb.md §4 path discovery). */
     public static final int PROBE = -6;
+    /**
+     * Decap: a well-formed tunnel packet this endpoint must not forward — another VNI (RFC 7348 §4, RFC 8926 §3.4), a
+     * Geneve control packet (O bit, RFC 8926 §3.4) or a Geneve option it does not know with the critical bit set (RFC
+     * 8926 §3.5); {@link #errorOffset()} names the field.
+     */
+    public static final int ERR_REFUSED = -7;
 
     private final boolean geneve;
     private final int port;
@@ -279,8 +286,16 @@ public final class Overlay {
                 return ERR_MALFORMED; // version
             }
             int optBytes = (h & 0x3F) * 4;
+            if ((Bytes.u8(seg, t + 1) & 0x80) != 0) {
+                errorOffset = ihl + 8 + 1;
+                return ERR_REFUSED; // O bit: a control packet, whose payload is never forwarded
+            }
             innerType = Bytes.u16(seg, t + 2);
             lastVni = Bytes.i32(seg, t + 4) >>> 8;
+            if (lastVni != vni) {
+                errorOffset = ihl + 8 + 4;
+                return ERR_REFUSED;
+            }
             int o = ihl + 8 + TUNNEL_HEADER;
             int optEnd = o + optBytes;
             if (optEnd > end) {
@@ -304,6 +319,9 @@ public final class Overlay {
                         feedbackPorts[feedbackCount] = e >>> 16;
                         feedbackMarks[feedbackCount++] = e & 0xFFFF;
                     }
+                } else if ((type & 0x80) != 0) {
+                    errorOffset = o + 2;
+                    return ERR_REFUSED; // an option we do not know, marked critical (RFC 8926 §3.5.1)
                 }
                 o += 4 + 4 * words;
             }
@@ -314,6 +332,10 @@ public final class Overlay {
                 return ERR_MALFORMED; // VXLAN I flag clear: no VNI
             }
             lastVni = Bytes.i32(seg, t + 4) >>> 8;
+            if (lastVni != vni) {
+                errorOffset = ihl + 8 + 4;
+                return ERR_REFUSED;
+            }
             innerAt = ihl + 8 + TUNNEL_HEADER + 14;
             if (innerAt > end) {
                 errorOffset = ihl + 8 + TUNNEL_HEADER;

@@ -233,7 +233,7 @@ class OverlayTest {
                 assertThat(o.feedbackCount()).isBetween(0, Overlay.MAX_FEEDBACK);
                 outcomes[0]++;
             } else {
-                assertThat(r).isBetween(Overlay.PROBE, Overlay.ERR_TRUNCATED);
+                assertThat(r).isBetween(Overlay.ERR_REFUSED, Overlay.ERR_TRUNCATED);
                 outcomes[-r]++;
             }
         }
@@ -241,4 +241,48 @@ class OverlayTest {
         assertThat(outcomes[-Overlay.ERR_MALFORMED]).as("some are malformed").isPositive();
         assertThat(outcomes[-Overlay.NOT_TUNNEL]).isPositive();
     }
+    /** A Geneve frame from A to B without options: outer IPv4 at 14, UDP at 34, Geneve at 42, inner IPv4 at 50. */
+    private byte[] geneveFrame(byte[] inner) {
+        int r = geneveA.encap(seg, BUF, load(inner), 14, LbPackets.v4int(B), 49152, true, null, null, 0);
+        return LbPackets.bytes(seg, BUF, r);
+    }
+
+    @Test
+    void otherVniControlPacketsAndUnknownCriticalOptionsAreNotForwarded() {
+        byte[] good = geneveFrame(tcp4());
+        assertThat(decap(good)).isPositive();
+        // RFC 8926 §3.4 / RFC 7348 §4: a VNI this endpoint does not serve is another network's packet
+        byte[] bad = good.clone();
+        bad[42 + 6] = 99;
+        assertThat(decap(bad)).isEqualTo(Overlay.ERR_REFUSED);
+        assertThat(geneveB.errorOffset()).isEqualTo(28 + 4);
+        // RFC 8926 §3.4: O bit, a control packet: "tunnel endpoints MUST NOT forward the payload"
+        bad = good.clone();
+        bad[42 + 1] = (byte) 0x80;
+        assertThat(decap(bad)).isEqualTo(Overlay.ERR_REFUSED);
+        assertThat(geneveB.errorOffset()).isEqualTo(28 + 1);
+        // RFC 8926 §3.5: an option we do not know with the critical bit (type bit 7) must drop the packet
+        byte[] in = tcp4();
+        int r = geneveA.encap(seg, BUF, load(in), 14, LbPackets.v4int(B), 49152, true, new int[] {1}, new int[] {1}, 1);
+        byte[] withOption = LbPackets.bytes(seg, BUF, r);
+        assertThat(decap(withOption)).isPositive();
+        bad = withOption.clone();
+        LbPackets.put16(bad, 50, 0x0101); // another option class
+        bad[50 + 2] = (byte) 0x81; // critical
+        bad[42 + 1] = 0x40; // C bit
+        assertThat(decap(bad)).isEqualTo(Overlay.ERR_REFUSED);
+        assertThat(geneveB.errorOffset()).isEqualTo(36 + 2);
+        // the same option without the critical bit is skipped
+        bad[50 + 2] = 0x01;
+        bad[42 + 1] = 0;
+        assertThat(decap(bad)).isPositive();
+        assertThat(geneveB.feedbackCount()).isZero();
+        // VXLAN with another VNI
+        r = vxlanA.encap(seg, BUF, load(tcp4()), 14, LbPackets.v4int(B), 49152, false, null, null, 0);
+        byte[] vx = LbPackets.bytes(seg, BUF, r);
+        assertThat(vxlanB.decap(seg, BUF, load(vx), 14, LbPackets.v4int(B))).isPositive();
+        vx[42 + 6] = 8;
+        assertThat(vxlanB.decap(seg, BUF, load(vx), 14, LbPackets.v4int(B))).isEqualTo(Overlay.ERR_REFUSED);
+    }
+
 }
