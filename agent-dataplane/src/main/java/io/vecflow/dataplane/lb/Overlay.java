@@ -261,6 +261,12 @@ public final class Overlay {
             return ihl + 8 > avail ? ERR_TRUNCATED : ERR_MALFORMED;
         }
         long u = p + ihl;
+        if ((Bytes.u16(seg, p + 6) & 0x3FFF) != 0) {
+            // MF or a fragment offset: without reassembly a fragment is never read as a tunnel header (RFC 7348
+            // §4.3: the destination VTEP may discard VXLAN fragments; the same holds for Geneve here)
+            errorOffset = 6;
+            return ERR_MALFORMED;
+        }
         if (Bytes.u16(seg, u + 2) != port) {
             return NOT_TUNNEL;
         }

@@ -285,4 +285,18 @@ class OverlayTest {
         assertThat(vxlanB.decap(seg, BUF, load(vx), 14, LbPackets.v4int(B))).isEqualTo(Overlay.ERR_REFUSED);
     }
 
+    @Test
+    void outerFragmentsAreNotDecapsulated() {
+        byte[] good = geneveFrame(tcp4());
+        // RFC 7348 §4.3 (and RFC 8926 §4.1.1): no reassembly here, so a fragment is dropped, never read as a tunnel
+        byte[] later = good.clone();
+        LbPackets.put16(later, 14 + 6, 0x0003); // fragment offset 24 bytes, DF/MF clear
+        assertThat(decap(later)).isEqualTo(Overlay.ERR_MALFORMED);
+        assertThat(geneveB.errorOffset()).isEqualTo(6);
+        byte[] first = good.clone();
+        LbPackets.put16(first, 14 + 6, 0x2000); // MF
+        assertThat(decap(first)).isEqualTo(Overlay.ERR_MALFORMED);
+        assertThat(geneveB.errorOffset()).isEqualTo(6);
+    }
+
 }
