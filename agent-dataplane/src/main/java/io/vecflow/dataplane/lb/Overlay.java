@@ -1,5 +1,6 @@
 package io.vecflow.dataplane.lb;
 
+import io.vecflow.dataplane.lb.clove.PathDiscovery;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -61,7 +62,10 @@ public final class Overlay {
             ERR_NO_ROOM = Encap.ERR_NO_ROOM, ERR_MALFORMED = Encap.ERR_MALFORMED;
     /** Decap: not UDP to our tunnel port (the caller passes it on, it is not an error of the packet). */
     public static final int NOT_TUNNEL = -5;
-    /** Decap: a probe (UDP payload shorter than a tunnel header: lb.md §4 path discovery). */
+    /**
+     * Decap: a probe (lb.md §4 path discovery; {@link PathDiscovery#udpLength}): a UDP payload shorter than a tunnel
+     * header, or of at most {@link PathDiscovery#MAX_TTL} bytes whose first 8 are zero.
+     */
     public static final int PROBE = -6;
     /**
      * Decap: a well-formed tunnel packet this endpoint must not forward — another VNI (RFC 7348 §4, RFC 8926 §3.4), a
@@ -240,8 +244,8 @@ public final class Overlay {
      * @param l3Off     offset of the outer IPv4 header
      * @param localIpv4 this endpoint's address (big-endian u32)
      * @return the new frame length (inner IP packet at 14, EtherType set), {@link #NOT_TUNNEL} (not IPv4/UDP to this
-     *         endpoint's tunnel port; frame untouched), {@link #PROBE} (a path-discovery probe: UDP payload shorter
-     *         than a tunnel header), or an {@code ERR_*} code with {@link #errorOffset()} (offset from the outer IP
+     *         endpoint's tunnel port; frame untouched), {@link #PROBE} (a path-discovery probe, see
+     *         {@link #PROBE}), or an {@code ERR_*} code with {@link #errorOffset()} (offset from the outer IP
      *         header) naming the bad field
      */
     public int decap(MemorySegment seg, long bufStart, int frameLen, int l3Off, int localIpv4) {
@@ -278,10 +282,13 @@ public final class Overlay {
         outerSrc = Bytes.i32(seg, p + 12);
         outerSrcPort = Bytes.u16(seg, u);
         outerEcn = Bytes.u8(seg, p + 1) & 3;
-        if (udpLen < 8 + TUNNEL_HEADER) {
+        long t = u + 8;
+        if (udpLen < 8 + TUNNEL_HEADER || udpLen <= 8 + PathDiscovery.MAX_TTL && Bytes.i64(seg, t) == 0) {
+            // a probe's payload is its TTL in zero bytes (PathDiscovery.udpLength): shorter than a tunnel header up
+            // to TTL 7, and from TTL 8 an all-zero header, which no valid Geneve (Protocol Type 0) or VXLAN (I flag
+            // clear) packet has
             return PROBE;
         }
-        long t = u + 8;
         int end = ihl + udpLen; // from p
         int innerAt; // offset of the inner IP packet from p
         int innerType;

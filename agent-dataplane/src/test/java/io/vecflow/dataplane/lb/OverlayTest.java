@@ -299,4 +299,22 @@ class OverlayTest {
         assertThat(geneveB.errorOffset()).isEqualTo(6);
     }
 
+    @Test
+    void probesOfEveryTtlAreProbesNotErrors() {
+        for (int ttl = 1; ttl <= io.vecflow.dataplane.lb.clove.PathDiscovery.MAX_TTL; ttl++) {
+            int udpLen = io.vecflow.dataplane.lb.clove.PathDiscovery.udpLength(ttl);
+            byte[] f = new byte[14 + 20 + udpLen];
+            LbPackets.put16(f, 12, 0x0800);
+            LbPackets.put32(f, 14, 0x4500_0000 | 20 + udpLen);
+            LbPackets.put32(f, 18, 0x4000);
+            LbPackets.put32(f, 22, 2 << 24 | 17 << 16);
+            System.arraycopy(LbPackets.v4(A), 0, f, 26, 4);
+            System.arraycopy(LbPackets.v4(B), 0, f, 30, 4);
+            LbPackets.put16(f, 34, 49152);
+            LbPackets.put16(f, 36, Overlay.GENEVE_PORT);
+            LbPackets.put16(f, 38, udpLen);
+            assertThat(decap(f)).as("probe with TTL " + ttl).isEqualTo(Overlay.PROBE);
+        }
+    }
+
 }

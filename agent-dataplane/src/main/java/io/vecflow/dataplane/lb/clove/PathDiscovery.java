@@ -21,8 +21,9 @@ import java.util.Map;
  * <p><b>Probe encoding.</b> The router's reply quotes the probe's IP header and at least its first 8 UDP bytes
  * (RFC 792 "Time Exceeded"; RFC 4443 §3.3 quotes as much as fits), which carry the source port (the path key) and the
  * UDP Length. The quoted IP TTL is the expired value, not the one sent, so the probe's TTL is encoded in its size: a
- * probe sent with TTL t has a UDP payload of t bytes ({@link #udpLength}{@code (t) = 8 + t}) — too short to be a
- * valid VXLAN/Geneve packet, so an endpoint that receives one drops it. The destination itself answers a probe that
+ * probe sent with TTL t has a UDP payload of t zero bytes ({@link #udpLength}{@code (t) = 8 + t}) — shorter than a
+ * tunnel header up to t = 7, an all-zero (invalid) tunnel header beyond, so an endpoint that receives one counts it
+ * as a probe ({@code Overlay.PROBE}) and drops it. The destination itself answers a probe that
  * reaches it with ICMP Port Unreachable (or nothing); that marks the path's end.
  *
  * <p><b>Replies</b> ({@link #parseReply}): ICMPv4 type 11 code 0 / ICMPv6 type 3 code 0 (hop), ICMPv4 type 3 code 3 /
