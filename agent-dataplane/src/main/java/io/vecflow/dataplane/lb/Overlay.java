@@ -32,8 +32,9 @@ import java.lang.foreign.MemorySegment;
  * <p><b>Decapsulation</b> ({@link #decap}): checks the outer IPv4/UDP (IHL, lengths, protocol 17), the Geneve version
  * (0) and option lengths, or the VXLAN I flag; refuses ({@link #ERR_REFUSED}) another VNI, a Geneve control packet (O
  * bit) and an unknown option with the critical bit; walks at most {@link #MAX_OPTIONS} options, records the outer source
- * address, source port, ECN and VNI and any feedback entries, and moves the inner IP packet to offset 14 (EtherType
- * set). RFC 6040 §4.2 on CE: an ECT inner packet becomes CE (IPv4 header checksum updated, RFC 1624); a Not-ECT inner
+ * address, source port, ECN and VNI and any feedback entries, checks the inner IP header as ip4-input / ip6-input
+ * would (the inner packet goes straight to ip4-lookup / ip6-lookup: IHL, total length, header checksum; IPv6 payload
+ * length), and moves the inner IP packet, up to its own length, to offset 14 (EtherType set). RFC 6040 §4.2 on CE: an ECT inner packet becomes CE (IPv4 header checksum updated, RFC 1624); a Not-ECT inner
  * packet is forwarded unchanged and counted by the caller — the mark was put there for the tunnel's own feedback
  * (ECT(0) set by {@code ectIfNotEct}), not for the inner transport, which RFC 6040 would drop.
  */
@@ -373,11 +374,34 @@ public final class Overlay {
                 errorOffset = innerAt;
                 return innerLen < 20 ? ERR_TRUNCATED : ERR_MALFORMED;
             }
+            // the inner packet skips ip4-input: its checks here (RFC 791; RFC 1812 §5.2.2)
+            int innerIhl = (Bytes.u8(seg, q) & 0xF) * 4;
+            int innerTotal = Bytes.u16(seg, q + 2);
+            if (innerIhl < 20) {
+                errorOffset = innerAt;
+                return ERR_MALFORMED;
+            }
+            if (innerTotal < innerIhl || innerTotal > innerLen) {
+                errorOffset = innerAt + 2;
+                return ERR_MALFORMED;
+            }
+            if (Bytes.fold(Bytes.sum(seg, q, innerIhl, 0)) != 0) {
+                errorOffset = innerAt + 10;
+                return ERR_MALFORMED;
+            }
+            innerLen = innerTotal; // trailing bytes of the tunnel payload are not part of the packet
         } else if (innerType == Encap.ETHERTYPE_IPV6) {
             if (innerLen < 40 || (Bytes.u8(seg, q) >>> 4) != 6) {
                 errorOffset = innerAt;
                 return innerLen < 40 ? ERR_TRUNCATED : ERR_MALFORMED;
             }
+            // the inner packet skips ip6-input: its check here (RFC 8200 §3)
+            int payload = Bytes.u16(seg, q + 4);
+            if (40 + payload > innerLen) {
+                errorOffset = innerAt + 4;
+                return ERR_MALFORMED;
+            }
+            innerLen = 40 + payload;
         } else {
             errorOffset = innerAt - 2;
             return ERR_NOT_IP;

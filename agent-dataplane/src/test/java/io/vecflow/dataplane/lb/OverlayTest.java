@@ -317,4 +317,29 @@ class OverlayTest {
         }
     }
 
+    @Test
+    void malformedInnerIpv4IsNotForwarded() {
+        byte[] good = geneveFrame(tcp4());
+        // IHL 2
+        byte[] bad = good.clone();
+        bad[50] = 0x42;
+        assertThat(decap(bad)).isEqualTo(Overlay.ERR_MALFORMED);
+        assertThat(geneveB.errorOffset()).isEqualTo(36);
+        // total length past the tunnel payload
+        bad = good.clone();
+        LbPackets.put16(bad, 50 + 2, 1400);
+        assertThat(decap(bad)).isEqualTo(Overlay.ERR_MALFORMED);
+        assertThat(geneveB.errorOffset()).isEqualTo(36 + 2);
+        // header checksum (RFC 1812 §5.2.2, as ip4-input checks it)
+        bad = good.clone();
+        bad[50 + 10] ^= 0x55;
+        assertThat(decap(bad)).isEqualTo(Overlay.ERR_MALFORMED);
+        assertThat(geneveB.errorOffset()).isEqualTo(36 + 10);
+        // trailing bytes after the inner packet are not forwarded: the frame ends at the inner total length
+        byte[] padded = java.util.Arrays.copyOf(good, good.length + 6);
+        LbPackets.put16(padded, 14 + 2, LbPackets.u16(good, 14 + 2) + 6);
+        LbPackets.put16(padded, 14 + 24, LbPackets.u16(good, 14 + 24) + 6);
+        assertThat(decap(padded)).isEqualTo(14 + LbPackets.u16(good, 50 + 2));
+    }
+
 }
