@@ -31,12 +31,14 @@ import java.lang.foreign.MemorySegment;
  *
  * <p><b>Decapsulation</b> ({@link #decap}): checks the outer IPv4/UDP (IHL, lengths, protocol 17), the Geneve version
  * (0) and option lengths, or the VXLAN I flag; refuses ({@link #ERR_REFUSED}) another VNI, a Geneve control packet (O
- * bit) and an unknown option with the critical bit; walks at most {@link #MAX_OPTIONS} options, records the outer source
- * address, source port, ECN and VNI and any feedback entries, checks the inner IP header as ip4-input / ip6-input
- * would (the inner packet goes straight to ip4-lookup / ip6-lookup: IHL, total length, header checksum; IPv6 payload
- * length), and moves the inner IP packet, up to its own length, to offset 14 (EtherType set). RFC 6040 §4.2 on CE: an ECT inner packet becomes CE (IPv4 header checksum updated, RFC 1624); a Not-ECT inner
- * packet is forwarded unchanged and counted by the caller — the mark was put there for the tunnel's own feedback
- * (ECT(0) set by {@code ectIfNotEct}), not for the inner transport, which RFC 6040 would drop.
+ * bit) and an unknown option with the critical bit; walks at most {@link #MAX_OPTIONS} options, records the outer
+ * source address, source port, ECN and VNI and any feedback entries, checks the inner IP header as ip4-input /
+ * ip6-input would (the inner packet goes straight to ip4-lookup / ip6-lookup: IHL, total length, header checksum;
+ * IPv6 payload length), and moves the inner IP packet, up to its own length, to offset 14 (EtherType set). RFC 6040 §4.2: an
+ * outer ECT(1) makes an ECT(0) inner packet ECT(1); on CE, an ECT inner packet becomes CE (IPv4 header checksum
+ * updated, RFC 1624); a Not-ECT inner packet is forwarded unchanged and counted by the caller — the mark was put
+ * there for the tunnel's own feedback (ECT(0) set by {@code ectIfNotEct}), not for the inner transport, which RFC
+ * 6040 would drop.
  */
 public final class Overlay {
     /** IANA UDP port of Geneve (RFC 8926 §3.3). */
@@ -409,6 +411,8 @@ public final class Overlay {
         innerCe = 0;
         if (outerEcn == 3) {
             applyCe(seg, q, innerType == Encap.ETHERTYPE_IPV4);
+        } else if (outerEcn == 1) {
+            applyEct1(seg, q, innerType == Encap.ETHERTYPE_IPV4);
         }
         MemorySegment.copy(seg, q, seg, bufStart + Encap.ETHERNET_HEADER, innerLen);
         Bytes.put16(seg, bufStart + 12, innerType);
@@ -441,6 +445,28 @@ public final class Overlay {
             } else if (ecn != 3) {
                 Bytes.put32(seg, q, w | 3 << 20);
                 innerCe = 1;
+            }
+        }
+    }
+
+    /** RFC 6040 §4.2: an outer ECT(1) turns an ECT(0) inner header into ECT(1); other inner codepoints stay. */
+    private static void applyEct1(MemorySegment seg, long q, boolean v4) {
+        if (v4) {
+            int tos = Bytes.u8(seg, q + 1);
+            if ((tos & 3) == 2) {
+                int oldWord = Bytes.u16(seg, q);
+                Bytes.put8(seg, q + 1, tos & 0xFC | 1);
+                int newWord = Bytes.u16(seg, q);
+                // RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m')
+                int sum = (~Bytes.u16(seg, q + 10) & 0xFFFF) + (~oldWord & 0xFFFF) + newWord;
+                sum = (sum & 0xFFFF) + (sum >>> 16);
+                sum = (sum & 0xFFFF) + (sum >>> 16);
+                Bytes.put16(seg, q + 10, ~sum & 0xFFFF);
+            }
+        } else {
+            int w = Bytes.i32(seg, q);
+            if ((w >>> 20 & 3) == 2) {
+                Bytes.put32(seg, q, w & ~(3 << 20) | 1 << 20);
             }
         }
     }

@@ -342,4 +342,24 @@ class OverlayTest {
         assertThat(decap(padded)).isEqualTo(14 + LbPackets.u16(good, 50 + 2));
     }
 
+    @Test
+    void outerEct1TurnsInnerEct0IntoEct1() {
+        // RFC 6040 §4.2, decapsulation table: inner ECT(0) under outer ECT(1) leaves as ECT(1)
+        byte[] in = tcp4();
+        in[15] = (byte) (in[15] & 0xFC | 2);
+        in[24] = 0;
+        in[25] = 0;
+        LbPackets.put16(in, 24, LbPackets.checksum(in, 14, 20, 0));
+        byte[] f = geneveFrame(in);
+        f[14 + 1] = (byte) (f[14 + 1] & 0xFC | 1);
+        int back = decap(f);
+        byte[] dec = LbPackets.bytes(seg, BUF, back);
+        assertThat(dec[15] & 3).isEqualTo(1);
+        assertThat(LbPackets.checksum(dec, 14, 20, 0)).isZero();
+        // ECT(1) outer over a Not-ECT inner: unchanged (Not-ECT)
+        f = geneveFrame(tcp4());
+        f[14 + 1] = (byte) (f[14 + 1] & 0xFC | 1);
+        dec = LbPackets.bytes(seg, BUF, decap(f));
+        assertThat(dec[15] & 3).isZero();
+    }
 }
