@@ -33,12 +33,12 @@ import java.lang.foreign.MemorySegment;
  * (0) and option lengths, or the VXLAN I flag; refuses ({@link #ERR_REFUSED}) another VNI, a Geneve control packet (O
  * bit) and an unknown option with the critical bit; walks at most {@link #MAX_OPTIONS} options, records the outer
  * source address, source port, ECN and VNI and any feedback entries, checks the inner IP header as ip4-input /
- * ip6-input would (the inner packet goes straight to ip4-lookup / ip6-lookup: IHL, total length, header checksum;
- * IPv6 payload length), and moves the inner IP packet, up to its own length, to offset 14 (EtherType set). RFC 6040 §4.2: an
+ * ip6-input would (the inner packet goes straight to ip4-lookup / ip6-lookup: IHL, total length, header checksum; IPv6
+ * payload length), and moves the inner IP packet, up to its own length, to offset 14 (EtherType set). RFC 6040 §4.2: an
  * outer ECT(1) makes an ECT(0) inner packet ECT(1); on CE, an ECT inner packet becomes CE (IPv4 header checksum
- * updated, RFC 1624); a Not-ECT inner packet is forwarded unchanged and counted by the caller — the mark was put
- * there for the tunnel's own feedback (ECT(0) set by {@code ectIfNotEct}), not for the inner transport, which RFC
- * 6040 would drop.
+ * updated, RFC 1624); a Not-ECT inner packet is forwarded unchanged and counted by the caller — the mark was put there
+ * for the tunnel's own feedback (ECT(0) set by {@code ectIfNotEct}), not for the inner transport, which RFC 6040 would
+ * drop.
  */
 public final class Overlay {
     /** IANA UDP port of Geneve (RFC 8926 §3.3). */
