@@ -359,16 +359,22 @@ public final class Clove {
         return destinations.length;
     }
 
-    /** @return the destination whose prefixes contain {@code innerDst} (first match, linear), or −1 */
+    /**
+     * @return the destination with the longest prefix containing {@code innerDst} (as a route lookup would; linear over
+     *     at most {@link #MAX_DESTINATIONS} × {@link #MAX_PREFIXES} prefixes, the first listed on a tie), or −1
+     */
     int destinationOf(int innerDst) {
+        int best = -1, bestLen = -1;
         for (Destination d : destinations) {
             for (int i = 0; i < d.prefixes.length; i++) {
-                if ((innerDst & d.masks[i]) == d.prefixes[i]) {
-                    return d.index;
+                int len = Integer.bitCount(d.masks[i]);
+                if (len > bestLen && (innerDst & d.masks[i]) == d.prefixes[i]) {
+                    best = d.index;
+                    bestLen = len;
                 }
             }
         }
-        return -1;
+        return best;
     }
 
     /** @return the destination with tunnel endpoint {@code vtep}, or −1 */
