@@ -1186,7 +1186,8 @@ public final class DataplaneConfig {
         CloveSection c = clove;
         io.vecflow.dataplane.lb.Clove.Settings s = new io.vecflow.dataplane.lb.Clove.Settings();
         InetAddress v = c.vtep == null ? null : ipLiteral(c.vtep);
-        if (p.check(v instanceof Inet4Address, "clove.vtep", c.vtep, "need an IPv4 address")) {
+        if (p.check(v instanceof Inet4Address, "clove.vtep", c.vtep, "need an IPv4 address")
+                && p.check(unicastVtep(v), "clove.vtep", c.vtep, VTEP_UNICAST)) {
             s.vtep = ipv4Int(v);
         }
         if (p.check("geneve".equals(c.encap) || "vxlan".equals(c.encap), "clove.encap", c.encap,
@@ -1236,8 +1237,12 @@ public final class DataplaneConfig {
             }
             InetAddress dv = d.vtep == null ? null : ipLiteral(d.vtep);
             if (p.check(dv instanceof Inet4Address, at + ".vtep", d.vtep, "need an IPv4 address")
-                    && !seen.add(dv)) {
-                p.add(at + ".vtep", d.vtep + " is listed twice");
+                    && p.check(unicastVtep(dv), at + ".vtep", d.vtep, VTEP_UNICAST)) {
+                if (dv.equals(v)) {
+                    p.add(at + ".vtep", d.vtep + " is this endpoint's own clove.vtep");
+                } else if (!seen.add(dv)) {
+                    p.add(at + ".vtep", d.vtep + " is listed twice");
+                }
             }
             List<String> pf = d.prefixes == null ? List.of() : d.prefixes;
             p.check(!pf.isEmpty() && pf.size() <= io.vecflow.dataplane.lb.Clove.MAX_PREFIXES, at + ".prefixes",
@@ -1269,6 +1274,15 @@ public final class DataplaneConfig {
         s.probeIntervalNanos = pr.interval * 1_000_000_000L;
         s.probeSettleNanos = pr.settleMs * 1_000_000L;
         c.settings = s;
+    }
+
+    private static final String VTEP_UNICAST = "need a unicast IPv4 address: not 0.0.0.0/8, loopback, multicast, 240/4 or "
+            + "broadcast";
+
+    /** A tunnel endpoint must be a unicast address another host can send to (RFC 1122 §3.2.1.3, RFC 5771). */
+    private static boolean unicastVtep(InetAddress a) {
+        return !(a.isAnyLocalAddress() || a.isLoopbackAddress() || a.isMulticastAddress()
+                || ipv4Int(a) == 0xFFFF_FFFF || (ipv4Int(a) >>> 28) == 0xF || (ipv4Int(a) >>> 24) == 0);
     }
 
     private static int ipv4Int(InetAddress a) {

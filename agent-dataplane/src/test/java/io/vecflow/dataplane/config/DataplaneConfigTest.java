@@ -427,4 +427,27 @@ class DataplaneConfigTest {
             http.stop(0);
         }
     }
+
+    @Test
+    void cloveVtepsMustBeUsableUnicastAddressesAndNotThisEndpoint() {
+        String base = """
+                ports:
+                  - {name: p, type: generator}
+                clove:
+                  vtep: %s
+                  destinations:
+                    - {vtep: %s, prefixes: ["10.62.0.0/16"]}
+                """;
+        for (String bad : new String[] {"0.0.0.0", "255.255.255.255", "224.0.0.5", "127.0.0.1"}) {
+            assertThat(problems(base.formatted(bad, "10.255.2.2")).getMessage())
+                    .contains("dp.yaml line 4: clove.vtep: \"" + bad + "\" is invalid (need a unicast IPv4 address");
+            assertThat(problems(base.formatted("10.255.1.2", bad)).getMessage())
+                    .contains("dp.yaml line 6: clove.destinations[0].vtep: \"" + bad
+                            + "\" is invalid (need a unicast IPv4 address");
+        }
+        assertThat(problems(base.formatted("10.255.1.2", "10.255.1.2")).getMessage())
+                .contains("dp.yaml line 6: clove.destinations[0].vtep: 10.255.1.2 is this endpoint's own clove.vtep");
+        DataplaneConfig ok = DataplaneConfig.parse(base.formatted("10.255.1.2", "10.255.2.2"), "dp.yaml", null);
+        assertThat(ok.clove.settings().destinations).hasSize(1);
+    }
 }
