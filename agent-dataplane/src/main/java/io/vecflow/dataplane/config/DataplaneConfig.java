@@ -1276,8 +1276,8 @@ public final class DataplaneConfig {
         c.settings = s;
     }
 
-    private static final String VTEP_UNICAST = "need a unicast IPv4 address: not 0.0.0.0/8, loopback, multicast, 240/4 or "
-            + "broadcast";
+    private static final String VTEP_UNICAST =
+            "need a unicast IPv4 address: not 0.0.0.0/8, loopback, multicast, 240/4 or broadcast";
 
     /** A tunnel endpoint must be a unicast address another host can send to (RFC 1122 §3.2.1.3, RFC 5771). */
     private static boolean unicastVtep(InetAddress a) {
