@@ -28,7 +28,7 @@ import java.util.List;
  *   <li>{@code vecflow_dataplane_clove_path_weight} {destination, port}: CLOVE-ECN weight of each path (outer UDP
  *       source port) per destination endpoint; {@code vecflow_dataplane_clove_events} {event=encapsulated|
  *       decapsulated|new_flowlets|ce_received|ce_to_inner|feedback_sent|feedback_received|weight_cuts|probes_sent|
- *       probe_replies|probes_received|errors|unknown_peer} (lb.md §4)</li>
+ *       probe_replies|probes_received|errors|refused|not_tunnel|unknown_peer} (lb.md §4)</li>
  * </ul>
  */
 public final class DataplaneMetrics implements AutoCloseable {
@@ -188,6 +188,8 @@ public final class DataplaneMetrics implements AutoCloseable {
                     cb.call(t.probesReceived, "probes_received");
                     cb.call(t.errors, "errors");
                     cb.call(t.unknownPeer, "unknown_peer");
+                    cb.call(t.refused, "refused");
+                    cb.call(t.notTunnel, "not_tunnel");
                 }).register(r);
     }
 

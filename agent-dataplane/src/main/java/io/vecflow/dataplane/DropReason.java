@@ -48,7 +48,11 @@ public enum DropReason {
     /** SRLB: the last candidate refused or the SRH was malformed. */
     SRLB_REJECTED("srlb rejected", 282, null, "decap_error"),
     /** Dropped by an access-control rule. */
-    ACL_DENY("acl deny", 258, "NETFILTER_DROP", "ingress_flow_action_drop");
+    ACL_DENY("acl deny", 258, "NETFILTER_DROP", "ingress_flow_action_drop"),
+    /** CLOVE: a tunnel packet to this endpoint that cannot be decapsulated (malformed, another VNI, refused). */
+    CLOVE_DECAP_ERROR("clove decap error", 282, null, "decap_error"),
+    /** CLOVE: addressed to this endpoint but neither a tunnel packet nor a reply to one of its probes. */
+    CLOVE_NOT_TUNNEL("clove not tunnel", 3, "NO_SOCKET", null);
 
     private static final DropReason[] VALUES = values();
 

@@ -250,6 +250,30 @@ class CloveGraphTest {
             assertThat(w[i]).isCloseTo(i == cut ? 0.67 : 1 + 0.33 / 3, org.assertj.core.data.Offset.offset(1e-9));
         }
         assertThat(a.clove().totals().weightCuts).isEqualTo(1);
+
+        // junk to the endpoint: a Geneve version 1, another VNI, a ping — counted by reason and dropped
+        byte[] v1 = to(back.clone(), MAC_A + 1);
+        v1[42] |= 0x40;
+        byte[] otherVni = to(back.clone(), MAC_A + 1);
+        otherVni[46] = 9;
+        byte[] ping = tcp4(MAC_A + 1, 0x0A000201, VTEP_A, 0, 0, 0, 8);
+        ping[23] = 1; // ICMP
+        ping[34] = 8; // echo request
+        checksum(ping);
+        pa.vm.sent.clear();
+        pa.up.sent.clear();
+        pa.up.inject(List.of(v1, otherVni, ping));
+        run(a);
+        assertThat(pa.vm.sent).isEmpty();
+        assertThat(pa.up.sent).as("nothing bounced back out").isEmpty();
+        Clove.Counters junk = a.clove().totals();
+        assertThat(junk.errors).isEqualTo(2);
+        assertThat(junk.refused).isEqualTo(1);
+        assertThat(junk.notTunnel).isEqualTo(1);
+        assertThat(a.clove().show()).contains("errors 2 (refused 1) not-tunnel 1",
+                "last decap error: refused (VNI, control packet or critical option)");
+        assertThat(a.dropped(DropReason.CLOVE_DECAP_ERROR)).isEqualTo(2);
+        assertThat(a.dropped(DropReason.CLOVE_NOT_TUNNEL)).isEqualTo(1);
         assertThat(a.clove().show()).contains("cuts 1", "weight 0.670");
         try (DataplaneMetrics m = new DataplaneMetrics(a, java.net.InetAddress.getLoopbackAddress(), 0);
                 java.net.http.HttpClient c = java.net.http.HttpClient.newHttpClient()) {
@@ -284,6 +308,13 @@ class CloveGraphTest {
             t[15] = (byte) (t[15] | 3);
             checksum(t);
             frames.add(t);
+            if (i % 10 == 0) { // and someone pinging the endpoint: dropped without allocating
+                byte[] ping = tcp4(MAC_A, 0x0A000201, VTEP_A, 0, 0, 0, 8);
+                ping[23] = 1;
+                ping[34] = 8;
+                checksum(ping);
+                frames.add(ping);
+            }
         }
         List<io.vecflow.packet.PcapPacket> l = new ArrayList<>();
         for (byte[] f : frames) {
@@ -333,6 +364,7 @@ class CloveGraphTest {
             assertThat(c.feedbackSent).as("the marks B's packets carried are relayed on A's traffic to B").isPositive();
             assertThat(c.weightCuts).isPositive();
             assertThat(c.errors).isZero();
+            assertThat(c.notTunnel).isGreaterThanOrEqualTo(20 * 20L);
         }
     }
 }

@@ -131,6 +131,12 @@ public final class Clove {
         public long errors;
         /** CE marks from, or feedback for, an endpoint that is not a destination here. */
         public long unknownPeer;
+        /** Of {@link #errors}: tunnel packets refused (another VNI, a Geneve control packet, a critical option). */
+        public long refused;
+        /** Packets to this endpoint that were neither tunnel packets nor replies to its probes (dropped). */
+        public long notTunnel;
+        /** The last decap error's {@code Overlay.ERR_*} code (0 = none) and its offset from the outer IP header. */
+        public int lastError, lastErrorOffset;
     }
 
     /** Shared state of one destination; every mutable field is guarded by the instance's monitor. */
@@ -411,6 +417,12 @@ public final class Clove {
             t.probesReceived += c.probesReceived;
             t.errors += c.errors;
             t.unknownPeer += c.unknownPeer;
+            t.refused += c.refused;
+            t.notTunnel += c.notTunnel;
+            if (c.lastError != 0) {
+                t.lastError = c.lastError;
+                t.lastErrorOffset = c.lastErrorOffset;
+            }
         }
         return t;
     }
@@ -440,9 +452,18 @@ public final class Clove {
         Counters t = totals();
         b.append(String.format("counters: encapsulated %d decapsulated %d new-flowlets %d ce-received %d ce-to-inner %d"
                 + " feedback-sent %d feedback-received %d weight-cuts %d probes-sent %d probe-replies %d"
-                + " probes-received %d errors %d unknown-peer %d%n", t.encapsulated, t.decapsulated, t.newFlowlets,
-                t.ceReceived, t.ceToInner, t.feedbackSent, t.feedbackReceived, t.weightCuts, t.probesSent,
-                t.probeReplies, t.probesReceived, t.errors, t.unknownPeer));
+                + " probes-received %d errors %d (refused %d) not-tunnel %d unknown-peer %d%n", t.encapsulated,
+                t.decapsulated, t.newFlowlets, t.ceReceived, t.ceToInner, t.feedbackSent, t.feedbackReceived,
+                t.weightCuts, t.probesSent, t.probeReplies, t.probesReceived, t.errors, t.refused, t.notTunnel,
+                t.unknownPeer));
+        if (t.lastError != 0) {
+            b.append("last decap error: ").append(switch (t.lastError) {
+                case Overlay.ERR_TRUNCATED -> "truncated";
+                case Overlay.ERR_NOT_IP -> "inner packet not IP";
+                case Overlay.ERR_REFUSED -> "refused (VNI, control packet or critical option)";
+                default -> "malformed";
+            }).append(" at offset ").append(t.lastErrorOffset).append(" of the outer IP header\n");
+        }
         return b.toString();
     }
 

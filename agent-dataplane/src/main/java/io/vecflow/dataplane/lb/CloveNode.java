@@ -132,31 +132,33 @@ public final class CloveNode extends Node {
         }
     }
 
-    /** A packet addressed to this endpoint: tunnel, probe, probe reply, or something else. */
+    /** A packet addressed to this endpoint: tunnel, probe, probe reply, or something else (dropped). */
     private void local(Worker w, BufferPool pool, MemorySegment d, int b, long buf, int len, int l3, long now,
             int drop) {
         int proto = Bytes.u8(d, buf + l3 + 9);
         if (proto == FlowKey.PROTO_ICMP) {
-            int n = Math.min(len, REPLY_COPY_BYTES);
-            MemorySegment.copy(d, ValueLayout.JAVA_BYTE, buf, replyCopy, 0, n);
-            PathDiscovery.Reply reply;
-            try {
-                reply = PathDiscovery.parseReply(replyCopy, 0, n, LinkType.ETHERNET, parsed);
-            } catch (PathDiscovery.ReplyFormatException e) {
-                reply = null; // not an answer to a probe (or cut short): someone else's ICMP
+            if (looksLikeProbeReply(d, buf + l3, len - l3)) { // allocation only past these checks
+                int n = Math.min(len, REPLY_COPY_BYTES);
+                MemorySegment.copy(d, ValueLayout.JAVA_BYTE, buf, replyCopy, 0, n);
+                PathDiscovery.Reply reply;
+                try {
+                    reply = PathDiscovery.parseReply(replyCopy, 0, n, LinkType.ETHERNET, parsed);
+                } catch (PathDiscovery.ReplyFormatException e) {
+                    reply = null;
+                }
+                int di = reply == null ? -1 : clove.destinationByVtep(ipv4(reply.quotedDst()));
+                if (di >= 0 && clove.destination(di).onProbeReply(reply)) {
+                    c.probeReplies++;
+                    pool.free(b);
+                    return;
+                }
             }
-            int di = reply == null ? -1 : clove.destinationByVtep(ipv4(reply.quotedDst()));
-            if (di < 0 || !clove.destination(di).onProbeReply(reply)) {
-                arc.next(w, b, pool.rxIfIndex[b], position);
-                return;
-            }
-            c.probeReplies++;
-            pool.free(b);
+            notTunnel(w, pool, b, drop);
             return;
         }
         int r = overlay.decap(d, buf, len, l3, vtep);
         if (r == Overlay.NOT_TUNNEL) {
-            arc.next(w, b, pool.rxIfIndex[b], position);
+            notTunnel(w, pool, b, drop);
             return;
         }
         if (r == Overlay.PROBE) {
@@ -166,7 +168,12 @@ public final class CloveNode extends Node {
         }
         if (r < 0) {
             c.errors++;
-            pool.dropReason[b] = DropReason.IP4_BAD_HEADER.ordinal();
+            if (r == Overlay.ERR_REFUSED) {
+                c.refused++;
+            }
+            c.lastError = r;
+            c.lastErrorOffset = overlay.errorOffset();
+            pool.dropReason[b] = DropReason.CLOVE_DECAP_ERROR.ordinal();
             w.enqueue(drop, b, 0);
             return;
         }
@@ -202,6 +209,37 @@ public final class CloveNode extends Node {
         pool.l3Offset[b] = Encap.ETHERNET_HEADER;
         pool.etherType[b] = v6 ? Encap.ETHERTYPE_IPV6 : Encap.ETHERTYPE_IPV4;
         w.enqueue(next(v6 ? NEXT_LOOKUP6 : NEXT_LOOKUP4), b, 0);
+    }
+
+    private void notTunnel(Worker w, BufferPool pool, int b, int drop) {
+        c.notTunnel++;
+        pool.dropReason[b] = DropReason.CLOVE_NOT_TUNNEL.ordinal();
+        w.enqueue(drop, b, 0);
+    }
+
+    /**
+     * Cheap, allocation-free checks before a reply is parsed: ICMPv4 Time Exceeded (11/0) or Port Unreachable (3/3)
+     * quoting an IPv4/UDP packet from this endpoint to the tunnel port, from one of the candidate source ports.
+     */
+    private boolean looksLikeProbeReply(MemorySegment d, long ip, int avail) {
+        int ihl = (Bytes.u8(d, ip) & 0xF) * 4;
+        if (ihl < 20 || avail < ihl + 8 + 28) {
+            return false;
+        }
+        long icmp = ip + ihl;
+        int type = Bytes.u8(d, icmp), code = Bytes.u8(d, icmp + 1);
+        if (!(type == 11 && code == 0) && !(type == 3 && code == 3)) {
+            return false;
+        }
+        long q = icmp + 8;
+        int qihl = (Bytes.u8(d, q) & 0xF) * 4;
+        if ((Bytes.u8(d, q) >>> 4) != 4 || qihl < 20 || avail < ihl + 8 + qihl + 8 || Bytes.u8(d, q + 9) != 17
+                || Bytes.i32(d, q + 12) != vtep) {
+            return false;
+        }
+        int sport = Bytes.u16(d, q + qihl), dport = Bytes.u16(d, q + qihl + 2);
+        Clove.Settings s = clove.settings();
+        return dport == overlay.udpPort() && sport >= s.probeFirstPort && sport < s.probeFirstPort + s.probeCandidates;
     }
 
     private static int ipv4(String dotted) {
