@@ -155,8 +155,11 @@ final class DataplaneCommand implements Callable<Integer> {
                 DataplaneAssembly a = DataplaneAssembly.open(c, msg -> System.err.println("dataplane: " + msg),
                         true)) {
             Dataplane dp = a.dataplane();
-            out.printf("dataplane: %d workers, %d ports, sflow 1-in-%d on %s, control socket %s%n", c.workers,
-                    c.ports.size(), c.sflow.samplingRate, c.sflow.interfaces, c.controlSocket);
+            String sflow = c.sflow.samplingRate == 0 || c.sflow.interfaces.isEmpty() ? "sflow sampling off"
+                    : "sflow 1-in-" + c.sflow.samplingRate + " on " + String.join(", ", c.sflow.interfaces);
+            out.printf("dataplane: %d workers, %d ports, %s%s%s, control socket %s%n", c.workers, c.ports.size(),
+                    sflow, c.lb == null ? "" : ", lb " + c.lb.vips.size() + " VIPs",
+                    c.clove == null ? "" : ", clove vtep " + c.clove.vtep, c.controlSocket);
             out.print(dp.showInterfaces());
             out.flush();
             dp.start();

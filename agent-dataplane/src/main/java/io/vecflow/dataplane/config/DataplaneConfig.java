@@ -582,8 +582,16 @@ public final class DataplaneConfig {
                 c = null; // only comments: every default
             } else {
                 String where = e instanceof JsonMappingException m && !m.getPath().isEmpty() ? path(m) + ": " : "";
+                String what = e.getOriginalMessage().lines().findFirst().orElse("");
+                if (e instanceof com.fasterxml.jackson.databind.exc.InvalidFormatException f
+                        && f.getTargetType() != null) {
+                    what = quote(f.getValue()) + " is not " + expected(f.getTargetType());
+                } else if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException f
+                        && f.getTargetType() != null) {
+                    what = "expected " + expected(f.getTargetType());
+                }
                 throw new DataplaneConfigException(List.of(source + " line " + line(e.getLocation()) + ": " + where
-                        + e.getOriginalMessage().lines().findFirst().orElse("")));
+                        + what));
             }
         }
         if (c == null) {
@@ -604,6 +612,26 @@ public final class DataplaneConfig {
 
     private static int line(JsonLocation l) {
         return l == null ? 0 : l.getLineNr();
+    }
+
+    /** What a YAML value of Java type {@code t} must look like, in the words of the example config. */
+    private static String expected(Class<?> t) {
+        if (List.class.isAssignableFrom(t) || t.isArray()) {
+            return "a list, e.g. [a, b] or one \"- item\" per line";
+        }
+        if (t == int.class || t == Integer.class || t == long.class || t == Long.class) {
+            return "a whole number";
+        }
+        if (t == double.class || t == Double.class) {
+            return "a number";
+        }
+        if (t == boolean.class || t == Boolean.class) {
+            return "true or false";
+        }
+        if (t == String.class) {
+            return "a single value (text or number)";
+        }
+        return "a section of key: value lines";
     }
 
     private static String path(JsonMappingException e) {

@@ -433,7 +433,7 @@ public final class Clove {
         StringBuilder b = new StringBuilder();
         b.append("clove: vtep ").append(ip4(s.vtep)).append(s.geneve ? " geneve" : " vxlan").append(" vni ")
                 .append(s.vni).append(" mode ").append(s.mode == Mode.ECN ? "ecn" : "edge-flowlet")
-                .append(" flowlet-gap ").append(s.flowletGapNanos / 1000).append(" us paths ").append(s.paths)
+                .append(" flowlet-gap ").append(s.flowletGapNanos / 1000).append(" us paths-wanted ").append(s.paths)
                 .append('\n');
         for (Destination d : destinations) {
             b.append("destination ").append(ip4(d.vtep)).append(" prefixes");

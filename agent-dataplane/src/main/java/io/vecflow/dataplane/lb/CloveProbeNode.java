@@ -72,6 +72,10 @@ public final class CloveProbeNode extends InputNode {
             }
         }
         c.probesSent += sent;
+        if (sent > 0) { // show runtime: an input node's calls are the rounds that sent probes
+            vectors++;
+            packets += sent;
+        }
         return sent;
     }
 
