@@ -135,7 +135,9 @@ class DataplaneConfigTest {
         assertThat(problems("ports:\n  - name: a\n    type: generator\n    mode: l4\n").problems())
                 .containsExactly("dp.yaml line 4: ports[0].mode: \"l4\" is invalid (need l2 or l3)");
         assertThat(problems("workers: two\n").getMessage())
-                .startsWith("dp.yaml line 1: workers: Cannot deserialize value of type `int` from String \"two\"");
+                .isEqualTo("dp.yaml line 1: workers: \"two\" is not a whole number");
+        assertThat(problems("ports: {name: x}\n").getMessage())
+                .isEqualTo("dp.yaml line 1: ports: expected a list, e.g. [a, b] or one \"- item\" per line");
         assertThat(problems("sflow:\n  header-bytes: 128\n  header-bytes: 64\n").getMessage())
                 .startsWith("dp.yaml line 3: ").contains("Duplicate field 'header-bytes'");
     }
