@@ -16,7 +16,7 @@ SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 source "$SCRIPTS/lib/common.sh"
 ROOT=$(vf_repo_root)
 
-PACKAGES=(clickhouse-server clickhouse-client tshark pmacct nfdump-sflow iproute2 curl systemd)
+PACKAGES=(clickhouse-server clickhouse-client tshark pmacct nfdump-sflow iproute2 nftables python3 curl systemd)
 SVC=""
 STARTED=0
 MVN_RC=""
