@@ -1,5 +1,8 @@
 package io.vecflow.dataplane.lb;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
@@ -25,20 +28,31 @@ import java.util.concurrent.TimeUnit;
  * have moved for good. The Maglev table passed in must contain usable backends only.
  *
  * <p><b>Layout</b> (justification). Two-choice, 4-way set-associative buckets: a flow may sit in one of the 4 slots
- * of bucket {@code b1 = hash & mask} or of bucket {@code b2 = (b1 ^ tag·0x5bd1e995) & mask} (the cuckoo-filter
- * partial-key trick: {@code b2} depends only on {@code b1} and the tag), without cuckoo displacement; a new flow goes
- * to the bucket with more free slots (empty or expired), the "power of two choices". As in VPP lb's sticky table
- * (lb.md §2), a bucket's metadata is one 64-byte group — for each of its 4 slots the tag (the hash's high 32 bits,
- * never 0; 0 = empty) and the idle deadline — scanned first; only on a tag match is the full key compared (5 longs in a
- * separate 64-byte entry; VPP keeps only the hash and accepts collisions, we keep the key). Slots are independent, so
- * removal and expiry just clear or overwrite a slot — no tombstones or backward shifting as open addressing with
- * bounded probing needs — and a packet reads at most two metadata groups plus, usually, one entry: bounded work. The
- * second choice cuts "table full" by orders of magnitude at a given load: at 50 % load, a single 4-way bucket per flow
- * turns away about 3.8 % of new flows, two choices about 0.002 % ({@code ConnectionTableTest} measures both, 2<sup>19</sup>
- * random flows in 2<sup>20</sup> slots). Under steady churn (flows arriving and expiring, JMH
+ * of bucket {@code b1 = hash & mask} or of bucket {@code b2 = (hash >>> 24) & mask} (another {@code b1 ^ 1} when
+ * equal), without cuckoo displacement; a new flow goes to the bucket with more free slots (empty or expired), the
+ * "power of two choices". Each slot is <b>one 64-byte record</b> — key (5 longs), backend word, idle deadline, hash —
+ * in one 64-byte-aligned off-heap segment, so a record is exactly one cache line (array of structures). In front of
+ * the records sits one long per bucket holding its 4 slots' 16-bit tags (the hash's top 16 bits, never 0; 0 =
+ * empty), 2 bytes per slot, as a SwissTable/F14 control word or VPP lb's sticky-table hash group (lb.md §2): a lookup
+ * reads the tag word of {@code b1} (and of {@code b2} when not found), then only the record(s) whose tag matches — a
+ * hit touches the tag word (2 MiB per 2<sup>20</sup> slots: mostly cache-resident) and <b>one record line</b>. The
+ * previous layout (a 16-byte tag/deadline slot in a 64-byte group, plus a 64-byte entry, both in {@code long[]} whose
+ * 16-byte array header put every group and entry across two cache lines) touched 4–6 lines per hit, which cost the
+ * Maglev path 8–12× l2-xconnect at 100k–1M flows in LbGraphBenchmark. Slots are independent, so removal and expiry
+ * just clear or overwrite a slot — no tombstones or backward shifting as open addressing with bounded probing needs —
+ * and a packet reads at most two tag words and, on a tag match, its records: bounded work. A new flow reads the
+ * deadlines of the occupied slots of both buckets (up to 8 record lines) to find a free one. The second choice cuts
+ * "table full" by orders of magnitude at a given load: at 50 % load, a single 4-way bucket per flow turns away about
+ * 3.8 % of new flows, two choices about 0.002 % ({@code ConnectionTableTest} measures both, 2<sup>19</sup> random
+ * flows in 2<sup>20</sup> slots). Under steady churn (flows arriving and expiring, JMH
  * {@code MaglevPathBenchmark.newFlow}) the rate is higher: 0.1–0.16 % at 48 % live load, 0.004 % at 38 % — size the
  * table at ≥ 2.5 × the flows a worker must track for "full" to stay in the 10<sup>−5</sup> range.
- * Memory: 16 + 64 = 80 bytes per slot (5 MiB per 65,536 slots; 160 MiB for 2<sup>21</sup>).
+ * Memory: 64 + 2 = 66 bytes per slot (4.1 MiB per 65,536 slots; 132 MiB for 2<sup>21</sup>), off the Java heap,
+ * released when the table becomes unreachable ({@link Arena#ofAuto()}).
+ *
+ * <p>{@link #touch} reads the lines a lookup of a hash will need without doing anything else; {@link LbNode} calls it
+ * for a whole vector before processing it, so that the cache misses of 256 packets overlap (memory-level parallelism)
+ * instead of each packet waiting for its own — VPP's lb node prefetches its sticky-table bucket the same way.
  *
  * <p><b>Time</b> is the caller's {@code nowNanos} (e.g. {@code System.nanoTime()} once per vector), compared with
  * wrap-safe subtraction; an entry is expired when {@code now − lastSeen ≥ timeout}.
@@ -54,7 +68,7 @@ public final class ConnectionTable {
     public static final int WAYS = 4;
     /** Smallest capacity (slots): two buckets. */
     public static final int MIN_CAPACITY = 2 * WAYS;
-    /** Largest capacity (slots): 2<sup>24</sup> (80 bytes each: 1.25 GiB). */
+    /** Largest capacity (slots): 2<sup>24</sup> (66 bytes each: 1.03 GiB). */
     public static final int MAX_CAPACITY = 1 << 24;
 
     /** Counter: calls of {@link #select} and {@link #lookup}. */
@@ -76,18 +90,18 @@ public final class ConnectionTable {
 
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
 
-    /** Longs per slot in {@link #meta}: tag (0 = empty), deadline; a bucket's 4 slots are 64 bytes. */
-    private static final int M_STRIDE = 2;
-    /** Longs per slot in {@link #entries}. */
-    private static final int STRIDE = 8;
-    private static final int E_SRC_HI = 0, E_SRC_LO = 1, E_DST_HI = 2, E_DST_LO = 3, E_PORTS = 4, E_BACKEND = 5,
-            E_HASH = 6;
+    /** Bytes per record: one cache line. */
+    private static final int RECORD = 64;
+    /** Byte offsets in a record (srcLo first: the word that differs most between flows is compared first). */
+    private static final long R_SRC_LO = 0, R_DST_LO = 8, R_PORTS = 16, R_SRC_HI = 24, R_DST_HI = 32, R_BACKEND = 40,
+            R_DEADLINE = 48, R_HASH = 56;
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
 
     private final int bucketMask;
-    /** Per slot: [tag, deadline ns]. Scanned on every lookup; the entry line is read only on a tag match. */
-    private final long[] meta;
-    /** Per slot: the key, backend word and hash. */
-    private final long[] entries;
+    /** Per bucket: its 4 slots' 16-bit tags, slot {@code w} in bits {@code 16w..16w+15} (0 = empty). */
+    private final long[] tags;
+    /** Per slot one {@value #RECORD}-byte record (64-byte aligned): key, backend word, deadline ns, hash. */
+    private final MemorySegment records;
     private final long tcpIdleNanos;
     private final long udpIdleNanos;
     private final boolean removeOnFinRst;
@@ -123,8 +137,9 @@ public final class ConnectionTable {
                     + tcpIdleNanos + ", udp " + udpIdleNanos);
         }
         this.bucketMask = capacity / WAYS - 1;
-        this.meta = new long[capacity * M_STRIDE];
-        this.entries = new long[capacity * STRIDE];
+        this.tags = new long[capacity / WAYS];
+        this.records = Arena.ofAuto().allocate((long) capacity * RECORD, RECORD); // zeroed
+
         this.tcpIdleNanos = tcpIdleNanos;
         this.udpIdleNanos = udpIdleNanos;
         this.removeOnFinRst = removeOnFinRst;
@@ -132,7 +147,7 @@ public final class ConnectionTable {
 
     /** @return the capacity in slots */
     public int capacity() {
-        return meta.length / M_STRIDE;
+        return tags.length * WAYS;
     }
 
     /**
@@ -150,15 +165,15 @@ public final class ConnectionTable {
         add(LOOKUPS);
         int tag = tag(hash);
         int b1 = (int) hash & bucketMask;
-        int b2 = otherBucket(b1, tag);
+        int b2 = otherBucket(b1, hash);
         int s = find(k, tag, b1, b2);
         boolean finRst = removeOnFinRst && k.protocol == FlowKey.PROTO_TCP
                 && (k.tcpFlags & (FlowKey.TCP_FIN | FlowKey.TCP_RST)) != 0;
         if (s >= 0) {
-            int m = s * M_STRIDE;
-            if (meta[m + 1] - nowNanos > 0) {
-                int e = s * STRIDE;
-                long bw = entries[e + E_BACKEND];
+            long r = (long) s * RECORD;
+            MemorySegment rec = records;
+            if (rec.get(WORD, r + R_DEADLINE) - nowNanos > 0) {
+                long bw = rec.get(WORD, r + R_BACKEND);
                 int id = (int) bw;
                 int backend;
                 if (id < generation.length && generation[id] == (int) (bw >>> 32)) {
@@ -170,22 +185,22 @@ public final class ConnectionTable {
                     lastOutcome = RESELECTED;
                     backend = ring.lookup(hash);
                     if (backend < 0) {
-                        meta[m] = 0;
+                        clear(s);
                         lastOutcome = -1;
                         return NONE;
                     }
-                    entries[e + E_BACKEND] = backendWord(backend, generation);
+                    rec.set(WORD, r + R_BACKEND, backendWord(backend, generation));
                 }
                 if (finRst) {
-                    meta[m] = 0;
+                    clear(s);
                     add(REMOVED);
                 } else {
-                    meta[m + 1] = nowNanos + idle(k.protocol);
+                    rec.set(WORD, r + R_DEADLINE, nowNanos + idle(k.protocol));
                 }
                 return backend;
             }
             add(EXPIRED); // found but idle too long: a new flow, which re-uses this slot
-            meta[m] = 0;
+            clear(s);
         }
         int backend = ring.lookup(hash);
         lastOutcome = -1;
@@ -204,6 +219,30 @@ public final class ConnectionTable {
         add(INSERTS);
         lastOutcome = INSERTS;
         return backend;
+    }
+
+    /**
+     * Reads, and does nothing else with, the memory a lookup of {@code hash} will touch: the tag word of bucket
+     * {@code b1} and of {@code b2}, and the record line of the first slot whose tag matches (of {@code b1}, else of
+     * {@code b2}) — or, with no match (a new flow), the first record line of each bucket. Called for every packet of a
+     * vector before the vector is processed, so that the vector's cache misses are in flight together. Allocation-free,
+     * no side effects.
+     *
+     * @param hash {@link FlowHash#hash} of the flow
+     * @return a value derived from the words read (for the caller to keep, so the reads are not optimised away)
+     */
+    public long touch(long hash) {
+        int tag = tag(hash);
+        int b1 = (int) hash & bucketMask;
+        int b2 = otherBucket(b1, hash);
+        long t1 = tags[b1], t2 = tags[b2];
+        int w1 = way(t1, tag), w2 = way(t2, tag);
+        long s1 = b1 * WAYS + (w1 < 0 ? 0 : w1);
+        long x = t1 ^ t2 ^ records.get(WORD, s1 * RECORD + R_DEADLINE);
+        if (w1 < 0) {
+            x ^= records.get(WORD, ((long) b2 * WAYS + (w2 < 0 ? 0 : w2)) * RECORD + R_DEADLINE);
+        }
+        return x;
     }
 
     /**
@@ -226,19 +265,19 @@ public final class ConnectionTable {
         add(LOOKUPS);
         int tag = tag(hash);
         int b1 = (int) hash & bucketMask;
-        int s = find(k, tag, b1, otherBucket(b1, tag));
+        int s = find(k, tag, b1, otherBucket(b1, hash));
         if (s < 0) {
             return NONE;
         }
-        int m = s * M_STRIDE;
-        if (meta[m + 1] - nowNanos <= 0) {
+        long r = (long) s * RECORD;
+        if (records.get(WORD, r + R_DEADLINE) - nowNanos <= 0) {
             add(EXPIRED);
-            meta[m] = 0;
+            clear(s);
             return NONE;
         }
         add(HITS);
-        meta[m + 1] = nowNanos + idle(k.protocol);
-        return (int) entries[s * STRIDE + E_BACKEND];
+        records.set(WORD, r + R_DEADLINE, nowNanos + idle(k.protocol));
+        return (int) records.get(WORD, r + R_BACKEND);
     }
 
     /**
@@ -255,7 +294,7 @@ public final class ConnectionTable {
         }
         int tag = tag(hash);
         int b1 = (int) hash & bucketMask;
-        int b2 = otherBucket(b1, tag);
+        int b2 = otherBucket(b1, hash);
         int s = find(k, tag, b1, b2);
         if (s < 0) {
             s = freeSlot(b1, b2, nowNanos);
@@ -273,11 +312,11 @@ public final class ConnectionTable {
     public boolean remove(FlowKey k, long hash) {
         int tag = tag(hash);
         int b1 = (int) hash & bucketMask;
-        int s = find(k, tag, b1, otherBucket(b1, tag));
+        int s = find(k, tag, b1, otherBucket(b1, hash));
         if (s < 0) {
             return false;
         }
-        meta[s * M_STRIDE] = 0;
+        clear(s);
         add(REMOVED);
         return true;
     }
@@ -285,8 +324,8 @@ public final class ConnectionTable {
     /** @return live entries at {@code nowNanos}; O(capacity), for the control plane ({@code show lb}) and tests */
     public int liveEntries(long nowNanos) {
         int n = 0;
-        for (int m = 0; m < meta.length; m += M_STRIDE) {
-            if (meta[m] != 0 && meta[m + 1] - nowNanos > 0) {
+        for (int s = 0; s < capacity(); s++) {
+            if (tagAt(s) != 0 && records.get(WORD, (long) s * RECORD + R_DEADLINE) - nowNanos > 0) {
                 n++;
             }
         }
@@ -316,18 +355,19 @@ public final class ConnectionTable {
         FlowKey k = new FlowKey();
         int n = 0;
         for (int s = 0; s < capacity() && n < limit; s++) {
-            long left = meta[s * M_STRIDE + 1] - nowNanos;
-            if (meta[s * M_STRIDE] == 0 || left <= 0) {
+            long r = (long) s * RECORD;
+            long left = records.get(WORD, r + R_DEADLINE) - nowNanos;
+            if (tagAt(s) == 0 || left <= 0) {
                 continue;
             }
-            int e = s * STRIDE;
-            long ports = entries[e + E_PORTS];
-            k.setIpv6(entries[e + E_SRC_HI], entries[e + E_SRC_LO], entries[e + E_DST_HI], entries[e + E_DST_LO],
-                    (int) (ports >>> 32), (int) (ports >>> 16) & 0xFFFF, (int) ports & 0xFFFF);
+            long ports = records.get(WORD, r + R_PORTS);
+            k.setIpv6(records.get(WORD, r + R_SRC_HI), records.get(WORD, r + R_SRC_LO),
+                    records.get(WORD, r + R_DST_HI), records.get(WORD, r + R_DST_LO), (int) (ports >>> 32) & 0xFF,
+                    (int) (ports >>> 16) & 0xFFFF, (int) ports & 0xFFFF);
             if (k.srcHi == 0 && (k.srcLo >>> 32) == 0xFFFFL) {
                 k.ipVersion = 4;
             }
-            long bw = entries[e + E_BACKEND];
+            long bw = records.get(WORD, r + R_BACKEND);
             v.visit(k, (int) bw, (int) (bw >>> 32), left);
             n++;
         }
@@ -357,14 +397,39 @@ public final class ConnectionTable {
         LONGS.setOpaque(counters, i, (long) LONGS.getOpaque(counters, i) + 1);
     }
 
+    /** @return the 16-bit tag of a hash: its top 16 bits, never 0 (0 marks an empty slot) */
     private static int tag(long hash) {
-        int t = (int) (hash >>> 32);
+        int t = (int) (hash >>> 48);
         return t == 0 ? 1 : t;
     }
 
-    private int otherBucket(int b1, int tag) {
-        int b2 = (b1 ^ (tag * 0x5BD1E995)) & bucketMask;
+    /** @return the second bucket: hash bits 24.. (independent of b1's low bits and the tag's top 16) */
+    private int otherBucket(int b1, long hash) {
+        int b2 = (int) (hash >>> 24) & bucketMask;
         return b2 == b1 ? (b1 ^ 1) & bucketMask : b2;
+    }
+
+    /** @return the first way of a bucket's tag word holding {@code tag}, or -1 */
+    private static int way(long tagWord, int tag) {
+        for (int w = 0; w < WAYS; w++) {
+            if ((tagWord >>> (16 * w) & 0xFFFF) == tag) {
+                return w;
+            }
+        }
+        return -1;
+    }
+
+    private int tagAt(int s) {
+        return (int) (tags[s / WAYS] >>> (16 * (s % WAYS))) & 0xFFFF;
+    }
+
+    private void setTag(int s, int tag) {
+        int sh = 16 * (s % WAYS);
+        tags[s / WAYS] = tags[s / WAYS] & ~(0xFFFFL << sh) | (long) (tag & 0xFFFF) << sh;
+    }
+
+    private void clear(int s) {
+        setTag(s, 0);
     }
 
     private long idle(int protocol) {
@@ -378,19 +443,20 @@ public final class ConnectionTable {
 
     /** @return the slot holding {@code k} (live or expired), or -1 */
     private int find(FlowKey k, int tag, int b1, int b2) {
-        int s = scan(k, tag, b1 * WAYS);
-        return s >= 0 ? s : scan(k, tag, b2 * WAYS);
+        int s = scan(k, tag, b1);
+        return s >= 0 ? s : scan(k, tag, b2);
     }
 
-    private int scan(FlowKey k, int tag, int base) {
-        long[] mt = meta;
+    private int scan(FlowKey k, int tag, int bucket) {
+        long t = tags[bucket];
         for (int w = 0; w < WAYS; w++) {
-            int s = base + w;
-            if (mt[s * M_STRIDE] == tag) {
-                int e = s * STRIDE;
-                long[] en = entries;
-                if (en[e + E_SRC_LO] == k.srcLo && en[e + E_DST_LO] == k.dstLo && en[e + E_PORTS] == k.portsWord()
-                        && en[e + E_SRC_HI] == k.srcHi && en[e + E_DST_HI] == k.dstHi) {
+            if (((int) (t >>> (16 * w)) & 0xFFFF) == tag) {
+                int s = bucket * WAYS + w;
+                long r = (long) s * RECORD;
+                MemorySegment rec = records;
+                if (rec.get(WORD, r + R_SRC_LO) == k.srcLo && rec.get(WORD, r + R_PORTS) == k.portsWord()
+                        && rec.get(WORD, r + R_DST_LO) == k.dstLo && rec.get(WORD, r + R_SRC_HI) == k.srcHi
+                        && rec.get(WORD, r + R_DST_HI) == k.dstHi) {
                     return s;
                 }
             }
@@ -403,43 +469,48 @@ public final class ConnectionTable {
      *         all 8 are live
      */
     private int freeSlot(int b1, int b2, long nowNanos) {
-        long[] mt = meta;
+        long t1 = tags[b1], t2 = tags[b2];
         int free1 = 0, free2 = 0, first1 = -1, first2 = -1;
+        boolean expired1 = false, expired2 = false;
         for (int w = 0; w < WAYS; w++) {
-            int m = (b1 * WAYS + w) * M_STRIDE;
-            if (mt[m] == 0 || mt[m + 1] - nowNanos <= 0) {
+            int s = b1 * WAYS + w;
+            boolean empty = (t1 >>> (16 * w) & 0xFFFF) == 0;
+            if (empty || records.get(WORD, (long) s * RECORD + R_DEADLINE) - nowNanos <= 0) {
                 if (first1 < 0) {
-                    first1 = b1 * WAYS + w;
+                    first1 = s;
+                    expired1 = !empty;
                 }
                 free1++;
             }
-            m = (b2 * WAYS + w) * M_STRIDE;
-            if (mt[m] == 0 || mt[m + 1] - nowNanos <= 0) {
+            s = b2 * WAYS + w;
+            empty = (t2 >>> (16 * w) & 0xFFFF) == 0;
+            if (empty || records.get(WORD, (long) s * RECORD + R_DEADLINE) - nowNanos <= 0) {
                 if (first2 < 0) {
-                    first2 = b2 * WAYS + w;
+                    first2 = s;
+                    expired2 = !empty;
                 }
                 free2++;
             }
         }
-        int s = free1 >= free2 ? first1 : first2;
-        if (s >= 0 && mt[s * M_STRIDE] != 0) {
+        boolean one = free1 >= free2;
+        int s = one ? first1 : first2;
+        if (s >= 0 && (one ? expired1 : expired2)) {
             add(EXPIRED);
         }
         return s;
     }
 
     private void write(int s, FlowKey k, long hash, int tag, long nowNanos, long backendWord) {
-        int e = s * STRIDE;
-        long[] en = entries;
-        en[e + E_SRC_HI] = k.srcHi;
-        en[e + E_SRC_LO] = k.srcLo;
-        en[e + E_DST_HI] = k.dstHi;
-        en[e + E_DST_LO] = k.dstLo;
-        en[e + E_PORTS] = k.portsWord();
-        en[e + E_BACKEND] = backendWord;
-        en[e + E_HASH] = hash;
-        int m = s * M_STRIDE;
-        meta[m] = tag;
-        meta[m + 1] = nowNanos + idle(k.protocol);
+        long r = (long) s * RECORD;
+        MemorySegment rec = records;
+        rec.set(WORD, r + R_SRC_LO, k.srcLo);
+        rec.set(WORD, r + R_DST_LO, k.dstLo);
+        rec.set(WORD, r + R_PORTS, k.portsWord());
+        rec.set(WORD, r + R_SRC_HI, k.srcHi);
+        rec.set(WORD, r + R_DST_HI, k.dstHi);
+        rec.set(WORD, r + R_BACKEND, backendWord);
+        rec.set(WORD, r + R_DEADLINE, nowNanos + idle(k.protocol));
+        rec.set(WORD, r + R_HASH, hash);
+        setTag(s, tag);
     }
 }
