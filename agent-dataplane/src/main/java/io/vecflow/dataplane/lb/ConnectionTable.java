@@ -222,9 +222,10 @@ public final class ConnectionTable {
     }
 
     /**
-     * Reads, and does nothing else with, the memory a lookup of {@code hash} will touch: the tag word of bucket
-     * {@code b1} and of {@code b2}, and the record line of the first slot whose tag matches (of {@code b1}, else of
-     * {@code b2}) — or, with no match (a new flow), the first record line of each bucket. Called for every packet of a
+     * Reads, and does nothing else with, the memory a lookup of {@code hash} will touch: the tag words of buckets
+     * {@code b1} and {@code b2}, and the record line of the first slot whose tag matches (of {@code b1}, else of
+     * {@code b2}) — or, with no match (a new flow), the record line of every occupied slot of both buckets, whose
+     * deadlines the free-slot search reads. Called for every packet of a
      * vector before the vector is processed, so that the vector's cache misses are in flight together. Allocation-free,
      * no side effects.
      *
@@ -236,11 +237,22 @@ public final class ConnectionTable {
         int b1 = (int) hash & bucketMask;
         int b2 = otherBucket(b1, hash);
         long t1 = tags[b1], t2 = tags[b2];
-        int w1 = way(t1, tag), w2 = way(t2, tag);
-        long s1 = b1 * WAYS + (w1 < 0 ? 0 : w1);
-        long x = t1 ^ t2 ^ records.get(WORD, s1 * RECORD + R_DEADLINE);
-        if (w1 < 0) {
-            x ^= records.get(WORD, ((long) b2 * WAYS + (w2 < 0 ? 0 : w2)) * RECORD + R_DEADLINE);
+        int w = way(t1, tag);
+        if (w >= 0) {
+            return t2 ^ records.get(WORD, ((long) b1 * WAYS + w) * RECORD + R_DEADLINE);
+        }
+        w = way(t2, tag);
+        if (w >= 0) {
+            return t1 ^ records.get(WORD, ((long) b2 * WAYS + w) * RECORD + R_DEADLINE);
+        }
+        long x = t1 ^ t2; // a new flow: the free-slot search reads the deadline of every occupied slot of both buckets
+        for (w = 0; w < WAYS; w++) {
+            if ((t1 >>> (16 * w) & 0xFFFF) != 0) {
+                x ^= records.get(WORD, ((long) b1 * WAYS + w) * RECORD + R_DEADLINE);
+            }
+            if ((t2 >>> (16 * w) & 0xFFFF) != 0) {
+                x ^= records.get(WORD, ((long) b2 * WAYS + w) * RECORD + R_DEADLINE);
+            }
         }
         return x;
     }

@@ -41,7 +41,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * Counters per VIP (packets, bytes = received frame bytes, new flows, sticky hits, table full, no backend, too big)
  * and per backend (packets, bytes, new flows, sticky hits, table full) live in the worker's {@link WorkerState}.
  *
- * <p>Reads the {@link LoadBalancer}'s snapshot and the forwarding state once per vector; allocates nothing.
+ * <p>Reads the {@link LoadBalancer}'s snapshot and the forwarding state once per vector; allocates nothing. A vector
+ * is processed in three passes (VPP's lb node prefetches its sticky-table bucket the same way): the 5-tuple, VIP and
+ * hash of every Maglev packet; then {@link ConnectionTable#touch} of all their hashes, so that the vector's table
+ * cache misses are in flight together (at 100k–1M flows the table does not fit in the caches); then the decisions,
+ * rewrites and counters in packet order, with the keys and hashes of the first pass (neither is computed twice).
  */
 public final class LbNode extends Node {
     /** IPv4 node name (feature on ip4-unicast). */
@@ -99,147 +103,212 @@ public final class LbNode extends Node {
             st.srlb.drainHandoff(st, s, now); // SRLB signals other workers received for this worker's flows
         }
         WorkerState ws = st;
-        FlowKey k = ws.key;
+        int n = v.count;
+        // Pass 1: key, VIP and hash of every Maglev packet (reads only); pass 2: their connection-table lines read for
+        // the whole vector at once, so that the cache misses overlap; pass 3: decisions and rewrites, in order.
+        int[] vips = ws.vips;
+        long[] hashes = ws.hashes;
+        FlowKey[] keys = ws.keys;
         ConnectionTable table = ws.table;
+        for (int i = 0; i < n; i++) {
+            vips[i] = classify(d, pool, v.buffers[i], s, keys[i]);
+            if (vips[i] >= 0) {
+                hashes[i] = FlowHash.hash(seed, keys[i]);
+            }
+        }
+        long touched = 0;
+        for (int i = 0; i < n; i++) {
+            if (vips[i] >= 0) {
+                touched ^= table.touch(hashes[i]);
+            }
+        }
+        ws.touched = touched;
         int drop = next(NEXT_DROP);
-        for (int i = 0, n = v.count; i < n; i++) {
+        for (int i = 0; i < n; i++) {
             int b = v.buffers[i];
-            int l3 = pool.l3Offset[b];
-            int len = pool.length[b];
-            long buf = pool.offset(b);
-            long base = buf + l3;
-            int at;
-            if (ip6) {
-                long dHi = Bytes.i64(d, base + 24), dLo = Bytes.i64(d, base + 32);
-                int sidVip = s.srlbVipOfSid(dHi, dLo);
-                if (sidVip >= 0) {
-                    if (k.read(d, base, len - l3) != FlowKey.OK) {
-                        pool.dropReason[b] = DropReason.IP6_BAD_HEADER.ordinal();
-                        w.enqueue(drop, b, 0);
-                        continue;
-                    }
-                    int r = ws.srlb.signal(ws, s, sidVip, k, now, d, buf, len, l3);
-                    if (r >= 0) {
-                        ws.srlb.cookie(pool, b, s);
-                    }
-                    srlbDone(w, pool, b, r, drop);
-                    continue;
-                }
-                at = s.prefix6(dHi, dLo);
+            if (vips[i] >= 0) {
+                maglev(w, pool, d, s, f, b, keys[i], hashes[i], vips[i], now, drop);
             } else {
-                at = s.prefix4(Bytes.i32(d, base + 16));
+                other(w, pool, d, s, f, b, now, drop);
             }
-            if (at < 0) {
-                arc.next(w, b, pool.rxIfIndex[b], position);
-                continue;
+        }
+    }
+
+    /**
+     * Pass 1 of {@link #process}: fills {@code k} and returns the VIP when the packet is for a Maglev (not SRLB) VIP
+     * and its 5-tuple reads; -1 for everything else (left to {@link #other}). Reads only.
+     */
+    private int classify(MemorySegment d, BufferPool pool, int b, LoadBalancer.Snapshot s, FlowKey k) {
+        int l3 = pool.l3Offset[b];
+        long base = pool.offset(b) + l3;
+        int at;
+        if (ip6) {
+            long dHi = Bytes.i64(d, base + 24), dLo = Bytes.i64(d, base + 32);
+            if (s.srlbVipOfSid(dHi, dLo) >= 0) {
+                return -1;
             }
-            if (k.read(d, base, len - l3) != FlowKey.OK) {
-                pool.dropReason[b] = (ip6 ? DropReason.IP6_BAD_HEADER : DropReason.IP4_BAD_HEADER).ordinal();
-                w.enqueue(drop, b, 0);
-                continue;
-            }
-            int vip = ip6 ? s.vip6(at, k.dstHi, k.dstLo, k.protocol, k.dstPort)
-                    : s.vip4(at, k.dstIpv4(), k.protocol, k.dstPort);
-            if (vip < 0) {
-                pool.dropReason[b] = DropReason.LB_NO_VIP.ordinal();
-                w.enqueue(drop, b, 0);
-                continue;
-            }
-            long hash = FlowHash.hash(seed, k);
-            if (s.encap[vip] == LoadBalancer.E_SRLB) {
-                // path MTU toward the servers: a steered packet gains the SRH [server, LB SID, VIP] (56 bytes)
-                int mtu = ws.srlbMtu(vip, s, f, interfaces);
-                if (mtu > 0) {
-                    int c = ws.icmp.check(d, buf, len, l3, mtu, Encap.srlbSrhBytes(1));
-                    if (c > 0) {
-                        ws.addVip(vip, LoadBalancer.V_TOO_BIG, 1);
-                        pool.length[b] = c;
-                        w.enqueue(next(NEXT_LOOKUP6), b, 0);
-                        continue;
-                    }
-                    if (c < 0) {
-                        ws.addVip(vip, LoadBalancer.V_TOO_BIG, 1);
-                        pool.dropReason[b] = DropReason.MTU_EXCEEDED.ordinal();
-                        w.enqueue(drop, b, 0);
-                        continue;
-                    }
+            at = s.prefix6(dHi, dLo);
+        } else {
+            at = s.prefix4(Bytes.i32(d, base + 16));
+        }
+        if (at < 0 || k.read(d, base, pool.length[b] - l3) != FlowKey.OK) {
+            return -1;
+        }
+        int vip = ip6 ? s.vip6(at, k.dstHi, k.dstLo, k.protocol, k.dstPort)
+                : s.vip4(at, k.dstIpv4(), k.protocol, k.dstPort);
+        return vip >= 0 && s.encap[vip] != LoadBalancer.E_SRLB ? vip : -1;
+    }
+
+    /** A packet {@link #classify} did not take: not for a VIP, unreadable, no VIP for its port, or SRLB. */
+    private void other(Worker w, BufferPool pool, MemorySegment d, LoadBalancer.Snapshot s, Forwarding f, int b,
+            long now, int drop) {
+        WorkerState ws = st;
+        FlowKey k = ws.key;
+        int l3 = pool.l3Offset[b];
+        int len = pool.length[b];
+        long buf = pool.offset(b);
+        long base = buf + l3;
+        int at;
+        if (ip6) {
+            long dHi = Bytes.i64(d, base + 24), dLo = Bytes.i64(d, base + 32);
+            int sidVip = s.srlbVipOfSid(dHi, dLo);
+            if (sidVip >= 0) {
+                if (k.read(d, base, len - l3) != FlowKey.OK) {
+                    pool.dropReason[b] = DropReason.IP6_BAD_HEADER.ordinal();
+                    w.enqueue(drop, b, 0);
+                    return;
                 }
-                int r = ws.srlb.client(ws, s, vip, k, hash, now, d, buf, len, l3);
-                if (r == SrlbLb.NO_CANDIDATE) {
-                    ws.addVip(vip, LoadBalancer.V_NO_BACKEND, 1);
-                } else if (r >= 0) {
+                int r = ws.srlb.signal(ws, s, sidVip, k, now, d, buf, len, l3);
+                if (r >= 0) {
                     ws.srlb.cookie(pool, b, s);
                 }
                 srlbDone(w, pool, b, r, drop);
-                continue;
+                return;
             }
-            int be = table.select(k, hash, now, s.ring[vip], s.generation);
-            if (be < 0) {
-                ws.addVip(vip, LoadBalancer.V_NO_BACKEND, 1);
-                pool.dropReason[b] = DropReason.LB_NO_BACKEND.ordinal();
-                w.enqueue(drop, b, 0);
-                continue;
-            }
-            int outcome = table.lastOutcome();
-            int enc = s.encap[vip];
-            boolean outer6 = enc == LoadBalancer.E_GRE6 || enc == LoadBalancer.E_SRV6
-                    || (enc == LoadBalancer.E_IPIP && s.backend6[be]);
-            int overhead = switch (enc) {
-                case LoadBalancer.E_GRE4 -> Encap.GRE4_OVERHEAD;
-                case LoadBalancer.E_GRE6 -> Encap.GRE6_OVERHEAD;
-                case LoadBalancer.E_SRV6 -> Encap.SRV6_ENCAPS_OVERHEAD;
-                default -> outer6 ? Encap.IPIP6_OVERHEAD : Encap.IPIP4_OVERHEAD;
-            };
-            int mtu = ws.egressMtu(be, s, f, interfaces);
+            at = s.prefix6(dHi, dLo);
+        } else {
+            at = s.prefix4(Bytes.i32(d, base + 16));
+        }
+        if (at < 0) {
+            arc.next(w, b, pool.rxIfIndex[b], position);
+            return;
+        }
+        if (k.read(d, base, len - l3) != FlowKey.OK) {
+            pool.dropReason[b] = (ip6 ? DropReason.IP6_BAD_HEADER : DropReason.IP4_BAD_HEADER).ordinal();
+            w.enqueue(drop, b, 0);
+            return;
+        }
+        int vip = ip6 ? s.vip6(at, k.dstHi, k.dstLo, k.protocol, k.dstPort)
+                : s.vip4(at, k.dstIpv4(), k.protocol, k.dstPort);
+        if (vip < 0) {
+            pool.dropReason[b] = DropReason.LB_NO_VIP.ordinal();
+            w.enqueue(drop, b, 0);
+            return;
+        }
+        long hash = FlowHash.hash(seed, k);
+        if (s.encap[vip] == LoadBalancer.E_SRLB) {
+            // path MTU toward the servers: a steered packet gains the SRH [server, LB SID, VIP] (56 bytes)
+            int mtu = ws.srlbMtu(vip, s, f, interfaces);
             if (mtu > 0) {
-                int c = ws.icmp.check(d, buf, len, l3, mtu, overhead);
+                int c = ws.icmp.check(d, buf, len, l3, mtu, Encap.srlbSrhBytes(1));
                 if (c > 0) {
                     ws.addVip(vip, LoadBalancer.V_TOO_BIG, 1);
                     pool.length[b] = c;
-                    w.enqueue(next(ip6 ? NEXT_LOOKUP6 : NEXT_LOOKUP4), b, 0);
-                    continue;
+                    w.enqueue(next(NEXT_LOOKUP6), b, 0);
+                    return;
                 }
                 if (c < 0) {
                     ws.addVip(vip, LoadBalancer.V_TOO_BIG, 1);
                     pool.dropReason[b] = DropReason.MTU_EXCEEDED.ordinal();
                     w.enqueue(drop, b, 0);
-                    continue;
+                    return;
                 }
             }
-            int r = switch (enc) {
-                case LoadBalancer.E_GRE4 -> ws.encap.gre4(d, buf, len, l3, s.backend4[be]);
-                case LoadBalancer.E_GRE6 -> ws.encap.gre6(d, buf, len, l3, s.backendHi[be], s.backendLo[be], hash);
-                case LoadBalancer.E_SRV6 -> ws.encap.srv6Encaps(d, buf, len, l3, s.backendHi[be], s.backendLo[be],
-                        hash);
-                default -> outer6 ? ws.encap.ipip6(d, buf, len, l3, s.backendHi[be], s.backendLo[be], hash)
-                        : ws.encap.ipip4(d, buf, len, l3, s.backend4[be]);
-            };
-            if (r < 0) {
-                // the buffer cannot hold the encapsulated packet, or the inner lengths are inconsistent
-                pool.dropReason[b] = (r == Encap.ERR_NO_ROOM ? DropReason.MTU_EXCEEDED
-                        : ip6 ? DropReason.IP6_BAD_HEADER : DropReason.IP4_BAD_HEADER).ordinal();
-                w.enqueue(drop, b, 0);
-                continue;
+            int r = ws.srlb.client(ws, s, vip, k, hash, now, d, buf, len, l3);
+            if (r == SrlbLb.NO_CANDIDATE) {
+                ws.addVip(vip, LoadBalancer.V_NO_BACKEND, 1);
+            } else if (r >= 0) {
+                ws.srlb.cookie(pool, b, s);
             }
-            ws.addVip(vip, LoadBalancer.V_PACKETS, 1);
-            ws.addVip(vip, LoadBalancer.V_BYTES, len);
-            ws.addBackend(be, LoadBalancer.B_PACKETS, 1);
-            ws.addBackend(be, LoadBalancer.B_BYTES, len);
-            if (outcome == ConnectionTable.HITS) {
-                ws.addVip(vip, LoadBalancer.V_STICKY_HITS, 1);
-                ws.addBackend(be, LoadBalancer.B_STICKY_HITS, 1);
-            } else if (outcome == ConnectionTable.INSERTS || outcome == ConnectionTable.RESELECTED) {
-                ws.addVip(vip, LoadBalancer.V_NEW_FLOWS, 1);
-                ws.addBackend(be, LoadBalancer.B_NEW_FLOWS, 1);
-            } else if (outcome == ConnectionTable.FULL) {
-                ws.addVip(vip, LoadBalancer.V_TABLE_FULL, 1);
-                ws.addBackend(be, LoadBalancer.B_TABLE_FULL, 1);
-            }
-            pool.length[b] = r;
-            pool.l3Offset[b] = Encap.ETHERNET_HEADER;
-            pool.etherType[b] = outer6 ? Encap.ETHERTYPE_IPV6 : Encap.ETHERTYPE_IPV4;
-            w.enqueue(next(outer6 ? NEXT_LOOKUP6 : NEXT_LOOKUP4), b, 0);
+            srlbDone(w, pool, b, r, drop);
+            return;
         }
+        maglev(w, pool, d, s, f, b, k, hash, vip, now, drop); // classify takes these; kept for completeness
+    }
+
+    /** A Maglev VIP's packet with its key and hash: backend, path MTU, encapsulation, counters, next node. */
+    private void maglev(Worker w, BufferPool pool, MemorySegment d, LoadBalancer.Snapshot s, Forwarding f, int b,
+            FlowKey k, long hash, int vip, long now, int drop) {
+        WorkerState ws = st;
+        ConnectionTable table = ws.table;
+        int l3 = pool.l3Offset[b];
+        int len = pool.length[b];
+        long buf = pool.offset(b);
+        int be = table.select(k, hash, now, s.ring[vip], s.generation);
+        if (be < 0) {
+            ws.addVip(vip, LoadBalancer.V_NO_BACKEND, 1);
+            pool.dropReason[b] = DropReason.LB_NO_BACKEND.ordinal();
+            w.enqueue(drop, b, 0);
+            return;
+        }
+        int outcome = table.lastOutcome();
+        int enc = s.encap[vip];
+        boolean outer6 = enc == LoadBalancer.E_GRE6 || enc == LoadBalancer.E_SRV6
+                || (enc == LoadBalancer.E_IPIP && s.backend6[be]);
+        int overhead = switch (enc) {
+            case LoadBalancer.E_GRE4 -> Encap.GRE4_OVERHEAD;
+            case LoadBalancer.E_GRE6 -> Encap.GRE6_OVERHEAD;
+            case LoadBalancer.E_SRV6 -> Encap.SRV6_ENCAPS_OVERHEAD;
+            default -> outer6 ? Encap.IPIP6_OVERHEAD : Encap.IPIP4_OVERHEAD;
+        };
+        int mtu = ws.egressMtu(be, s, f, interfaces);
+        if (mtu > 0) {
+            int c = ws.icmp.check(d, buf, len, l3, mtu, overhead);
+            if (c > 0) {
+                ws.addVip(vip, LoadBalancer.V_TOO_BIG, 1);
+                pool.length[b] = c;
+                w.enqueue(next(ip6 ? NEXT_LOOKUP6 : NEXT_LOOKUP4), b, 0);
+                return;
+            }
+            if (c < 0) {
+                ws.addVip(vip, LoadBalancer.V_TOO_BIG, 1);
+                pool.dropReason[b] = DropReason.MTU_EXCEEDED.ordinal();
+                w.enqueue(drop, b, 0);
+                return;
+            }
+        }
+        int r = switch (enc) {
+            case LoadBalancer.E_GRE4 -> ws.encap.gre4(d, buf, len, l3, s.backend4[be]);
+            case LoadBalancer.E_GRE6 -> ws.encap.gre6(d, buf, len, l3, s.backendHi[be], s.backendLo[be], hash);
+            case LoadBalancer.E_SRV6 -> ws.encap.srv6Encaps(d, buf, len, l3, s.backendHi[be], s.backendLo[be], hash);
+            default -> outer6 ? ws.encap.ipip6(d, buf, len, l3, s.backendHi[be], s.backendLo[be], hash)
+                    : ws.encap.ipip4(d, buf, len, l3, s.backend4[be]);
+        };
+        if (r < 0) {
+            // the buffer cannot hold the encapsulated packet, or the inner lengths are inconsistent
+            pool.dropReason[b] = (r == Encap.ERR_NO_ROOM ? DropReason.MTU_EXCEEDED
+                    : ip6 ? DropReason.IP6_BAD_HEADER : DropReason.IP4_BAD_HEADER).ordinal();
+            w.enqueue(drop, b, 0);
+            return;
+        }
+        ws.addVip(vip, LoadBalancer.V_PACKETS, 1);
+        ws.addVip(vip, LoadBalancer.V_BYTES, len);
+        ws.addBackend(be, LoadBalancer.B_PACKETS, 1);
+        ws.addBackend(be, LoadBalancer.B_BYTES, len);
+        if (outcome == ConnectionTable.HITS) {
+            ws.addVip(vip, LoadBalancer.V_STICKY_HITS, 1);
+            ws.addBackend(be, LoadBalancer.B_STICKY_HITS, 1);
+        } else if (outcome == ConnectionTable.INSERTS || outcome == ConnectionTable.RESELECTED) {
+            ws.addVip(vip, LoadBalancer.V_NEW_FLOWS, 1);
+            ws.addBackend(be, LoadBalancer.B_NEW_FLOWS, 1);
+        } else if (outcome == ConnectionTable.FULL) {
+            ws.addVip(vip, LoadBalancer.V_TABLE_FULL, 1);
+            ws.addBackend(be, LoadBalancer.B_TABLE_FULL, 1);
+        }
+        pool.length[b] = r;
+        pool.l3Offset[b] = Encap.ETHERNET_HEADER;
+        pool.etherType[b] = outer6 ? Encap.ETHERTYPE_IPV6 : Encap.ETHERTYPE_IPV4;
+        w.enqueue(next(outer6 ? NEXT_LOOKUP6 : NEXT_LOOKUP4), b, 0);
     }
 
     /** An SRLB packet's result: a frame length → ip6-lookup (the IPv6 header stays at l3); a code → error-drop. */

@@ -1,6 +1,7 @@
 package io.vecflow.dataplane.lb;
 
 import io.vecflow.dataplane.InterfaceTable;
+import io.vecflow.dataplane.PacketVector;
 import io.vecflow.dataplane.fib.Forwarding;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -19,6 +20,12 @@ public final class WorkerState {
 
     final ConnectionTable table;
     final FlowKey key = new FlowKey();
+    /** Per packet of the vector being processed ({@link LbNode}'s first pass): its key, hash and Maglev VIP (-1 other). */
+    final FlowKey[] keys = new FlowKey[PacketVector.CAPACITY];
+    final long[] hashes = new long[PacketVector.CAPACITY];
+    final int[] vips = new int[PacketVector.CAPACITY];
+    /** Keeps {@link ConnectionTable#touch}'s reads observable (never read). */
+    long touched;
     final Encap encap;
     final IcmpTooBig icmp;
     /** The SRLB path of this worker (flow table, state machine). */
@@ -50,6 +57,9 @@ public final class WorkerState {
                 LoadBalancer.lo(s.ip6Source));
         this.icmp = new IcmpTooBig(bufferBytes, s.ttl);
         this.srlb = new SrlbLb(lb, worker);
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = new FlowKey();
+        }
     }
 
     /** @return this worker's SRLB flow table (diagnostics; written by the worker only) */

@@ -263,6 +263,32 @@ class ConnectionTableTest {
     }
 
     @Test
+    void touchChangesNothing() {
+        // touch only reads: counters, live entries and every answer are those of a table never touched
+        ConnectionTable touched = new ConnectionTable(64), plain = new ConnectionTable(64);
+        MaglevTable ring = ring(5);
+        int[] gen = new int[5];
+        long x = 0;
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < 40; i++) { // 40 flows in 64 slots: hits, inserts and some "full" once it fills
+                FlowKey k = tcp(i * 7);
+                long h = FlowHash.hash(SEED, k);
+                long now = T0 + round * 25L * S; // round 2 finds round 0's entries expired
+                x ^= touched.touch(h);
+                assertThat(touched.select(k, h, now, ring, gen)).isEqualTo(plain.select(k, h, now, ring, gen));
+                assertThat(touched.lastOutcome()).isEqualTo(plain.lastOutcome());
+            }
+        }
+        for (int c = ConnectionTable.LOOKUPS; c <= ConnectionTable.REMOVED; c++) {
+            assertThat(touched.counter(c)).as("counter %d", c).isEqualTo(plain.counter(c));
+        }
+        assertThat(touched.counter(ConnectionTable.HITS)).isPositive();
+        assertThat(touched.counter(ConnectionTable.INSERTS)).isGreaterThanOrEqualTo(40);
+        assertThat(touched.liveEntries(T0 + 50 * S)).isEqualTo(plain.liveEntries(T0 + 50 * S)).isPositive();
+        assertThat(x).isNotZero();
+    }
+
+    @Test
     void selectAllocatesNothingForHitsMissesExpiryAndFull() {
         // 30 µs timeouts, keys revisited every ~25 µs, a 40 µs jump every 32768 packets: hits, expiry, full, FIN
         ConnectionTable t = new ConnectionTable(1 << 12, 30_000, 30_000, true);
