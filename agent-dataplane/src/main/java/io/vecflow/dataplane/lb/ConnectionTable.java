@@ -1,6 +1,5 @@
 package io.vecflow.dataplane.lb;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
@@ -47,8 +46,10 @@ import java.util.concurrent.TimeUnit;
  * flows in 2<sup>20</sup> slots). Under steady churn (flows arriving and expiring, JMH
  * {@code MaglevPathBenchmark.newFlow}) the rate is higher: 0.1–0.16 % at 48 % live load, 0.004 % at 38 % — size the
  * table at ≥ 2.5 × the flows a worker must track for "full" to stay in the 10<sup>−5</sup> range.
- * Memory: 64 + 2 = 66 bytes per slot (4.1 MiB per 65,536 slots; 132 MiB for 2<sup>21</sup>), off the Java heap,
- * released when the table becomes unreachable ({@link Arena#ofAuto()}).
+ * Memory: 64 + 2 = 66 bytes per slot (4.1 MiB per 65,536 slots; 132 MiB for 2<sup>21</sup>); the records off the
+ * Java heap, on transparent huge pages where the kernel allows ({@link HugePageMemory}: at 1M flows the 128 MiB of
+ * records would otherwise cost a TLB miss per lookup), committed at construction and released when the table becomes
+ * unreachable.
  *
  * <p>{@link #touch} reads the lines a lookup of a hash will need without doing anything else; {@link LbNode} calls it
  * for a whole vector before processing it, so that the cache misses of 256 packets overlap (memory-level parallelism)
@@ -102,6 +103,8 @@ public final class ConnectionTable {
     private final long[] tags;
     /** Per slot one {@value #RECORD}-byte record (64-byte aligned): key, backend word, deadline ns, hash. */
     private final MemorySegment records;
+    /** Whether the kernel took MADV_HUGEPAGE for {@link #records}. */
+    private final boolean hugePages;
     private final long tcpIdleNanos;
     private final long udpIdleNanos;
     private final boolean removeOnFinRst;
@@ -138,11 +141,21 @@ public final class ConnectionTable {
         }
         this.bucketMask = capacity / WAYS - 1;
         this.tags = new long[capacity / WAYS];
-        this.records = Arena.ofAuto().allocate((long) capacity * RECORD, RECORD); // zeroed
+        HugePageMemory.Block block = HugePageMemory.allocate((long) capacity * RECORD); // zeroed, ≥ 64-byte aligned
+        this.records = block.segment();
+        this.hugePages = block.hugePagesAdvised();
 
         this.tcpIdleNanos = tcpIdleNanos;
         this.udpIdleNanos = udpIdleNanos;
         this.removeOnFinRst = removeOnFinRst;
+    }
+
+    /**
+     * @return whether the records were mapped with {@code MADV_HUGEPAGE} accepted (tables of ≥ 2 MiB, i.e. ≥ 32,768
+     *         slots, on a kernel with transparent huge pages enabled or on madvise; see {@link HugePageMemory})
+     */
+    public boolean hugePages() {
+        return hugePages;
     }
 
     /** @return the capacity in slots */

@@ -263,6 +263,30 @@ class ConnectionTableTest {
     }
 
     @Test
+    void largeTablesAskForHugePagesAndWorkTheSame() throws Exception {
+        // 2^16 slots = 4 MiB of records: mapped with MADV_HUGEPAGE (this kernel has THP: /sys/kernel/mm/...)
+        java.nio.file.Path thp = java.nio.file.Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        assertThat(thp).as("this test expects a kernel with transparent huge pages").exists();
+        ConnectionTable big = new ConnectionTable(1 << 16);
+        assertThat(big.hugePages()).isTrue();
+        assertThat(new ConnectionTable(64).hugePages()).as("below 2 MiB: plain memory").isFalse();
+        MaglevTable ring = ring(7);
+        int[] gen = new int[7];
+        int n = 20_000;
+        int[] first = new int[n];
+        for (int i = 0; i < n; i++) {
+            first[i] = select(big, tcp(i), T0, ring, gen);
+        }
+        for (int i = 0; i < n; i++) {
+            FlowKey k = tcp(i);
+            assertThat(big.lookup(k, FlowHash.hash(SEED, k), T0 + S)).as("flow %d", i).isEqualTo(first[i]);
+        }
+        assertThat(big.counter(ConnectionTable.INSERTS)).isEqualTo(n);
+        assertThat(big.liveEntries(T0 + S)).isEqualTo(n);
+        assertThat(big.liveEntries(T0 + 41 * S)).isZero();
+    }
+
+    @Test
     void touchChangesNothing() {
         // touch only reads: counters, live entries and every answer are those of a table never touched
         ConnectionTable touched = new ConnectionTable(64), plain = new ConnectionTable(64);
