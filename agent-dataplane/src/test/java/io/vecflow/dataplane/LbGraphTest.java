@@ -207,8 +207,44 @@ class LbGraphTest {
         assertThat(s.sent.stream().map(LbGraphTest::outerDst).toList()).isEqualTo(first);
         assertThat(lb.vipCounters(KEY).stickyHits()).isEqualTo(400);
         assertThat(lb.vipCounters(KEY).newFlows()).isEqualTo(400);
+        // egress samples carry a maglev_new cookie on each placing packet (VIP, backend, flow), none on sticky hits
+        dp.setSamplingRate(1);
+        dp.setDirection(io.vecflow.dataplane.control.DataplaneControl.Direction.TX);
+        dp.enableSflow("vflb-s", true);
+        SampleFifo fifo = ((SflowNode) w.node(SflowNode.EGRESS)).fifo();
+        for (SampleRecord r = fifo.poll(); r != null; r = fifo.poll()) {
+            fifo.release(r);
+        }
+        List<byte[]> fresh = flows(400, 5678).subList(0, 3);
+        List<byte[]> newFlows = new java.util.ArrayList<>();
+        for (byte[] f : flows(403, 5678).subList(400, 403)) {
+            newFlows.add(f);
+        }
+        c.inject(newFlows);
+        c.inject(fresh);
+        run();
+        List<io.vecflow.netlink.psample.LbDecisionCookie> cookies = new java.util.ArrayList<>();
+        int samples = 0;
+        for (SampleRecord r = fifo.poll(); r != null; r = fifo.poll()) {
+            samples++;
+            if (r.cookieLength > 0) {
+                try {
+                    cookies.add(new io.vecflow.netlink.psample.LbDecisionCookie().decode(r.cookie, 0, r.cookieLength));
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }
+            fifo.release(r);
+        }
+        assertThat(samples).isEqualTo(6);
+        assertThat(cookies).as("3 new flows, 3 sticky hits").hasSize(3).allSatisfy(k -> {
+            assertThat(k.kind()).isEqualTo(io.vecflow.netlink.psample.LbDecisionCookie.Kind.MAGLEV_NEW);
+            assertThat(Arrays.copyOf(k.vip(), 4)).isEqualTo(addr("192.0.2.1").getAddress());
+            assertThat(BACKENDS.stream().map(InetAddress::getAddress).anyMatch(a -> Arrays.equals(a,
+                    Arrays.copyOf(k.backend(), 4)))).isTrue();
+        });
         assertThat(lb.show()).contains("lb vip 192.0.2.1/32 protocol udp port 5678 encap gre4 new_len 65537")
-                .contains("packets 800").contains("as 10.1.0.1 used slots ");
+                .contains("packets 806").contains("as 10.1.0.1 used slots ");
         assertThat(lb.showFlows(10)).contains("(first 10 flows shown)").contains("192.0.2.1 5678");
     }
 

@@ -14,6 +14,14 @@ final class DecisionCookies {
     private final byte[] a = new byte[16];
     private final byte[] b = new byte[16];
     private final byte[] a4 = new byte[4];
+    private final byte[] b4 = new byte[4];
+
+    private static void put4(byte[] dst, int v) {
+        dst[0] = (byte) (v >>> 24);
+        dst[1] = (byte) (v >>> 16);
+        dst[2] = (byte) (v >>> 8);
+        dst[3] = (byte) v;
+    }
 
     private static void put(byte[] dst, long hi, long lo) {
         for (int i = 0; i < 8; i++) {
@@ -61,13 +69,37 @@ final class DecisionCookies {
      */
     void clove(BufferPool pool, int buffer, int vtep, int protocol, int dstPort, long flowletId, long weightMicro,
             int pathPort) {
-        a4[0] = (byte) (vtep >>> 24);
-        a4[1] = (byte) (vtep >>> 16);
-        a4[2] = (byte) (vtep >>> 8);
-        a4[3] = (byte) vtep;
+        put4(a4, vtep);
         cookie.clear().kind(LbDecisionCookie.Kind.CLOVE_FLOWLET).vip(a4).backend(a4)
                 .flow(protocol & 0xFF, dstPort & 0xFFFF)
                 .clove(flowletId & 0xFFFF_FFFFL, Math.max(0, Math.min(0xFFFF_FFFFL, weightMicro)), pathPort & 0xFFFF);
         pool.cookieLength[buffer] = cookie.encode(pool.cookies(), buffer * BufferPool.COOKIE_BYTES);
+    }
+
+    /**
+     * A Maglev decision (lb.md §1): a new flow was placed on a backend (kind {@code maglev_new}). The VIP is the
+     * packet's destination; a backend of the other address family than the VIP (IPv4 VIP over IPv6 IPIP) is left
+     * all zero, as the cookie carries one family.
+     */
+    void maglev(BufferPool pool, int buffer, boolean vip6, int vip4, long vipHi, long vipLo, int protocol, int port,
+            boolean be6, int be4, long beHi, long beLo) {
+        LbDecisionCookie c = cookie;
+        if (vip6) {
+            put(a, vipHi, vipLo);
+            c.clear().kind(LbDecisionCookie.Kind.MAGLEV_NEW).vip(a);
+            if (be6) {
+                put(b, beHi, beLo);
+                c.backend(b);
+            }
+        } else {
+            put4(a4, vip4);
+            c.clear().kind(LbDecisionCookie.Kind.MAGLEV_NEW).vip(a4);
+            if (!be6) {
+                put4(b4, be4);
+                c.backend(b4);
+            }
+        }
+        c.flow(protocol & 0xFF, port & 0xFFFF);
+        pool.cookieLength[buffer] = c.encode(pool.cookies(), buffer * BufferPool.COOKIE_BYTES);
     }
 }

@@ -37,7 +37,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * </ol>
  * VIPs with {@code encap srlb} (IPv6) and packets to an SRLB VIP's LB SID /80 take the SRLB path instead
  * ({@link SrlbLb}: hunting SRH on a new flow, server signals learnt and stripped, steered packets; then to
- * {@code ip6-lookup}), writing a decision cookie onto hunts and learnt accepts.
+ * {@code ip6-lookup}), writing a decision cookie onto hunts and learnt accepts; a Maglev packet that places a new
+ * flow carries a {@code maglev_new} cookie.
  * Counters per VIP (packets, bytes = received frame bytes, new flows, sticky hits, table full, no backend, too big)
  * and per backend (packets, bytes, new flows, sticky hits, table full) live in the worker's {@link WorkerState}.
  *
@@ -301,6 +302,8 @@ public final class LbNode extends Node {
         } else if (outcome == ConnectionTable.INSERTS || outcome == ConnectionTable.RESELECTED) {
             ws.addVip(vip, LoadBalancer.V_NEW_FLOWS, 1);
             ws.addBackend(be, LoadBalancer.B_NEW_FLOWS, 1);
+            ws.cookies.maglev(pool, b, ip6, k.dstIpv4(), k.dstHi, k.dstLo, k.protocol, k.dstPort, s.backend6[be],
+                    s.backend4[be], s.backendHi[be], s.backendLo[be]); // the placement rides on this packet's sample
         } else if (outcome == ConnectionTable.FULL) {
             ws.addVip(vip, LoadBalancer.V_TABLE_FULL, 1);
             ws.addBackend(be, LoadBalancer.B_TABLE_FULL, 1);

@@ -28,6 +28,8 @@ public final class WorkerState {
     long touched;
     final Encap encap;
     final IcmpTooBig icmp;
+    /** This worker's decision-cookie writer (Maglev placements). */
+    final DecisionCookies cookies = new DecisionCookies();
     /** The SRLB path of this worker (flow table, state machine). */
     final SrlbLb srlb;
     /**
