@@ -84,17 +84,27 @@ public final class Encap {
      * @throws IllegalArgumentException naming the bad argument
      */
     public Encap(int bufferBytes, int ttl, int srcIpv4, long srcIpv6Hi, long srcIpv6Lo) {
-        if (bufferBytes < 128) {
-            throw new IllegalArgumentException("encap bufferBytes must be >= 128, got " + bufferBytes);
-        }
-        if (ttl < 1 || ttl > 255) {
-            throw new IllegalArgumentException("encap outer TTL must be in [1, 255], got " + ttl);
-        }
+        checkBufferAndTtl("encap", bufferBytes, ttl);
         this.bufferBytes = bufferBytes;
         this.ttl = ttl;
         this.srcIpv4 = srcIpv4;
         this.srcIpv6Hi = srcIpv6Hi;
         this.srcIpv6Lo = srcIpv6Lo;
+    }
+
+    /**
+     * Checks what every tunnel writer needs: room for headers in a buffer ({@code bufferBytes} ≥ 128) and an outer
+     * TTL of 1..255.
+     *
+     * @throws IllegalArgumentException naming {@code what} and the bad argument
+     */
+    static void checkBufferAndTtl(String what, int bufferBytes, int ttl) {
+        if (bufferBytes < 128) {
+            throw new IllegalArgumentException(what + " bufferBytes must be >= 128, got " + bufferBytes);
+        }
+        if (ttl < 1 || ttl > 255) {
+            throw new IllegalArgumentException(what + " outer TTL must be in [1, 255], got " + ttl);
+        }
     }
 
     /** @return the outer TTL / hop limit */

@@ -209,21 +209,9 @@ public final class LbNode extends Node {
         long hash = FlowHash.hash(seed, k);
         if (s.encap[vip] == LoadBalancer.E_SRLB) {
             // path MTU toward the servers: a steered packet gains the SRH [server, LB SID, VIP] (56 bytes)
-            int mtu = ws.srlbMtu(vip, s, f, interfaces);
-            if (mtu > 0) {
-                int c = ws.icmp.check(d, buf, len, l3, mtu, Encap.srlbSrhBytes(1));
-                if (c > 0) {
-                    ws.addVip(vip, LoadBalancer.V_TOO_BIG, 1);
-                    pool.length[b] = c;
-                    w.enqueue(next(NEXT_LOOKUP6), b, 0);
-                    return;
-                }
-                if (c < 0) {
-                    ws.addVip(vip, LoadBalancer.V_TOO_BIG, 1);
-                    pool.dropReason[b] = DropReason.MTU_EXCEEDED.ordinal();
-                    w.enqueue(drop, b, 0);
-                    return;
-                }
+            if (tooBig(w, pool, d, b, buf, len, l3, ws.srlbMtu(vip, s, f, interfaces), Encap.srlbSrhBytes(1), vip,
+                    drop)) {
+                return;
             }
             int r = ws.srlb.client(ws, s, vip, k, hash, now, d, buf, len, l3);
             if (r == SrlbLb.NO_CANDIDATE) {
@@ -262,21 +250,8 @@ public final class LbNode extends Node {
             case LoadBalancer.E_SRV6 -> Encap.SRV6_ENCAPS_OVERHEAD;
             default -> outer6 ? Encap.IPIP6_OVERHEAD : Encap.IPIP4_OVERHEAD;
         };
-        int mtu = ws.egressMtu(be, s, f, interfaces);
-        if (mtu > 0) {
-            int c = ws.icmp.check(d, buf, len, l3, mtu, overhead);
-            if (c > 0) {
-                ws.addVip(vip, LoadBalancer.V_TOO_BIG, 1);
-                pool.length[b] = c;
-                w.enqueue(next(ip6 ? NEXT_LOOKUP6 : NEXT_LOOKUP4), b, 0);
-                return;
-            }
-            if (c < 0) {
-                ws.addVip(vip, LoadBalancer.V_TOO_BIG, 1);
-                pool.dropReason[b] = DropReason.MTU_EXCEEDED.ordinal();
-                w.enqueue(drop, b, 0);
-                return;
-            }
+        if (tooBig(w, pool, d, b, buf, len, l3, ws.egressMtu(be, s, f, interfaces), overhead, vip, drop)) {
+            return;
         }
         int r = switch (enc) {
             case LoadBalancer.E_GRE4 -> ws.encap.gre4(d, buf, len, l3, s.backend4[be]);
@@ -312,6 +287,34 @@ public final class LbNode extends Node {
         pool.l3Offset[b] = Encap.ETHERNET_HEADER;
         pool.etherType[b] = outer6 ? Encap.ETHERTYPE_IPV6 : Encap.ETHERTYPE_IPV4;
         w.enqueue(next(outer6 ? NEXT_LOOKUP6 : NEXT_LOOKUP4), b, 0);
+    }
+
+    /**
+     * Path MTU: if the IP packet plus {@code overhead} exceeds {@code mtu} (0 = unknown, not checked), the packet
+     * becomes the ICMP fragmentation-needed / Packet Too Big reply from the VIP and goes back toward the client, or is
+     * dropped as {@code mtu exceeded} when it may not get one; either way counted on the VIP.
+     *
+     * @return true if the packet was taken (reply or drop)
+     */
+    private boolean tooBig(Worker w, BufferPool pool, MemorySegment d, int b, long buf, int len, int l3, int mtu,
+            int overhead, int vip, int drop) {
+        if (mtu <= 0) {
+            return false;
+        }
+        WorkerState ws = st;
+        int c = ws.icmp.check(d, buf, len, l3, mtu, overhead);
+        if (c == 0) {
+            return false;
+        }
+        ws.addVip(vip, LoadBalancer.V_TOO_BIG, 1);
+        if (c > 0) {
+            pool.length[b] = c;
+            w.enqueue(next(ip6 ? NEXT_LOOKUP6 : NEXT_LOOKUP4), b, 0);
+        } else {
+            pool.dropReason[b] = DropReason.MTU_EXCEEDED.ordinal();
+            w.enqueue(drop, b, 0);
+        }
+        return true;
     }
 
     /** An SRLB packet's result: a frame length → ip6-lookup (the IPv6 header stays at l3); a code → error-drop. */

@@ -99,12 +99,7 @@ public final class Overlay {
      * @throws IllegalArgumentException naming the bad argument
      */
     public Overlay(boolean geneve, int bufferBytes, int ttl, int srcIpv4, int vni) {
-        if (bufferBytes < 128) {
-            throw new IllegalArgumentException("overlay bufferBytes must be >= 128, got " + bufferBytes);
-        }
-        if (ttl < 1 || ttl > 255) {
-            throw new IllegalArgumentException("overlay outer TTL must be in [1, 255], got " + ttl);
-        }
+        Encap.checkBufferAndTtl("overlay", bufferBytes, ttl);
         if (vni < 0 || vni > 0xFF_FFFF) {
             throw new IllegalArgumentException("VNI must be in [0, 16777215], got " + vni);
         }
