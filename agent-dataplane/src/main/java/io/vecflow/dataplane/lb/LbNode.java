@@ -54,6 +54,8 @@ public final class LbNode extends Node {
     /** IPv6 node name (feature on ip6-unicast). */
     public static final String IP6 = "lb6";
     private static final int NEXT_LOOKUP4 = 0, NEXT_LOOKUP6 = 1, NEXT_DROP = 2;
+    /** {@link #classify} verdicts other than a VIP. */
+    private static final int NOT_A_VIP = -1, OTHER = -2;
 
     private final boolean ip6;
     private final LoadBalancer lb;
@@ -129,6 +131,8 @@ public final class LbNode extends Node {
             int b = v.buffers[i];
             if (vips[i] >= 0) {
                 maglev(w, pool, d, s, f, b, keys[i], hashes[i], vips[i], now, drop);
+            } else if (vips[i] == NOT_A_VIP) {
+                arc.next(w, b, pool.rxIfIndex[b], position); // outside every VIP prefix: on along the arc
             } else {
                 other(w, pool, d, s, f, b, now, drop);
             }
@@ -137,7 +141,8 @@ public final class LbNode extends Node {
 
     /**
      * Pass 1 of {@link #process}: fills {@code k} and returns the VIP when the packet is for a Maglev (not SRLB) VIP
-     * and its 5-tuple reads; -1 for everything else (left to {@link #other}). Reads only.
+     * and its 5-tuple reads; {@link #NOT_A_VIP} when its destination is outside every VIP prefix (and not an SRLB LB
+     * SID); {@link #OTHER} for everything else (left to {@link #other}). Reads only.
      */
     private int classify(MemorySegment d, BufferPool pool, int b, LoadBalancer.Snapshot s, FlowKey k) {
         int l3 = pool.l3Offset[b];
@@ -146,21 +151,24 @@ public final class LbNode extends Node {
         if (ip6) {
             long dHi = Bytes.i64(d, base + 24), dLo = Bytes.i64(d, base + 32);
             if (s.srlbVipOfSid(dHi, dLo) >= 0) {
-                return -1;
+                return OTHER;
             }
             at = s.prefix6(dHi, dLo);
         } else {
             at = s.prefix4(Bytes.i32(d, base + 16));
         }
-        if (at < 0 || k.read(d, base, pool.length[b] - l3) != FlowKey.OK) {
-            return -1;
+        if (at < 0) {
+            return NOT_A_VIP;
+        }
+        if (k.read(d, base, pool.length[b] - l3) != FlowKey.OK) {
+            return OTHER;
         }
         int vip = ip6 ? s.vip6(at, k.dstHi, k.dstLo, k.protocol, k.dstPort)
                 : s.vip4(at, k.dstIpv4(), k.protocol, k.dstPort);
-        return vip >= 0 && s.encap[vip] != LoadBalancer.E_SRLB ? vip : -1;
+        return vip >= 0 && s.encap[vip] != LoadBalancer.E_SRLB ? vip : OTHER;
     }
 
-    /** A packet {@link #classify} did not take: not for a VIP, unreadable, no VIP for its port, or SRLB. */
+    /** A packet {@link #classify} left: an SRLB LB SID or VIP, an unreadable 5-tuple, or no VIP for its port. */
     private void other(Worker w, BufferPool pool, MemorySegment d, LoadBalancer.Snapshot s, Forwarding f, int b,
             long now, int drop) {
         WorkerState ws = st;

@@ -20,7 +20,7 @@ public final class WorkerState {
 
     final ConnectionTable table;
     final FlowKey key = new FlowKey();
-    /** Per packet of the vector being processed ({@link LbNode}'s first pass): its key, hash and Maglev VIP (-1 other). */
+    /** Per packet of the vector being processed ({@link LbNode}'s first pass): key, hash, Maglev VIP (&lt; 0: none). */
     final FlowKey[] keys = new FlowKey[PacketVector.CAPACITY];
     final long[] hashes = new long[PacketVector.CAPACITY];
     final int[] vips = new int[PacketVector.CAPACITY];
