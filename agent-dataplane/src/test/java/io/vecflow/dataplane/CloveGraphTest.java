@@ -140,17 +140,6 @@ class CloveGraphTest {
         }
     }
 
-    private static List<LbDecisionCookie> decisions(Dataplane d) throws Exception {
-        SampleFifo f = ((SflowNode) d.workers().get(0).node(SflowNode.EGRESS)).fifo();
-        List<LbDecisionCookie> out = new ArrayList<>();
-        for (SampleRecord r = f.poll(); r != null; r = f.poll()) {
-            if (r.cookieLength > 0) {
-                out.add(new LbDecisionCookie().decode(r.cookie, 0, r.cookieLength));
-            }
-            f.release(r);
-        }
-        return out;
-    }
 
     @Test
     void flowletsTunnelAcrossAndAMarkCutsThatPathAtTheSender() throws Exception {
@@ -172,7 +161,7 @@ class CloveGraphTest {
                 "49154/2", "49155/1", "49155/2");
         pa.up.sent.clear();
         pb.up.sent.clear();
-        decisions(a);
+        EgressSamples.decisions(a);
 
         // 40 flows h1 → h2
         List<byte[]> in = new ArrayList<>();
@@ -193,7 +182,7 @@ class CloveGraphTest {
         }
         assertThat(ports).as("uniform weights spread 40 flowlets over the 4 initial ports")
                 .containsExactlyInAnyOrder(49152, 49153, 49154, 49155);
-        List<LbDecisionCookie> cookies = decisions(a);
+        List<LbDecisionCookie> cookies = EgressSamples.decisions(a);
         assertThat(cookies).hasSize(40).allSatisfy(c -> {
             assertThat(c.kind()).isEqualTo(LbDecisionCookie.Kind.CLOVE_FLOWLET);
             assertThat(c.pathWeight()).isEqualTo(1_000_000);
@@ -206,7 +195,7 @@ class CloveGraphTest {
         pa.vm.inject(in);
         run(a);
         assertThat(pathByFlow(pa.up.sent)).isEqualTo(pathByFlow(first)).hasSize(40);
-        assertThat(decisions(a)).isEmpty();
+        assertThat(EgressSamples.decisions(a)).isEmpty();
 
         // B decapsulates to h2: the inner packet as sent, TTL one less (B routes it)
         int markPort = u16(first.get(0), 34);
@@ -285,10 +274,6 @@ class CloveGraphTest {
         }
     }
 
-    private static long allocated() {
-        return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
-                .getThreadAllocatedBytes(Thread.currentThread().threadId());
-    }
 
     @Test
     void encapDecapAndFeedbackAllocateNothingPerPacket() throws Exception {
@@ -351,9 +336,9 @@ class CloveGraphTest {
             }
             long best = Long.MAX_VALUE;
             for (int i = 0; i < 5 && best > 0; i++) {
-                long before = allocated();
+                long before = ThreadAllocation.bytes();
                 round.run();
-                best = Math.min(best, allocated() - before);
+                best = Math.min(best, ThreadAllocation.bytes() - before);
             }
             assertThat(best).as("bytes allocated for 25,600 CLOVE packets").isLessThan(1024);
             Clove.Counters c = d.clove().totals();

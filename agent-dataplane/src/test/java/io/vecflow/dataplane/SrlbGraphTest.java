@@ -103,18 +103,6 @@ class SrlbGraphTest {
         }
     }
 
-    /** The decision cookies of the egress samples a dataplane took since the last call, decoded, in order. */
-    private static List<LbDecisionCookie> decisions(Dataplane d) throws Exception {
-        SampleFifo f = ((SflowNode) d.workers().get(0).node(SflowNode.EGRESS)).fifo();
-        List<LbDecisionCookie> out = new ArrayList<>();
-        for (SampleRecord r = f.poll(); r != null; r = f.poll()) {
-            if (r.cookieLength > 0) {
-                out.add(new LbDecisionCookie().decode(r.cookie, 0, r.cookieLength));
-            }
-            f.release(r);
-        }
-        return out;
-    }
 
     private static byte[] addr(long hi, long lo) {
         return ByteBuffer.allocate(16).putLong(hi).putLong(lo).array();
@@ -128,10 +116,10 @@ class SrlbGraphTest {
         agents[first].setLoad(2.5); // = busy for c = 2; the metric travels as 2500
         agents[second].setLoad(0);
         for (Dataplane d : dps) {
-            decisions(d);
+            EgressSamples.decisions(d);
         }
         byte[] h = hop(lbDp, lbC, tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40001, 80, 0x02, 0), lbS);
-        List<LbDecisionCookie> lbHunt = decisions(lbDp);
+        List<LbDecisionCookie> lbHunt = EgressSamples.decisions(lbDp);
         assertThat(lbHunt).hasSize(1);
         LbDecisionCookie hunt = lbHunt.get(0);
         assertThat(hunt.kind()).isEqualTo(LbDecisionCookie.Kind.SRLB_HUNT);
@@ -144,7 +132,7 @@ class SrlbGraphTest {
         assertThat(hunt.vipPort()).isEqualTo(80);
 
         byte[] p = hop(dps.get(first), up[first], h, up[first]);
-        List<LbDecisionCookie> pass = decisions(dps.get(first));
+        List<LbDecisionCookie> pass = EgressSamples.decisions(dps.get(first));
         assertThat(pass).hasSize(1);
         assertThat(pass.get(0).kind()).isEqualTo(LbDecisionCookie.Kind.SRLB_REJECT);
         assertThat(pass.get(0).choiceIndex()).isEqualTo(1);
@@ -152,7 +140,7 @@ class SrlbGraphTest {
         assertThat(pass.get(0).hasBackend()).isFalse();
 
         hop(dps.get(second), up[second], p, local[second]);
-        List<LbDecisionCookie> accept = decisions(dps.get(second));
+        List<LbDecisionCookie> accept = EgressSamples.decisions(dps.get(second));
         assertThat(accept).hasSize(1);
         assertThat(accept.get(0).kind()).isEqualTo(LbDecisionCookie.Kind.SRLB_ACCEPT_SECOND);
         assertThat(accept.get(0).choiceIndex()).isEqualTo(2);
@@ -161,15 +149,15 @@ class SrlbGraphTest {
 
         byte[] sa = hop(dps.get(second), local[second],
                 tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, 40001, 0x12, 0), up[second]);
-        assertThat(decisions(dps.get(second))).as("the SYN-ACK carries no decision").isEmpty();
+        assertThat(EgressSamples.decisions(dps.get(second))).as("the SYN-ACK carries no decision").isEmpty();
         hop(lbDp, lbS, sa, lbC);
-        List<LbDecisionCookie> learnt = decisions(lbDp);
+        List<LbDecisionCookie> learnt = EgressSamples.decisions(lbDp);
         assertThat(learnt).hasSize(1);
         assertThat(learnt.get(0).kind()).isEqualTo(LbDecisionCookie.Kind.SRLB_ACCEPT_SECOND);
         assertThat(Arrays.copyOf(learnt.get(0).backend(), 16)).isEqualTo(cands.get(1).getAddress());
         // an established packet: no decision, no cookie
         hop(lbDp, lbC, tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40001, 80, 0x10, 0), lbS);
-        assertThat(decisions(lbDp)).isEmpty();
+        assertThat(EgressSamples.decisions(lbDp)).isEmpty();
     }
 
     @AfterEach
@@ -518,10 +506,6 @@ class SrlbGraphTest {
         assertThat(d.loadBalancer().show()).contains("too-big 1");
     }
 
-    private static long allocated() {
-        return ((com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean())
-                .getThreadAllocatedBytes(Thread.currentThread().threadId());
-    }
 
     /** The SRLB signal a server agent sends the LB: SRH [client, SA SID, LB SID fn 0x8] (as srlbReply builds it). */
     private static byte[] signal(long clientLo, int clientPort, long saHi, long lbSidHi, long lbSidLo) {
@@ -576,9 +560,9 @@ class SrlbGraphTest {
         assertThat(cookies[0]).as("decision cookies sampled").isPositive();
         long best = Long.MAX_VALUE;
         for (int i = 0; i < 5 && best > 0; i++) {
-            long before = allocated();
+            long before = ThreadAllocation.bytes();
             round.run();
-            best = Math.min(best, allocated() - before);
+            best = Math.min(best, ThreadAllocation.bytes() - before);
         }
         return best;
     }

@@ -1,5 +1,7 @@
 package io.vecflow.dataplane.lb;
 
+import io.vecflow.dataplane.ThreadAllocation;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vecflow.packet.LinkType;
@@ -130,12 +132,12 @@ class FlowKeyTest {
         }
         long best = Long.MAX_VALUE;
         for (int r = 0; r < 5 && best > 0; r++) {
-            long before = allocated();
+            long before = ThreadAllocation.bytes();
             for (int i = 0; i < 1_000_000; i++) {
                 k.srcPort = i & 0xFFFF;
                 sink += c.hash(k) + FlowHash.hash(1, k);
             }
-            best = Math.min(best, allocated() - before);
+            best = Math.min(best, ThreadAllocation.bytes() - before);
         }
         assertThat(best).as("bytes allocated for 1M CRC32C + xxh hashes (the probe itself costs < 1 KiB)")
                 .isLessThan(1024);
@@ -168,8 +170,4 @@ class FlowKeyTest {
         assertThat(chi2).isBetween(65536 - 5 * 362.0, 65536 + 5 * 362.0);
     }
 
-    private static long allocated() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
-                .getThreadAllocatedBytes(Thread.currentThread().threadId());
-    }
 }

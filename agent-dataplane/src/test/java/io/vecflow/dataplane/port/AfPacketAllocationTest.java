@@ -1,5 +1,7 @@
 package io.vecflow.dataplane.port;
 
+import io.vecflow.dataplane.ThreadAllocation;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vecflow.dataplane.BufferPool;
@@ -24,10 +26,6 @@ class AfPacketAllocationTest {
     private static final int VECTOR = 64;
     private static final int CALLS_PER_WINDOW = 200;
 
-    private static long allocated() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
-                .getThreadAllocatedBytes(Thread.currentThread().threadId());
-    }
 
     @Test
     void rxAndTxAllocateNothingPerFrame() throws Exception {
@@ -66,15 +64,15 @@ class AfPacketAllocationTest {
             }
             long probe = Long.MAX_VALUE; // what reading the counter itself allocates (the MXBean call)
             for (int i = 0; i < 3; i++) {
-                long x = allocated();
-                probe = Math.min(probe, allocated() - x);
+                long x = ThreadAllocation.bytes();
+                probe = Math.min(probe, ThreadAllocation.bytes() - x);
             }
             long best = Long.MAX_VALUE;
             int windows = 0;
             for (int i = 0; i < 20 && best > probe; i++) {
-                long before = allocated();
+                long before = ThreadAllocation.bytes();
                 window.run(); // 200 tx calls = 12,800 frames sent, and 200 rx calls
-                best = Math.min(best, allocated() - before);
+                best = Math.min(best, ThreadAllocation.bytes() - before);
                 windows++;
             }
             System.out.printf("afpacket rx+tx: best of %d windows %d bytes - probe %d = %d bytes for %d tx calls "

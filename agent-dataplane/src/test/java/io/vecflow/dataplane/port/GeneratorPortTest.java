@@ -1,5 +1,7 @@
 package io.vecflow.dataplane.port;
 
+import io.vecflow.dataplane.ThreadAllocation;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -312,10 +314,6 @@ class GeneratorPortTest {
         Files.delete(pcap);
     }
 
-    private static long allocated() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
-                .getThreadAllocatedBytes(Thread.currentThread().threadId());
-    }
 
     @Test
     void rxAllocatesNothingPerFrame() {
@@ -334,14 +332,14 @@ class GeneratorPortTest {
             }
             long probe = Long.MAX_VALUE;
             for (int i = 0; i < 3; i++) {
-                long x = allocated();
-                probe = Math.min(probe, allocated() - x);
+                long x = ThreadAllocation.bytes();
+                probe = Math.min(probe, ThreadAllocation.bytes() - x);
             }
             long best = Long.MAX_VALUE;
             for (int i = 0; i < 10 && best > probe; i++) {
-                long before = allocated();
+                long before = ThreadAllocation.bytes();
                 window.run(); // 256,000 frames
-                best = Math.min(best, allocated() - before);
+                best = Math.min(best, ThreadAllocation.bytes() - before);
             }
             assertThat(best - probe).as("bytes allocated for 256,000 frames").isLessThan(128);
             assertThat(g.counters().sum(PortCounters.TX_PACKETS)).isEqualTo(g.counters().sum(PortCounters.RX_PACKETS));
