@@ -56,6 +56,8 @@ public final class LbNode extends Node {
     private static final int NEXT_LOOKUP4 = 0, NEXT_LOOKUP6 = 1, NEXT_DROP = 2;
     /** {@link #classify} verdicts other than a VIP. */
     private static final int NOT_A_VIP = -1, OTHER = -2;
+    /** classify() code of SRLB VIP {@code v}: {@code SRLB_VIP - v} (below every other code). */
+    private static final int SRLB_VIP = -3;
 
     private final boolean ip6;
     private final LoadBalancer lb;
@@ -107,22 +109,26 @@ public final class LbNode extends Node {
         }
         WorkerState ws = st;
         int n = v.count;
-        // Pass 1: key, VIP and hash of every Maglev packet (reads only); pass 2: their connection-table lines read for
-        // the whole vector at once, so that the cache misses overlap; pass 3: decisions and rewrites, in order.
+        // Pass 1: key, VIP and hash of every Maglev and SRLB client packet (reads only); pass 2: their connection-table
+        // or SRLB flow-table lines read for the whole vector at once, so that the cache misses overlap; pass 3:
+        // decisions and rewrites, in order.
         int[] vips = ws.vips;
         long[] hashes = ws.hashes;
         FlowKey[] keys = ws.keys;
         ConnectionTable table = ws.table;
         for (int i = 0; i < n; i++) {
             vips[i] = classify(d, pool, v.buffers[i], s, keys[i]);
-            if (vips[i] >= 0) {
+            if (vips[i] >= 0 || vips[i] <= SRLB_VIP) {
                 hashes[i] = FlowHash.hash(seed, keys[i]);
             }
         }
         long touched = 0;
+        io.vecflow.dataplane.lb.srlb.SrlbFlowTable srlbTable = ws.srlb.table;
         for (int i = 0; i < n; i++) {
             if (vips[i] >= 0) {
                 touched ^= table.touch(hashes[i]);
+            } else if (vips[i] <= SRLB_VIP) {
+                touched ^= srlbTable.touch(hashes[i]);
             }
         }
         ws.touched = touched;
@@ -131,6 +137,8 @@ public final class LbNode extends Node {
             int b = v.buffers[i];
             if (vips[i] >= 0) {
                 maglev(w, pool, d, s, f, b, keys[i], hashes[i], vips[i], now, drop);
+            } else if (vips[i] <= SRLB_VIP) {
+                srlbClient(w, pool, d, s, f, b, keys[i], hashes[i], SRLB_VIP - vips[i], now, drop);
             } else if (vips[i] == NOT_A_VIP) {
                 arc.next(w, b, pool.rxIfIndex[b], position); // outside every VIP prefix: on along the arc
             } else {
@@ -165,7 +173,7 @@ public final class LbNode extends Node {
         }
         int vip = ip6 ? s.vip6(at, k.dstHi, k.dstLo, k.protocol, k.dstPort)
                 : s.vip4(at, k.dstIpv4(), k.protocol, k.dstPort);
-        return vip >= 0 && s.encap[vip] != LoadBalancer.E_SRLB ? vip : OTHER;
+        return vip < 0 ? OTHER : s.encap[vip] == LoadBalancer.E_SRLB ? SRLB_VIP - vip : vip;
     }
 
     /** A packet {@link #classify} left: an SRLB LB SID or VIP, an unreadable 5-tuple, or no VIP for its port. */
@@ -216,21 +224,31 @@ public final class LbNode extends Node {
         }
         long hash = FlowHash.hash(seed, k);
         if (s.encap[vip] == LoadBalancer.E_SRLB) {
-            // path MTU toward the servers: a steered packet gains the SRH [server, LB SID, VIP] (56 bytes)
-            if (tooBig(w, pool, d, b, buf, len, l3, ws.srlbMtu(vip, s, f, interfaces), Encap.srlbSrhBytes(1), vip,
-                    drop)) {
-                return;
-            }
-            int r = ws.srlb.client(ws, s, vip, k, hash, now, d, buf, len, l3);
-            if (r == SrlbLb.NO_CANDIDATE) {
-                ws.addVip(vip, LoadBalancer.V_NO_BACKEND, 1);
-            } else if (r >= 0) {
-                ws.srlb.cookie(pool, b, s);
-            }
-            srlbDone(w, pool, b, r, drop);
+            srlbClient(w, pool, d, s, f, b, k, hash, vip, now, drop); // classify takes these; kept for completeness
             return;
         }
         maglev(w, pool, d, s, f, b, k, hash, vip, now, drop); // classify takes these; kept for completeness
+    }
+
+    /** A client packet to SRLB VIP {@code vip} with its key and hash: path MTU, then hunt or steer (SrlbLb). */
+    private void srlbClient(Worker w, BufferPool pool, MemorySegment d, LoadBalancer.Snapshot s, Forwarding f, int b,
+            FlowKey k, long hash, int vip, long now, int drop) {
+        WorkerState ws = st;
+        int l3 = pool.l3Offset[b];
+        int len = pool.length[b];
+        long buf = pool.offset(b);
+        // path MTU toward the servers: a steered packet gains the SRH [server, LB SID, VIP] (56 bytes)
+        if (tooBig(w, pool, d, b, buf, len, l3, ws.srlbMtu(vip, s, f, interfaces), Encap.srlbSrhBytes(1), vip,
+                drop)) {
+            return;
+        }
+        int r = ws.srlb.client(ws, s, vip, k, hash, now, d, buf, len, l3);
+        if (r == SrlbLb.NO_CANDIDATE) {
+            ws.addVip(vip, LoadBalancer.V_NO_BACKEND, 1);
+        } else if (r >= 0) {
+            ws.srlb.cookie(pool, b, s);
+        }
+        srlbDone(w, pool, b, r, drop);
     }
 
     /** A Maglev VIP's packet with its key and hash: backend, path MTU, encapsulation, counters, next node. */

@@ -52,6 +52,18 @@ public final class SrlbFlowTable {
         }
     }
 
+    /**
+     * Reads the lines a lookup of {@code hash} starts with — the first probed slot's record, 72 bytes over two cache
+     * lines — so that a vector's lookups miss the cache together (the lb node touches every packet's slot before
+     * deciding any). Changes nothing.
+     *
+     * @return a value derived from what was read (fold it into something the caller keeps, so the reads stay)
+     */
+    public long touch(long hash) {
+        int o = ((int) hash & mask) * STRIDE;
+        return e[o + SRC_LO] ^ e[o + SID_LO];
+    }
+
     /** @return number of slots */
     public int capacity() {
         return mask + 1;
