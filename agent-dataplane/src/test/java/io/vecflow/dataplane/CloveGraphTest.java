@@ -331,15 +331,7 @@ class CloveGraphTest {
                 }
                 clock[0] += 1_000_000_000L; // every flowlet's gap has passed: new flowlets next round
             };
-            for (int i = 0; i < 20; i++) {
-                round.run();
-            }
-            long best = Long.MAX_VALUE;
-            for (int i = 0; i < 5 && best > 0; i++) {
-                long before = ThreadAllocation.bytes();
-                round.run();
-                best = Math.min(best, ThreadAllocation.bytes() - before);
-            }
+            long best = ThreadAllocation.leastPerRound(round, 20, 5);
             assertThat(best).as("bytes allocated for 25,600 CLOVE packets").isLessThan(1024);
             Clove.Counters c = d.clove().totals();
             assertThat(c.encapsulated).isGreaterThan(20 * 12_000L);

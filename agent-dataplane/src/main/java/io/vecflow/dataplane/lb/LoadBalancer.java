@@ -739,16 +739,7 @@ public final class LoadBalancer implements LbCounterSource {
 
     /** Sums VIP slot {@code slot}'s counters over the workers into {@code s} (zeroed first). Allocation-free. */
     private long[] vipSums(int slot, long[] s) {
-        java.util.Arrays.fill(s, 0);
-        for (int i = 0, n = workers.size(); i < n; i++) {
-            WorkerState w = workers.get(i);
-            if (w != null) {
-                for (int c = 0; c < VIP_COUNTERS; c++) {
-                    s[c] += w.vipCounter(slot, c);
-                }
-            }
-        }
-        return s;
+        return sums(true, slot, s);
     }
 
     private long[] backendSums(int slot) {
@@ -757,12 +748,16 @@ public final class LoadBalancer implements LbCounterSource {
 
     /** Sums backend slot {@code slot}'s counters over the workers into {@code s} (zeroed first). Allocation-free. */
     private long[] backendSums(int slot, long[] s) {
+        return sums(false, slot, s);
+    }
+
+    private long[] sums(boolean vip, int slot, long[] s) {
         java.util.Arrays.fill(s, 0);
         for (int i = 0, n = workers.size(); i < n; i++) {
             WorkerState w = workers.get(i);
             if (w != null) {
-                for (int c = 0; c < BACKEND_COUNTERS; c++) {
-                    s[c] += w.backendCounter(slot, c);
+                for (int c = 0; c < s.length; c++) {
+                    s[c] += vip ? w.vipCounter(slot, c) : w.backendCounter(slot, c);
                 }
             }
         }

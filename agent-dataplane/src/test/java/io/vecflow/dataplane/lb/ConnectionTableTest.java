@@ -335,15 +335,7 @@ class ConnectionTableTest {
                 sink[0] += t.select(k, FlowHash.hash(SEED, k), now[0], ring, gen);
             }
         };
-        for (int i = 0; i < 5; i++) {
-            round.run();
-        }
-        long best = Long.MAX_VALUE;
-        for (int i = 0; i < 5 && best > 0; i++) {
-            long before = ThreadAllocation.bytes();
-            round.run();
-            best = Math.min(best, ThreadAllocation.bytes() - before);
-        }
+        long best = ThreadAllocation.leastPerRound(round, 5, 5);
         assertThat(best).as("bytes allocated for 1M selects (the probe itself costs < 1 KiB)").isLessThan(1024);
         assertThat(t.counter(ConnectionTable.HITS)).isPositive();
         assertThat(t.counter(ConnectionTable.INSERTS)).isPositive();
