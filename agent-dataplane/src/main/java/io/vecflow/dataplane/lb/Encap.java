@@ -396,34 +396,14 @@ public final class Encap {
             errorOffset = 0;
             return ERR_TRUNCATED;
         }
-        int b0 = Bytes.u8(seg, p);
-        int version = b0 >>> 4;
-        int len;
-        if (version == 4) {
-            len = Bytes.u16(seg, p + 2);
-            if (len < 20 || len < (b0 & 0xF) * 4 || len > avail) {
-                errorOffset = 2;
-                return ERR_MALFORMED;
-            }
-            innerTos = Bytes.u8(seg, p + 1);
-            innerIdFlags = Bytes.i32(seg, p + 4); // Identification, flags, fragment offset
-        } else if (version == 6) {
-            if (avail < 40) {
-                errorOffset = 0;
-                return ERR_TRUNCATED;
-            }
-            int plen = Bytes.u16(seg, p + 4);
-            len = 40 + plen;
-            if (plen == 0 || len > avail) {
-                errorOffset = 4;
-                return ERR_MALFORMED;
-            }
-            innerTos = Bytes.u16(seg, p) >>> 4 & 0xFF;
-            innerIdFlags = 0x4000; // ID 0, DF
-        } else {
-            errorOffset = 0;
-            return ERR_NOT_IP;
+        int version = Bytes.u8(seg, p) >>> 4;
+        int len = innerLength(seg, p, avail);
+        if (len < 0) {
+            errorOffset = innerErrorOffset(len, version);
+            return len;
         }
+        innerTos = innerTrafficClass(seg, p, version);
+        innerIdFlags = version == 4 ? Bytes.i32(seg, p + 4) : 0x4000; // IPv4 ID, flags, offset; IPv6: ID 0, DF
         int newL3 = ETHERNET_HEADER + overhead;
         if (newL3 + len > bufferBytes) {
             errorOffset = version == 4 ? 2 : 4;
@@ -433,6 +413,40 @@ public final class Encap {
         innerLen = len;
         MemorySegment.copy(seg, p, seg, bufStart + newL3, len);
         return newL3 + len;
+    }
+
+    /**
+     * The inner IP packet's own length (IPv4 Total Length; IPv6 40 + Payload Length), checked against the header and
+     * the {@code avail} bytes at {@code p} (≥ 20 assumed).
+     *
+     * @return the length, or {@link #ERR_TRUNCATED}, {@link #ERR_MALFORMED} (a length field contradicts the frame, or
+     *         a jumbogram/TSO length 0) or {@link #ERR_NOT_IP}; {@link #innerErrorOffset} names the field
+     */
+    static int innerLength(MemorySegment seg, long p, int avail) {
+        int b0 = Bytes.u8(seg, p);
+        int version = b0 >>> 4;
+        if (version == 4) {
+            int len = Bytes.u16(seg, p + 2);
+            return len < 20 || len < (b0 & 0xF) * 4 || len > avail ? ERR_MALFORMED : len;
+        }
+        if (version == 6) {
+            if (avail < 40) {
+                return ERR_TRUNCATED;
+            }
+            int plen = Bytes.u16(seg, p + 4);
+            return plen == 0 || 40 + plen > avail ? ERR_MALFORMED : 40 + plen;
+        }
+        return ERR_NOT_IP;
+    }
+
+    /** @return the offset in the inner header of the field an {@link #innerLength} error is about */
+    static int innerErrorOffset(int code, int version) {
+        return code == ERR_MALFORMED ? (version == 4 ? 2 : 4) : 0;
+    }
+
+    /** @return the inner packet's DSCP + ECN byte (IPv4 TOS, IPv6 Traffic Class) */
+    static int innerTrafficClass(MemorySegment seg, long p, int version) {
+        return version == 4 ? Bytes.u8(seg, p + 1) : Bytes.u16(seg, p) >>> 4 & 0xFF;
     }
 
     private void ipv4(MemorySegment seg, long o, int totalLen, int protocol, int dst) {

@@ -722,11 +722,7 @@ public final class LoadBalancer implements LbCounterSource {
      * @throws IllegalArgumentException no such VIP
      */
     public synchronized SrlbCounters srlbCounters(VipKey key) {
-        VipState v = existing(key);
-        long[] s = vipSums(v.slot);
-        for (int c = 0; c < VIP_COUNTERS; c++) {
-            s[c] -= v.base[c];
-        }
+        long[] s = sinceAdded(key);
         return new SrlbCounters(s[V_NEW_FLOWS], s[V_FIRST_CHOICE], s[V_SECOND_CHOICE], s[V_OTHER_ACCEPT],
                 s[V_STICKY_HITS], s[V_TABLE_FULL], s[V_HUNTS], s[V_TEARDOWNS], s[V_BAD_SIGNAL]);
     }
@@ -764,17 +760,23 @@ public final class LoadBalancer implements LbCounterSource {
         return s;
     }
 
+    /** VIP {@code key}'s counters since it was added: the workers' sums less the sums at that time. */
+    private long[] sinceAdded(VipKey key) {
+        VipState v = existing(key);
+        long[] s = vipSums(v.slot);
+        for (int c = 0; c < VIP_COUNTERS; c++) {
+            s[c] -= v.base[c];
+        }
+        return s;
+    }
+
     /**
      * A VIP's {@link DecisionCounters} since it was added, summed over workers (racy reads).
      *
      * @throws IllegalArgumentException no such VIP
      */
     public synchronized DecisionCounters decisionCounters(VipKey key) {
-        VipState v = existing(key);
-        long[] s = vipSums(v.slot);
-        for (int c = 0; c < VIP_COUNTERS; c++) {
-            s[c] -= v.base[c];
-        }
+        long[] s = sinceAdded(key);
         return new DecisionCounters(s[V_NEW_FLOWS], s[V_FIRST_CHOICE], s[V_SECOND_CHOICE], s[V_REJECTS],
                 s[V_STICKY_HITS], s[V_TABLE_FULL]);
     }
@@ -859,11 +861,7 @@ public final class LoadBalancer implements LbCounterSource {
      * @throws IllegalArgumentException no such VIP
      */
     public synchronized VipCounters vipCounters(VipKey key) {
-        VipState v = existing(key);
-        long[] s = vipSums(v.slot);
-        for (int c = 0; c < VIP_COUNTERS; c++) {
-            s[c] -= v.base[c];
-        }
+        long[] s = sinceAdded(key);
         return new VipCounters(s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
     }
 

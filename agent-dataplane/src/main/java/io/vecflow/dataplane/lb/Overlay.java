@@ -155,32 +155,13 @@ public final class Overlay {
             errorOffset = 0;
             return ERR_TRUNCATED;
         }
-        int b0 = Bytes.u8(seg, p);
-        int version = b0 >>> 4;
-        int len, tos;
-        if (version == 4) {
-            len = Bytes.u16(seg, p + 2);
-            if (len < 20 || len < (b0 & 0xF) * 4 || len > avail) {
-                errorOffset = 2;
-                return ERR_MALFORMED;
-            }
-            tos = Bytes.u8(seg, p + 1);
-        } else if (version == 6) {
-            if (avail < 40) {
-                errorOffset = 0;
-                return ERR_TRUNCATED;
-            }
-            int plen = Bytes.u16(seg, p + 4);
-            len = 40 + plen;
-            if (plen == 0 || len > avail) {
-                errorOffset = 4;
-                return ERR_MALFORMED;
-            }
-            tos = Bytes.u16(seg, p) >>> 4 & 0xFF;
-        } else {
-            errorOffset = 0;
-            return ERR_NOT_IP;
+        int version = Bytes.u8(seg, p) >>> 4;
+        int len = Encap.innerLength(seg, p, avail);
+        if (len < 0) {
+            errorOffset = Encap.innerErrorOffset(len, version);
+            return len;
         }
+        int tos = Encap.innerTrafficClass(seg, p, version);
         int entries = geneve ? Math.max(0, Math.min(fbCount, MAX_FEEDBACK)) : 0;
         int overhead = overhead(entries);
         int newL3 = Encap.ETHERNET_HEADER + overhead;
