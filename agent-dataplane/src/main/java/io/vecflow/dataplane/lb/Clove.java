@@ -147,6 +147,8 @@ public final class Clove {
         private final Settings settings;
         private final SplitMix64 rng;
         private int[] ports;
+        /** The current {@link #ports}, published for {@link #port} (replaced, never modified). */
+        private volatile int[] published;
         private PathSelector selector;
         private PathWeights weights; // null in edge-flowlet mode
         private PathDiscovery discovery;
@@ -181,6 +183,7 @@ public final class Clove {
 
         private void install(int[] p) {
             ports = p.clone();
+            published = ports;
             if (settings.mode == Mode.ECN) {
                 weights = new PathWeights(ports, settings.ecnWindowNanos, rng);
                 selector = weights;
@@ -202,9 +205,13 @@ public final class Clove {
             return ports.length;
         }
 
-        /** @return the outer source port of path {@code i} (clamped to the current set), under the lock */
-        synchronized int port(int path) {
-            return ports[Math.min(path, ports.length - 1)];
+        /**
+         * @return the outer source port of path {@code i} (clamped to the current set); per packet, so it reads the
+         *         published set without taking the lock
+         */
+        int port(int path) {
+            int[] p = published;
+            return p[Math.min(path, p.length - 1)];
         }
 
         /** @return the weight of path {@code i} ×1,000,000 (1,000,000 in edge-flowlet mode) */
