@@ -4,8 +4,15 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * A worker's packet buffers: one off-heap segment of {@code count × bufferBytes} bytes plus per-buffer metadata in
- * primitive arrays (structure of arrays, like VPP's {@code vlib_buffer_t} fields), and a LIFO free list.
+ * A worker's packet buffers: one off-heap segment of {@code count × (HEADROOM + bufferBytes)} bytes plus per-buffer
+ * metadata in primitive arrays (structure of arrays, like VPP's {@code vlib_buffer_t} fields), and a LIFO free list.
+ *
+ * <p><b>Headroom.</b> Each buffer starts with {@link #HEADROOM} bytes before its data area, VPP's
+ * {@code VLIB_BUFFER_PRE_DATA_SIZE} (FDio/vpp {@code src/vlib/buffer.h}). A frame starts at {@link #offset} — the
+ * data area after {@link #alloc} — and an encapsulation may prepend headers into the headroom ({@link #advance}
+ * with a negative count, VPP's {@code vlib_buffer_advance}) instead of moving the packet. A frame never extends past
+ * its buffer's end, and its start never moves past the data area (only prepends move it), so a frame is at most
+ * {@link #bufferBytes} + the headroom it used long; nodes still cap frames at {@link #bufferBytes()}.
  *
  * <p>Owned by one worker thread; not thread-safe. Nothing is allocated after construction.
  */
@@ -13,9 +20,19 @@ public final class BufferPool implements AutoCloseable {
     /** Default data bytes per buffer (VPP's default data size is 2048). */
     public static final int DEFAULT_BUFFER_BYTES = 2048;
 
+    /** Bytes of headroom before each buffer's data area (VPP's {@code VLIB_BUFFER_PRE_DATA_SIZE}: 128). */
+    public static final int HEADROOM = 128;
+
     private final Arena arena;
     private final MemorySegment data;
     private final int bufferBytes;
+    /** Bytes from one buffer's first byte to the next's: {@link #HEADROOM} + bufferBytes. */
+    private final int stride;
+    /**
+     * Where each buffer's frame starts, in bytes from the buffer's first byte: {@link #HEADROOM} after
+     * {@link #alloc}, less after a prepend ({@link #advance}). Never above {@link #HEADROOM}.
+     */
+    private final int[] start;
     private final int[] free;
     private int freeCount;
 
@@ -52,8 +69,10 @@ public final class BufferPool implements AutoCloseable {
         }
         this.arena = Arena.ofShared();
         this.bufferBytes = bufferBytes;
-        this.data = arena.allocate((long) count * bufferBytes, 64);
+        this.stride = HEADROOM + bufferBytes;
+        this.data = arena.allocate((long) count * stride, 64);
         this.free = new int[count];
+        this.start = new int[count];
         this.length = new int[count];
         this.rxIfIndex = new int[count];
         this.txIfIndex = new int[count];
@@ -76,6 +95,7 @@ public final class BufferPool implements AutoCloseable {
         }
         int b = free[--freeCount];
         cookieLength[b] = 0;
+        start[b] = HEADROOM;
         return b;
     }
 
@@ -117,9 +137,32 @@ public final class BufferPool implements AutoCloseable {
         return data;
     }
 
-    /** @return the byte offset of a buffer's data within {@link #data()}. */
+    /**
+     * @return the byte offset within {@link #data()} of the frame in {@code buffer} (its data area after
+     *         {@link #alloc}; earlier after a prepend)
+     */
     public long offset(int buffer) {
-        return (long) buffer * bufferBytes;
+        return (long) buffer * stride + start[buffer];
+    }
+
+    /** @return bytes free in front of {@code buffer}'s frame (at most {@link #HEADROOM}) for prepending headers */
+    public int headroom(int buffer) {
+        return start[buffer];
+    }
+
+    /**
+     * Moves the start of {@code buffer}'s frame by {@code bytes} (VPP's {@code vlib_buffer_advance}): negative after
+     * headers were written into the headroom in front of it. The caller sets the new {@link #length}.
+     *
+     * @throws IllegalArgumentException if the start would leave {@code [0, HEADROOM]}
+     */
+    public void advance(int buffer, int bytes) {
+        int s = start[buffer] + bytes;
+        if (s < 0 || s > HEADROOM) {
+            throw new IllegalArgumentException("buffer " + buffer + ": frame start " + start[buffer] + " advanced by "
+                    + bytes + " bytes leaves the headroom [0, " + HEADROOM + "]");
+        }
+        start[buffer] = s;
     }
 
     /** @return data bytes per buffer. */

@@ -73,6 +73,6 @@ public class EncapBenchmark extends QuietGate {
     @Benchmark
     public int gre4() {
         MemorySegment.copy(template, 0, buf, 0, frameBytes);
-        return encap.gre4(buf, 0, frameBytes, 14, 0x0A010203);
+        return encap.gre4(buf, 0, 0, frameBytes, 14, 0x0A010203);
     }
 }

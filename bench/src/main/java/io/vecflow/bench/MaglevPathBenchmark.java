@@ -149,7 +149,7 @@ public class MaglevPathBenchmark extends QuietGate {
         if (backend < 0) {
             return -2;
         }
-        return encap.gre4(buf, 0, 64, 14, backendAddr[backend]) + backend;
+        return encap.gre4(buf, 0, 0, 64, 14, backendAddr[backend]) + backend;
     }
 
     /** A packet of a tracked flow. @return new frame length + backend (defeats dead-code elimination) */

@@ -8,22 +8,22 @@ import java.lang.foreign.MemorySegment;
  * the SRLB hunting SRH inserted into an IPv6 packet (lb.md §3). One instance per worker (holds the outer source and
  * TTL); every method is allocation-free.
  *
- * <p><b>Frames.</b> Each method takes the Ethernet frame at {@code bufStart} ({@code BufferPool}: {@code pool.data()},
- * {@code pool.offset(buffer)}, {@code pool.length[buffer]}) and the offset of its IP header {@code l3Off} (after any
- * VLAN tags), and returns the new frame length, or a negative {@code ERR_*} code (frame untouched, except that
- * nothing is written on error). The output frame starts at {@code bufStart} with an untagged Ethernet header: the 12
- * MAC bytes are left as they were (the L2 rewrite of the output path sets them) and the EtherType is set for the outer
- * header; the outer IP header starts at offset 14. The inner packet is carried up to its own IP length (IPv4 Total
- * Length, IPv6 40 + Payload Length), so Ethernet padding is not tunnelled; a length of 0 (jumbogram, TSO) is refused.
+ * <p><b>Frames.</b> Each LB encapsulation ({@code gre4}, {@code gre6}, {@code ipip4}, {@code ipip6},
+ * {@code srv6Encaps}) takes the Ethernet frame at {@code bufStart} ({@code BufferPool}: {@code pool.data()},
+ * {@code pool.offset(buffer)}, {@code pool.length[buffer]}), the bytes of {@code headroom} free in front of it
+ * ({@code pool.headroom(buffer)}; 0 = none) and the offset of its IP header {@code l3Off} (after any VLAN tags), and
+ * returns the new frame length, or a negative {@code ERR_*} code (nothing written). The output frame starts at
+ * {@code bufStart + }{@link #shift()} with an untagged Ethernet header: the 12 MAC bytes are not set (the L2 rewrite
+ * of the output path sets them) and the EtherType is set for the outer header; the outer IP header starts at offset
+ * 14 of the output frame. The inner packet is carried up to its own IP length (IPv4 Total Length, IPv6 40 + Payload
+ * Length), so Ethernet padding is not tunnelled; a length of 0 (jumbogram, TSO) is refused. The output frame is at
+ * most {@code bufferBytes} long ({@code 14 + overhead + inner length}; longer: {@link #ERR_NO_ROOM}).
  *
- * <p><b>Headroom: we shift.</b> {@code BufferPool} places every frame at the first byte of its buffer and has no
- * per-buffer data offset, so there is no headroom to prepend into. Each encapsulation therefore moves the inner IP
- * packet forward by (new header bytes − old L2 bytes) with one overlapping {@link MemorySegment#copy} (memmove) and
- * writes the headers in front; it needs {@code 14 + overhead + inner length ≤ bufferBytes}. The alternative — VPP's
- * {@code current_data} with 128 bytes of pre-data, where an encapsulation only writes headers — saves that copy: the
- * JMH {@code EncapBenchmark} measures the shift at 64- and 1514-byte frames (bench/results/2026-11-30-lb-maglev, a
- * loaded machine: 2–19 ns for 64 bytes, 61–170 ns for 1514). With 64-byte packets, the Maglev target, the copy is
- * 50 bytes and a small part of the path; for full-size frames a headroom-based layout would save it.
+ * <p><b>Headroom: we prepend.</b> When the headers fit into the headroom in front of the frame, they are written
+ * there and the inner packet stays where it is (VPP's {@code vlib_buffer_advance} into the 128 bytes of pre-data):
+ * no copy, whatever the packet's size. Otherwise (no headroom given, or not enough) the inner IP packet is moved
+ * forward by (new header bytes − old L2 bytes) with one overlapping {@link MemorySegment#copy} (memmove) and the
+ * frame keeps its start. The JMH {@code EncapBenchmark} measures both at 64- and 1514-byte frames (bench/results/).
  *
  * <p><b>Outer header fields.</b> IPv4 (RFC 791): no options, TTL = {@link #ttl()} (default {@link #DEFAULT_TTL} = 64,
  * the Linux {@code ip_default_ttl}; VPP lb uses 128, lb.md §2 — 64 is enough for any data-centre path and keeps
@@ -74,6 +74,8 @@ public final class Encap {
     private int errorOffset;
     // inner packet facts, set by inner() for the encapsulation in progress
     private int innerVersion, innerTos, innerLen, innerIdFlags;
+    /** Bytes the frame start moved by the last successful encapsulation (≤ 0); see {@link #shift()}. */
+    private int shift;
 
     /**
      * @param bufferBytes bytes per packet buffer (frames must stay within; {@code BufferPool.bufferBytes()})
@@ -112,6 +114,16 @@ public final class Encap {
         return ttl;
     }
 
+    /**
+     * @return how many bytes the frame's start moved in the last successful {@code gre4/gre6/ipip4/ipip6/srv6Encaps}
+     *         call: {@code −(14 + overhead − l3Off)} when the headers were prepended into the headroom (the caller
+     *         moves its frame start by this much, {@code BufferPool.advance}), 0 when the inner packet was moved
+     *         forward instead (not enough headroom) and the frame still starts at {@code bufStart}
+     */
+    public int shift() {
+        return shift;
+    }
+
     /** @return offset from the L3 header of the field behind the last error (for the caller's error report) */
     public int errorOffset() {
         return errorOffset;
@@ -133,18 +145,21 @@ public final class Encap {
     /**
      * GRE over IPv4 (RFC 2784 §2: no checksum, key or sequence; Protocol Type = inner EtherType).
      *
+     * @param headroom bytes free in front of {@code bufStart} (see the class notes; 0 = move the inner packet)
      * @param dstIpv4 outer destination (the backend), big-endian u32
-     * @return new frame length ({@code 14 + 24 + inner length}) or {@code ERR_*}
+     * @return new frame length ({@code 14 + 24 + inner length}) or {@code ERR_*}; the frame now starts at
+     *         {@code bufStart + shift()}
      */
-    public int gre4(MemorySegment seg, long bufStart, int frameLen, int l3Off, int dstIpv4) {
-        int r = inner(seg, bufStart, frameLen, l3Off, GRE4_OVERHEAD);
+    public int gre4(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, int dstIpv4) {
+        int r = inner(seg, bufStart, headroom, frameLen, l3Off, GRE4_OVERHEAD);
         if (r < 0) {
             return r;
         }
-        long o = bufStart + ETHERNET_HEADER;
+        long f = bufStart + shift;
+        long o = f + ETHERNET_HEADER;
         ipv4(seg, o, 20 + 4 + innerLen, FlowKey.PROTO_GRE, dstIpv4);
         gre(seg, o + 20);
-        Bytes.put16(seg, bufStart + 12, ETHERTYPE_IPV4);
+        Bytes.put16(seg, f + 12, ETHERTYPE_IPV4);
         return r;
     }
 
@@ -152,50 +167,56 @@ public final class Encap {
      * GRE over IPv6 (RFC 2784, RFC 7676 §3: Next Header 47).
      *
      * @param flowHash the inner flow's hash (outer flow label)
-     * @return new frame length ({@code 14 + 44 + inner length}) or {@code ERR_*}
+     * @param headroom bytes free in front of {@code bufStart} (see the class notes; 0 = move the inner packet)
+     * @return new frame length ({@code 14 + 44 + inner length}) or {@code ERR_*}; the frame now starts at {@code bufStart + shift()}
      */
-    public int gre6(MemorySegment seg, long bufStart, int frameLen, int l3Off, long dstHi, long dstLo, long flowHash) {
-        int r = inner(seg, bufStart, frameLen, l3Off, GRE6_OVERHEAD);
+    public int gre6(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, long dstHi, long dstLo, long flowHash) {
+        int r = inner(seg, bufStart, headroom, frameLen, l3Off, GRE6_OVERHEAD);
         if (r < 0) {
             return r;
         }
-        long o = bufStart + ETHERNET_HEADER;
+        long f = bufStart + shift;
+        long o = f + ETHERNET_HEADER;
         ipv6(seg, o, 4 + innerLen, FlowKey.PROTO_GRE, dstHi, dstLo, flowHash);
         gre(seg, o + 40);
-        Bytes.put16(seg, bufStart + 12, ETHERTYPE_IPV6);
+        Bytes.put16(seg, f + 12, ETHERTYPE_IPV6);
         return r;
     }
 
     /**
      * IP in IPv4: protocol 4 for IPv4 inside (RFC 2003), 41 for IPv6 inside (RFC 4213 §3.5).
      *
-     * @return new frame length ({@code 14 + 20 + inner length}) or {@code ERR_*}
+     * @param headroom bytes free in front of {@code bufStart} (see the class notes; 0 = move the inner packet)
+     * @return new frame length ({@code 14 + 20 + inner length}) or {@code ERR_*}; the frame now starts at {@code bufStart + shift()}
      */
-    public int ipip4(MemorySegment seg, long bufStart, int frameLen, int l3Off, int dstIpv4) {
-        int r = inner(seg, bufStart, frameLen, l3Off, IPIP4_OVERHEAD);
+    public int ipip4(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, int dstIpv4) {
+        int r = inner(seg, bufStart, headroom, frameLen, l3Off, IPIP4_OVERHEAD);
         if (r < 0) {
             return r;
         }
-        long o = bufStart + ETHERNET_HEADER;
+        long f = bufStart + shift;
+        long o = f + ETHERNET_HEADER;
         ipv4(seg, o, 20 + innerLen, innerVersion == 4 ? FlowKey.PROTO_IPIP : FlowKey.PROTO_IPV6, dstIpv4);
-        Bytes.put16(seg, bufStart + 12, ETHERTYPE_IPV4);
+        Bytes.put16(seg, f + 12, ETHERTYPE_IPV4);
         return r;
     }
 
     /**
      * IP in IPv6 (RFC 2473 §3: Next Header 41 for IPv6 inside, 4 for IPv4 inside).
      *
-     * @return new frame length ({@code 14 + 40 + inner length}) or {@code ERR_*}
+     * @param headroom bytes free in front of {@code bufStart} (see the class notes; 0 = move the inner packet)
+     * @return new frame length ({@code 14 + 40 + inner length}) or {@code ERR_*}; the frame now starts at {@code bufStart + shift()}
      */
-    public int ipip6(MemorySegment seg, long bufStart, int frameLen, int l3Off, long dstHi, long dstLo,
+    public int ipip6(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, long dstHi, long dstLo,
             long flowHash) {
-        int r = inner(seg, bufStart, frameLen, l3Off, IPIP6_OVERHEAD);
+        int r = inner(seg, bufStart, headroom, frameLen, l3Off, IPIP6_OVERHEAD);
         if (r < 0) {
             return r;
         }
-        long o = bufStart + ETHERNET_HEADER;
+        long f = bufStart + shift;
+        long o = f + ETHERNET_HEADER;
         ipv6(seg, o, innerLen, innerVersion == 4 ? FlowKey.PROTO_IPIP : FlowKey.PROTO_IPV6, dstHi, dstLo, flowHash);
-        Bytes.put16(seg, bufStart + 12, ETHERTYPE_IPV6);
+        Bytes.put16(seg, f + 12, ETHERTYPE_IPV6);
         return r;
     }
 
@@ -207,15 +228,17 @@ public final class Encap {
      *
      * @param segHi the segment (SID) bytes 0–7 — the outer destination
      * @param segLo the segment bytes 8–15
-     * @return new frame length ({@code 14 + 64 + inner length}) or {@code ERR_*}
+     * @param headroom bytes free in front of {@code bufStart} (see the class notes; 0 = move the inner packet)
+     * @return new frame length ({@code 14 + 64 + inner length}) or {@code ERR_*}; the frame now starts at {@code bufStart + shift()}
      */
-    public int srv6Encaps(MemorySegment seg, long bufStart, int frameLen, int l3Off, long segHi, long segLo,
+    public int srv6Encaps(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, long segHi, long segLo,
             long flowHash) {
-        int r = inner(seg, bufStart, frameLen, l3Off, SRV6_ENCAPS_OVERHEAD);
+        int r = inner(seg, bufStart, headroom, frameLen, l3Off, SRV6_ENCAPS_OVERHEAD);
         if (r < 0) {
             return r;
         }
-        long o = bufStart + ETHERNET_HEADER;
+        long f = bufStart + shift;
+        long o = f + ETHERNET_HEADER;
         ipv6(seg, o, 24 + innerLen, FlowKey.PROTO_ROUTING, segHi, segLo, flowHash);
         long h = o + 40;
         Bytes.put8(seg, h, innerVersion == 4 ? FlowKey.PROTO_IPIP : FlowKey.PROTO_IPV6);
@@ -225,7 +248,7 @@ public final class Encap {
         Bytes.put32(seg, h + 4, 0); // Last Entry 0, Flags 0, Tag 0
         Bytes.put64(seg, h + 8, segHi);
         Bytes.put64(seg, h + 16, segLo);
-        Bytes.put16(seg, bufStart + 12, ETHERTYPE_IPV6);
+        Bytes.put16(seg, f + 12, ETHERTYPE_IPV6);
         return r;
     }
 
@@ -389,7 +412,7 @@ public final class Encap {
      * Validates the inner IP packet, records its version, TOS/TC, length and DF/ID, checks room, moves it to
      * {@code 14 + overhead} and returns the new frame length (or {@code ERR_*}, nothing moved).
      */
-    private int inner(MemorySegment seg, long bufStart, int frameLen, int l3Off, int overhead) {
+    private int inner(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, int overhead) {
         long p = bufStart + l3Off;
         int avail = frameLen - l3Off;
         if (avail < 20) {
@@ -411,7 +434,13 @@ public final class Encap {
         }
         innerVersion = version;
         innerLen = len;
-        MemorySegment.copy(seg, p, seg, bufStart + newL3, len);
+        int move = newL3 - l3Off; // bytes the headers need in front of the inner packet beyond what is there
+        if (move > 0 && move <= headroom) {
+            shift = -move; // prepend into the headroom: the inner packet stays where it is
+        } else {
+            shift = 0;
+            MemorySegment.copy(seg, p, seg, bufStart + newL3, len);
+        }
         return newL3 + len;
     }
 

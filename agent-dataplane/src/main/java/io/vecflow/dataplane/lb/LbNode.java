@@ -279,12 +279,14 @@ public final class LbNode extends Node {
         if (tooBig(w, pool, d, b, buf, len, l3, ws.egressMtu(be, s, f, interfaces), overhead, vip, drop)) {
             return;
         }
+        int room = pool.headroom(b);
+        Encap e = ws.encap;
         int r = switch (enc) {
-            case LoadBalancer.E_GRE4 -> ws.encap.gre4(d, buf, len, l3, s.backend4[be]);
-            case LoadBalancer.E_GRE6 -> ws.encap.gre6(d, buf, len, l3, s.backendHi[be], s.backendLo[be], hash);
-            case LoadBalancer.E_SRV6 -> ws.encap.srv6Encaps(d, buf, len, l3, s.backendHi[be], s.backendLo[be], hash);
-            default -> outer6 ? ws.encap.ipip6(d, buf, len, l3, s.backendHi[be], s.backendLo[be], hash)
-                    : ws.encap.ipip4(d, buf, len, l3, s.backend4[be]);
+            case LoadBalancer.E_GRE4 -> e.gre4(d, buf, room, len, l3, s.backend4[be]);
+            case LoadBalancer.E_GRE6 -> e.gre6(d, buf, room, len, l3, s.backendHi[be], s.backendLo[be], hash);
+            case LoadBalancer.E_SRV6 -> e.srv6Encaps(d, buf, room, len, l3, s.backendHi[be], s.backendLo[be], hash);
+            default -> outer6 ? e.ipip6(d, buf, room, len, l3, s.backendHi[be], s.backendLo[be], hash)
+                    : e.ipip4(d, buf, room, len, l3, s.backend4[be]);
         };
         if (r < 0) {
             // the buffer cannot hold the encapsulated packet, or the inner lengths are inconsistent
@@ -309,6 +311,7 @@ public final class LbNode extends Node {
             ws.addVip(vip, LoadBalancer.V_TABLE_FULL, 1);
             ws.addBackend(be, LoadBalancer.B_TABLE_FULL, 1);
         }
+        pool.advance(b, e.shift()); // headers prepended into the headroom: the frame now starts earlier
         pool.length[b] = r;
         pool.l3Offset[b] = Encap.ETHERNET_HEADER;
         pool.etherType[b] = outer6 ? Encap.ETHERTYPE_IPV6 : Encap.ETHERTYPE_IPV4;

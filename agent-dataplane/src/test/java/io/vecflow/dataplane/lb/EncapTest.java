@@ -95,7 +95,7 @@ class EncapTest {
     @Test
     void gre4CarriesIpv4AndIpv6() {
         for (byte[] in : List.of(tcp4(-1), tcp4(100), tcp6(-1))) {
-            byte[] out = run(in, len -> encap.gre4(seg, BUF, len, l3(in), LbPackets.v4int(BACKEND4)));
+            byte[] out = run(in, len -> encap.gre4(seg, BUF, 0, len, l3(in), LbPackets.v4int(BACKEND4)));
             int innerLen = ipPacket(in).length;
             assertThat(out.length).isEqualTo(14 + 24 + innerLen);
             parse(out);
@@ -123,7 +123,7 @@ class EncapTest {
     @Test
     void outerDfFollowsAnIpv4InnerPacket() {
         byte[] in = LbPackets.ipv4Frame(CLIENT4, VIP4, 17, 5000, 53, 0, 30, false, -1);
-        byte[] out = run(in, len -> encap.ipip4(seg, BUF, len, 14, LbPackets.v4int(BACKEND4)));
+        byte[] out = run(in, len -> encap.ipip4(seg, BUF, 0, len, 14, LbPackets.v4int(BACKEND4)));
         assertThat(LbPackets.u16(out, 14 + 6)).as("flags and offset").isZero();
         assertThat(LbPackets.u16(out, 14 + 4)).as("identification").isEqualTo(0x1234);
         assertIpv4HeaderChecksumValid(out);
@@ -133,7 +133,7 @@ class EncapTest {
     void gre6CarriesIpv4AndIpv6WithAFlowLabel() {
         byte[] b6 = LbPackets.v6(BACKEND6);
         for (byte[] in : List.of(tcp4(-1), tcp6(7))) {
-            byte[] out = run(in, len -> encap.gre6(seg, BUF, len, l3(in), LbPackets.hi(b6), LbPackets.lo(b6),
+            byte[] out = run(in, len -> encap.gre6(seg, BUF, 0, len, l3(in), LbPackets.hi(b6), LbPackets.lo(b6),
                     0x0123_4567_89AB_CDEFL));
             int innerLen = ipPacket(in).length;
             assertThat(out.length).isEqualTo(14 + 44 + innerLen);
@@ -158,7 +158,7 @@ class EncapTest {
         byte[] b6 = LbPackets.v6(BACKEND6);
         for (byte[] in : List.of(tcp4(-1), tcp6(-1))) {
             int v = in[l3(in)] >>> 4;
-            byte[] out4 = run(in, len -> encap.ipip4(seg, BUF, len, l3(in), LbPackets.v4int(BACKEND4)));
+            byte[] out4 = run(in, len -> encap.ipip4(seg, BUF, 0, len, l3(in), LbPackets.v4int(BACKEND4)));
             assertThat(out4.length).isEqualTo(14 + 20 + ipPacket(in).length);
             parse(out4);
             assertThat(pp.protocol()).isEqualTo(v == 4 ? 4 : 41);
@@ -168,7 +168,7 @@ class EncapTest {
             assertInnerIsTheOriginal(in);
             assertDecapRestores(out4, in);
 
-            byte[] out6 = run(in, len -> encap.ipip6(seg, BUF, len, l3(in), LbPackets.hi(b6), LbPackets.lo(b6), 5));
+            byte[] out6 = run(in, len -> encap.ipip6(seg, BUF, 0, len, l3(in), LbPackets.hi(b6), LbPackets.lo(b6), 5));
             assertThat(out6.length).isEqualTo(14 + 40 + ipPacket(in).length);
             parse(out6);
             assertThat(pp.protocol()).isEqualTo(v == 4 ? 4 : 41);
@@ -184,7 +184,7 @@ class EncapTest {
         byte[] sid = LbPackets.v6("fc00:0:be::d6");
         for (byte[] in : List.of(tcp4(-1), tcp6(-1))) {
             int v = in[l3(in)] >>> 4;
-            byte[] out = run(in, len -> encap.srv6Encaps(seg, BUF, len, l3(in), LbPackets.hi(sid),
+            byte[] out = run(in, len -> encap.srv6Encaps(seg, BUF, 0, len, l3(in), LbPackets.hi(sid),
                     LbPackets.lo(sid), 9));
             assertThat(out.length).isEqualTo(14 + 64 + ipPacket(in).length);
             parse(out);
@@ -268,11 +268,11 @@ class EncapTest {
         long lbHi = LbPackets.hi(LbPackets.v6("fc00:1b::"));
         List<byte[]> frames = new ArrayList<>();
         byte[] v4 = tcp4(-1), v6 = tcp6(-1);
-        frames.add(run(v4, len -> encap.gre4(seg, BUF, len, 14, LbPackets.v4int(BACKEND4))));
-        frames.add(run(v6, len -> encap.gre6(seg, BUF, len, 14, LbPackets.hi(b6), LbPackets.lo(b6), 1)));
-        frames.add(run(v4, len -> encap.ipip4(seg, BUF, len, 14, LbPackets.v4int(BACKEND4))));
-        frames.add(run(v6, len -> encap.ipip6(seg, BUF, len, 14, LbPackets.hi(b6), LbPackets.lo(b6), 1)));
-        frames.add(run(v4, len -> encap.srv6Encaps(seg, BUF, len, 14, LbPackets.hi(sid), LbPackets.lo(sid), 1)));
+        frames.add(run(v4, len -> encap.gre4(seg, BUF, 0, len, 14, LbPackets.v4int(BACKEND4))));
+        frames.add(run(v6, len -> encap.gre6(seg, BUF, 0, len, 14, LbPackets.hi(b6), LbPackets.lo(b6), 1)));
+        frames.add(run(v4, len -> encap.ipip4(seg, BUF, 0, len, 14, LbPackets.v4int(BACKEND4))));
+        frames.add(run(v6, len -> encap.ipip6(seg, BUF, 0, len, 14, LbPackets.hi(b6), LbPackets.lo(b6), 1)));
+        frames.add(run(v4, len -> encap.srv6Encaps(seg, BUF, 0, len, 14, LbPackets.hi(sid), LbPackets.lo(sid), 1)));
         frames.add(run(v6, len -> encap.srlbHunt2(seg, BUF, len, 14, c1Hi, 0, c2Hi, 0, lbHi,
                 SrlbSid.lo(0, 0, 0, 1, 42), true)));
         Path pcap = dir.resolve("encap.pcap");
@@ -294,20 +294,78 @@ class EncapTest {
                         + "|2001:db8:ff::80,fc00:1b::1:0:2a,fc00:2::200:0:0,fc00:1::300:0:0|80|1");
     }
 
+    /** One LB encapsulation of a frame at {@code at} with {@code room} bytes of headroom. */
+    private interface EncapCall {
+        int apply(long at, int room, int len, int l3);
+    }
+
+    /**
+     * With headroom, every LB encapsulation writes its headers in front of the packet and leaves the inner packet
+     * where it was; the output (from {@code bufStart + shift()}) is byte for byte the frame the moving path writes,
+     * MACs aside. Without enough headroom it moves the packet as before (shift 0).
+     */
+    @Test
+    void prependsIntoTheHeadroomInsteadOfMovingThePacket() {
+        byte[] b6 = LbPackets.v6(BACKEND6);
+        int d4 = LbPackets.v4int(BACKEND4);
+        long hi = LbPackets.hi(b6), lo = LbPackets.lo(b6);
+        List<EncapCall> all = List.of(
+                (at, room, len, l3) -> encap.gre4(seg, at, room, len, l3, d4),
+                (at, room, len, l3) -> encap.gre6(seg, at, room, len, l3, hi, lo, 7),
+                (at, room, len, l3) -> encap.ipip4(seg, at, room, len, l3, d4),
+                (at, room, len, l3) -> encap.ipip6(seg, at, room, len, l3, hi, lo, 7),
+                (at, room, len, l3) -> encap.srv6Encaps(seg, at, room, len, l3, hi, lo, 7));
+        int[] overhead = {Encap.GRE4_OVERHEAD, Encap.GRE6_OVERHEAD, Encap.IPIP4_OVERHEAD, Encap.IPIP6_OVERHEAD,
+            Encap.SRV6_ENCAPS_OVERHEAD};
+        int checked = 0;
+        for (byte[] in : List.of(tcp4(-1), tcp4(100), tcp6(-1), tcp6(100))) {
+            int l3 = l3(in);
+            byte[] ip = ipPacket(in);
+            for (int e = 0; e < all.size(); e++) {
+                EncapCall enc = all.get(e);
+                byte[] moved = run(in, len -> enc.apply(BUF, 0, len, l3));
+                assertThat(encap.shift()).isZero();
+                int need = 14 + overhead[e] - l3;
+                // enough headroom: prepended, the inner packet not moved
+                seg.fill((byte) 0);
+                LbPackets.load(seg, BUF, in);
+                int len = enc.apply(BUF, 128, in.length, l3);
+                assertThat(len).isEqualTo(14 + overhead[e] + ip.length);
+                assertThat(encap.shift()).as("encap %d of a frame with l3 at %d", e, l3).isEqualTo(-need);
+                byte[] prepended = LbPackets.bytes(seg, BUF + encap.shift(), len);
+                assertThat(Arrays.copyOfRange(prepended, 12, len)).isEqualTo(Arrays.copyOfRange(moved, 12, len));
+                assertThat(LbPackets.bytes(seg, BUF + l3, ip.length)).as("inner packet in place").isEqualTo(ip);
+                // one byte too little headroom: moved instead
+                seg.fill((byte) 0);
+                LbPackets.load(seg, BUF, in);
+                assertThat(enc.apply(BUF, need - 1, in.length, l3)).isEqualTo(len);
+                assertThat(encap.shift()).isZero();
+                assertThat(Arrays.copyOfRange(LbPackets.bytes(seg, BUF, len), 12, len))
+                        .isEqualTo(Arrays.copyOfRange(moved, 12, len));
+                checked++;
+            }
+        }
+        assertThat(checked).isEqualTo(20);
+        // the output frame stays within bufferBytes whichever way it is written
+        byte[] big = LbPackets.ipv4Frame(CLIENT4, VIP4, 17, 1, 2, 0, 2000 - 28, true, -1);
+        LbPackets.load(seg, BUF, big);
+        assertThat(encap.srv6Encaps(seg, BUF, 128, big.length, 14, 0, 1, 0)).isEqualTo(Encap.ERR_NO_ROOM);
+    }
+
     @Test
     void refusesWhatItCannotEncapsulateAndNamesTheField() {
         byte[] in = tcp4(-1);
         LbPackets.load(seg, BUF, in);
-        assertThat(encap.gre4(seg, BUF, 14 + 10, 14, 1)).isEqualTo(Encap.ERR_TRUNCATED);
+        assertThat(encap.gre4(seg, BUF, 0, 14 + 10, 14, 1)).isEqualTo(Encap.ERR_TRUNCATED);
         assertThat(encap.srlbHunt2(seg, BUF, in.length, 14, 0, 0, 0, 0, 0, 0, true)).isEqualTo(Encap.ERR_NOT_IP);
         // total length larger than the frame
-        assertThat(encap.gre4(seg, BUF, 14 + 30, 14, 1)).isEqualTo(Encap.ERR_MALFORMED);
+        assertThat(encap.gre4(seg, BUF, 0, 14 + 30, 14, 1)).isEqualTo(Encap.ERR_MALFORMED);
         assertThat(encap.errorOffset()).isEqualTo(2);
         // a 2000-byte packet does not fit in 2048 with 14 + 64 bytes in front
         byte[] big = LbPackets.ipv4Frame(CLIENT4, VIP4, 17, 1, 2, 0, 2000 - 28, true, -1);
         LbPackets.load(seg, BUF, big);
-        assertThat(encap.srv6Encaps(seg, BUF, big.length, 14, 0, 1, 0)).isEqualTo(Encap.ERR_NO_ROOM);
-        assertThat(encap.gre4(seg, BUF, big.length, 14, 1)).isEqualTo(14 + 24 + 2000);
+        assertThat(encap.srv6Encaps(seg, BUF, 0, big.length, 14, 0, 1, 0)).isEqualTo(Encap.ERR_NO_ROOM);
+        assertThat(encap.gre4(seg, BUF, 0, big.length, 14, 1)).isEqualTo(14 + 24 + 2000);
         assertThat(Encap.errorName(Encap.ERR_NO_ROOM)).isEqualTo("no-room");
         // decapsulation: a plain TCP packet is not a tunnel; a bad IPv4 checksum is malformed
         LbPackets.load(seg, BUF, in);
@@ -329,9 +387,9 @@ class EncapTest {
         Runnable round = () -> {
             for (int i = 0; i < 200_000; i++) {
                 sink[1]++;
-                int len = encap.gre4(seg, BUF, in.length, 14, dst);
+                int len = encap.gre4(seg, BUF, 0, in.length, 14, dst);
                 len = decap.tunnel(seg, BUF, len, 14);
-                len = encap.srv6Encaps(seg, BUF, len, 14, 1, 2, i);
+                len = encap.srv6Encaps(seg, BUF, 0, len, 14, 1, 2, i);
                 len = decap.tunnel(seg, BUF, len, 14);
                 sink[0] += len;
             }
