@@ -111,6 +111,7 @@ public final class ConnectionTable {
     private final long[] counters = new long[PAD + COUNTERS + PAD];
     /** What the last {@link #select} did: {@link #HITS}, {@link #RESELECTED}, {@link #INSERTS}, {@link #FULL}, or -1. */
     private int lastOutcome = -1;
+    private int touchedSlot = NONE;
 
     /**
      * A table with the default timeouts (TCP 40 s, others 30 s) and without FIN/RST removal.
@@ -175,11 +176,22 @@ public final class ConnectionTable {
      * @return the backend id, or {@link #NONE} when the Maglev table is empty
      */
     public int select(FlowKey k, long hash, long nowNanos, MaglevTable ring, int[] generation) {
+        return select(k, hash, NONE, nowNanos, ring, generation);
+    }
+
+    /**
+     * {@link #select} with the slot {@link #touch} found for {@code hash} ({@link #touchedSlot}, read earlier in the
+     * vector): when that slot still holds the flow (its tag and key match — a packet in between may have reused it),
+     * the buckets are not searched again.
+     *
+     * @param hint a slot from {@link #touchedSlot}, or {@link #NONE}
+     */
+    public int select(FlowKey k, long hash, int hint, long nowNanos, MaglevTable ring, int[] generation) {
         add(LOOKUPS);
         int tag = tag(hash);
         int b1 = (int) hash & bucketMask;
         int b2 = otherBucket(b1, hash);
-        int s = find(k, tag, b1, b2);
+        int s = hint >= 0 && tagAt(hint) == tag && matches(k, hint) ? hint : find(k, tag, b1, b2);
         boolean finRst = removeOnFinRst && k.protocol == FlowKey.PROTO_TCP
                 && (k.tcpFlags & (FlowKey.TCP_FIN | FlowKey.TCP_RST)) != 0;
         if (s >= 0) {
@@ -235,6 +247,20 @@ public final class ConnectionTable {
     }
 
     /**
+     * The first of two prefetch stages ({@link #touch} is the second): reads the two tag words a lookup of
+     * {@code hash} starts from, and nothing else. The loads of a loop over a vector are independent of each other, so
+     * their cache misses overlap; {@link #touch} then finds the record lines behind tags already in cache.
+     * Allocation-free, no side effects.
+     *
+     * @param hash {@link FlowHash#hash} of the flow
+     * @return a value derived from the words read (for the caller to keep, so the reads are not optimised away)
+     */
+    public long touchTags(long hash) {
+        int b1 = (int) hash & bucketMask;
+        return tags[b1] ^ tags[otherBucket(b1, hash)];
+    }
+
+    /**
      * Reads, and does nothing else with, the memory a lookup of {@code hash} will touch: the tag words of buckets
      * {@code b1} and {@code b2}, and the record line of the first slot whose tag matches (of {@code b1}, else of
      * {@code b2}) — or, with no match (a new flow), the record line of every occupied slot of both buckets, whose
@@ -252,12 +278,15 @@ public final class ConnectionTable {
         long t1 = tags[b1], t2 = tags[b2];
         int w = way(t1, tag);
         if (w >= 0) {
+            touchedSlot = b1 * WAYS + w;
             return t2 ^ records.get(WORD, ((long) b1 * WAYS + w) * RECORD + R_DEADLINE);
         }
         w = way(t2, tag);
         if (w >= 0) {
+            touchedSlot = b2 * WAYS + w;
             return t1 ^ records.get(WORD, ((long) b2 * WAYS + w) * RECORD + R_DEADLINE);
         }
+        touchedSlot = NONE;
         long x = t1 ^ t2; // a new flow: the free-slot search reads the deadline of every occupied slot of both buckets
         for (w = 0; w < WAYS; w++) {
             if ((t1 >>> (16 * w) & 0xFFFF) != 0) {
@@ -268,6 +297,14 @@ public final class ConnectionTable {
             }
         }
         return x;
+    }
+
+    /**
+     * @return the slot the last {@link #touch} found the hash's tag in (the flow's slot if the key matches too), or
+     *         {@link #NONE} when no tag matched (a new flow); a hint for {@link #select}. Owner thread only.
+     */
+    public int touchedSlot() {
+        return touchedSlot;
     }
 
     /**
@@ -477,11 +514,7 @@ public final class ConnectionTable {
         for (int w = 0; w < WAYS; w++) {
             if (((int) (t >>> (16 * w)) & 0xFFFF) == tag) {
                 int s = bucket * WAYS + w;
-                long r = (long) s * RECORD;
-                MemorySegment rec = records;
-                if (rec.get(WORD, r + R_SRC_LO) == k.srcLo && rec.get(WORD, r + R_PORTS) == k.portsWord()
-                        && rec.get(WORD, r + R_DST_LO) == k.dstLo && rec.get(WORD, r + R_SRC_HI) == k.srcHi
-                        && rec.get(WORD, r + R_DST_HI) == k.dstHi) {
+                if (matches(k, s)) {
                     return s;
                 }
             }
@@ -493,6 +526,15 @@ public final class ConnectionTable {
      * @return a free slot (empty, or expired — then counted) of the bucket with more free slots, b1 on a tie; -1 when
      *         all 8 are live
      */
+    /** @return whether slot {@code s}'s record holds key {@code k} (its tag is the caller's to check) */
+    private boolean matches(FlowKey k, int s) {
+        long r = (long) s * RECORD;
+        MemorySegment rec = records;
+        return rec.get(WORD, r + R_SRC_LO) == k.srcLo && rec.get(WORD, r + R_PORTS) == k.portsWord()
+                && rec.get(WORD, r + R_DST_LO) == k.dstLo && rec.get(WORD, r + R_SRC_HI) == k.srcHi
+                && rec.get(WORD, r + R_DST_HI) == k.dstHi;
+    }
+
     private int freeSlot(int b1, int b2, long nowNanos) {
         long t1 = tags[b1], t2 = tags[b2];
         int free1 = 0, free2 = 0, first1 = -1, first2 = -1;

@@ -480,12 +480,15 @@ public final class Encap {
 
     private void ipv4(MemorySegment seg, long o, int totalLen, int protocol, int dst) {
         int idFlags = innerVersion == 4 ? innerIdFlags & 0xFFFF_4000 : 0x4000; // keep ID and DF only
-        Bytes.put32(seg, o, 0x4500_0000 | innerTos << 16 | totalLen);
+        int w0 = 0x4500_0000 | innerTos << 16 | totalLen, w2 = ttl << 24 | protocol << 16;
+        // RFC 1071 §2(A): the header's one's-complement sum in 32-bit words, from the values (not re-read)
+        long acc = (w0 & 0xFFFF_FFFFL) + (idFlags & 0xFFFF_FFFFL) + (w2 & 0xFFFF_FFFFL) + (srcIpv4 & 0xFFFF_FFFFL)
+                + (dst & 0xFFFF_FFFFL);
+        Bytes.put32(seg, o, w0);
         Bytes.put32(seg, o + 4, idFlags);
-        Bytes.put32(seg, o + 8, ttl << 24 | protocol << 16); // checksum 0 for now
+        Bytes.put32(seg, o + 8, w2 | Bytes.fold(acc));
         Bytes.put32(seg, o + 12, srcIpv4);
         Bytes.put32(seg, o + 16, dst);
-        Bytes.put16(seg, o + 10, Bytes.ipv4HeaderChecksum(seg, o));
     }
 
     private void ipv6(MemorySegment seg, long o, int payloadLen, int nextHeader, long dstHi, long dstLo,

@@ -114,6 +114,7 @@ public final class LbNode extends Node {
         // decisions and rewrites, in order.
         int[] vips = ws.vips;
         long[] hashes = ws.hashes;
+        int[] slots = ws.slots;
         FlowKey[] keys = ws.keys;
         ConnectionTable table = ws.table;
         for (int i = 0; i < n; i++) {
@@ -126,7 +127,13 @@ public final class LbNode extends Node {
         io.vecflow.dataplane.lb.srlb.SrlbFlowTable srlbTable = ws.srlb.table;
         for (int i = 0; i < n; i++) {
             if (vips[i] >= 0) {
-                touched ^= table.touch(hashes[i]);
+                touched ^= table.touchTags(hashes[i]); // stage 1: every tag word in flight at once
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (vips[i] >= 0) {
+                touched ^= table.touch(hashes[i]); // stage 2: the record lines behind them
+                slots[i] = table.touchedSlot();
             } else if (vips[i] <= SRLB_VIP) {
                 touched ^= srlbTable.touch(hashes[i]);
             }
@@ -136,7 +143,7 @@ public final class LbNode extends Node {
         for (int i = 0; i < n; i++) {
             int b = v.buffers[i];
             if (vips[i] >= 0) {
-                maglev(w, pool, d, s, f, b, keys[i], hashes[i], vips[i], now, drop);
+                maglev(w, pool, d, s, f, b, keys[i], hashes[i], slots[i], vips[i], now, drop);
             } else if (vips[i] <= SRLB_VIP) {
                 srlbClient(w, pool, d, s, f, b, keys[i], hashes[i], SRLB_VIP - vips[i], now, drop);
             } else if (vips[i] == NOT_A_VIP) {
@@ -227,7 +234,7 @@ public final class LbNode extends Node {
             srlbClient(w, pool, d, s, f, b, k, hash, vip, now, drop); // classify takes these; kept for completeness
             return;
         }
-        maglev(w, pool, d, s, f, b, k, hash, vip, now, drop); // classify takes these; kept for completeness
+        maglev(w, pool, d, s, f, b, k, hash, ConnectionTable.NONE, vip, now, drop); // classify takes these; kept
     }
 
     /** A client packet to SRLB VIP {@code vip} with its key and hash: path MTU, then hunt or steer (SrlbLb). */
@@ -251,15 +258,18 @@ public final class LbNode extends Node {
         srlbDone(w, pool, b, r, drop);
     }
 
-    /** A Maglev VIP's packet with its key and hash: backend, path MTU, encapsulation, counters, next node. */
+    /**
+     * A Maglev VIP's packet with its key, hash and the slot pass 2 found ({@code hint}, or NONE): backend, path MTU,
+     * encapsulation, counters, next node.
+     */
     private void maglev(Worker w, BufferPool pool, MemorySegment d, LoadBalancer.Snapshot s, Forwarding f, int b,
-            FlowKey k, long hash, int vip, long now, int drop) {
+            FlowKey k, long hash, int hint, int vip, long now, int drop) {
         WorkerState ws = st;
         ConnectionTable table = ws.table;
         int l3 = pool.l3Offset[b];
         int len = pool.length[b];
         long buf = pool.offset(b);
-        int be = table.select(k, hash, now, s.ring[vip], s.generation);
+        int be = table.select(k, hash, hint, now, s.ring[vip], s.generation);
         if (be < 0) {
             ws.addVip(vip, LoadBalancer.V_NO_BACKEND, 1);
             pool.dropReason[b] = DropReason.LB_NO_BACKEND.ordinal();
@@ -327,8 +337,8 @@ public final class LbNode extends Node {
      */
     private boolean tooBig(Worker w, BufferPool pool, MemorySegment d, int b, long buf, int len, int l3, int mtu,
             int overhead, int vip, int drop) {
-        if (mtu <= 0) {
-            return false;
+        if (mtu <= 0 || len - l3 + overhead <= mtu) {
+            return false; // unknown MTU, or even the whole frame after l3 fits (the IP packet is no longer)
         }
         WorkerState ws = st;
         int c = ws.icmp.check(d, buf, len, l3, mtu, overhead);

@@ -23,6 +23,8 @@ public final class WorkerState {
     /** Per packet of the vector being processed ({@link LbNode}'s first pass): key, hash, Maglev VIP (&lt; 0: none). */
     final FlowKey[] keys = new FlowKey[PacketVector.CAPACITY];
     final long[] hashes = new long[PacketVector.CAPACITY];
+    /** Per packet: the connection-table slot {@link ConnectionTable#touch} found in pass 2 (a hint), or NONE. */
+    final int[] slots = new int[PacketVector.CAPACITY];
     final int[] vips = new int[PacketVector.CAPACITY];
     /** Keeps {@link ConnectionTable#touch}'s reads observable (never read). */
     long touched;

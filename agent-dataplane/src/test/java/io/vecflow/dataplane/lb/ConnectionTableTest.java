@@ -290,21 +290,30 @@ class ConnectionTableTest {
 
     @Test
     void touchChangesNothing() {
-        // touch only reads: counters, live entries and every answer are those of a table never touched
+        // touch only reads, and a slot hint only spares a search: counters, live entries and every answer are those
+        // of a table never touched and asked without hints — also when the hint is stale (another flow's slot, or a
+        // slot reused since)
         ConnectionTable touched = new ConnectionTable(64), plain = new ConnectionTable(64);
         MaglevTable ring = ring(5);
         int[] gen = new int[5];
         long x = 0;
+        int hinted = 0, previous = ConnectionTable.NONE;
         for (int round = 0; round < 3; round++) {
             for (int i = 0; i < 40; i++) { // 40 flows in 64 slots: hits, inserts and some "full" once it fills
                 FlowKey k = tcp(i * 7);
                 long h = FlowHash.hash(SEED, k);
                 long now = T0 + round * 25L * S; // round 2 finds round 0's entries expired
+                x ^= touched.touchTags(h);
                 x ^= touched.touch(h);
-                assertThat(touched.select(k, h, now, ring, gen)).isEqualTo(plain.select(k, h, now, ring, gen));
+                int own = touched.touchedSlot();
+                hinted += own >= 0 ? 1 : 0;
+                int hint = i % 3 == 2 ? previous : own; // every third packet: the previous flow's slot
+                previous = own;
+                assertThat(touched.select(k, h, hint, now, ring, gen)).isEqualTo(plain.select(k, h, now, ring, gen));
                 assertThat(touched.lastOutcome()).isEqualTo(plain.lastOutcome());
             }
         }
+        assertThat(hinted).as("packets whose slot touch found").isGreaterThan(40);
         for (int c = ConnectionTable.LOOKUPS; c <= ConnectionTable.REMOVED; c++) {
             assertThat(touched.counter(c)).as("counter %d", c).isEqualTo(plain.counter(c));
         }
