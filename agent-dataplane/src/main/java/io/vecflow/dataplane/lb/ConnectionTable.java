@@ -29,27 +29,27 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Layout</b> (justification). Two-choice, 4-way set-associative buckets: a flow may sit in one of the 4 slots
  * of bucket {@code b1 = hash & mask} or of bucket {@code b2 = (hash >>> 24) & mask} (another {@code b1 ^ 1} when
  * equal), without cuckoo displacement; a new flow goes to the bucket with more free slots (empty or expired), the
- * "power of two choices". Each slot is <b>one 64-byte record</b> — key (5 longs), backend word, idle deadline, hash —
- * in one 64-byte-aligned off-heap segment, so a record is exactly one cache line (array of structures). In front of
- * the records sits one long per bucket holding its 4 slots' 16-bit tags (the hash's top 16 bits, never 0; 0 =
- * empty), 2 bytes per slot, as a SwissTable/F14 control word or VPP lb's sticky-table hash group (lb.md §2): a lookup
- * reads the tag word of {@code b1} (and of {@code b2} when not found), then only the record(s) whose tag matches — a
- * hit touches the tag word (2 MiB per 2<sup>20</sup> slots: mostly cache-resident) and <b>one record line</b>. The
- * previous layout (a 16-byte tag/deadline slot in a 64-byte group, plus a 64-byte entry, both in {@code long[]} whose
- * 16-byte array header put every group and entry across two cache lines) touched 4–6 lines per hit, which cost the
- * Maglev path 8–12× l2-xconnect at 100k–1M flows in LbGraphBenchmark. Slots are independent, so removal and expiry
- * just clear or overwrite a slot — no tombstones or backward shifting as open addressing with bounded probing needs —
- * and a packet reads at most two tag words and, on a tag match, its records: bounded work. A new flow reads the
- * deadlines of the occupied slots of both buckets (up to 8 record lines) to find a free one. The second choice cuts
+ * "power of two choices". Each slot is <b>one 64-byte record</b> — key (5 longs), backend word, hash — in one
+ * 64-byte-aligned off-heap segment, so a record is exactly one cache line (array of structures). In a second segment
+ * each bucket has <b>one 64-byte line</b>: a long holding its 4 slots' 16-bit tags (the hash's top 16 bits, never 0;
+ * 0 = empty), 2 bytes per slot, as a SwissTable/F14 control word or VPP lb's sticky-table hash group (lb.md §2), and
+ * the 4 slots' idle deadlines. A lookup reads the bucket line of {@code b1} (and of {@code b2} when not found), then
+ * only the record(s) whose tag matches — a hit touches <b>one bucket line and one record line</b>; a new flow
+ * touches the two bucket lines (whose deadlines say which slots are free) and writes one record. With the deadlines
+ * in the records (until 2026-11-30), a new flow read up to 8 record lines; before that, a 16-byte tag/deadline slot
+ * in a 64-byte group plus a 64-byte entry, both in {@code long[]} whose 16-byte array header put every group and
+ * entry across two cache lines, touched 4–6 lines per hit, which cost the Maglev path 8–12× l2-xconnect at
+ * 100k–1M flows in LbGraphBenchmark. Slots are independent, so removal and expiry just clear or overwrite a slot —
+ * no tombstones or backward shifting as open addressing with bounded probing needs — and a packet reads at most two
+ * bucket lines and, on a tag match, its records: bounded work. The second choice cuts
  * "table full" by orders of magnitude at a given load: at 50 % load, a single 4-way bucket per flow turns away about
  * 3.8 % of new flows, two choices about 0.002 % ({@code ConnectionTableTest} measures both, 2<sup>19</sup> random
  * flows in 2<sup>20</sup> slots). Under steady churn (flows arriving and expiring, JMH
  * {@code MaglevPathBenchmark.newFlow}) the rate is higher: 0.1–0.16 % at 48 % live load, 0.004 % at 38 % — size the
  * table at ≥ 2.5 × the flows a worker must track for "full" to stay in the 10<sup>−5</sup> range.
- * Memory: 64 + 2 = 66 bytes per slot (4.1 MiB per 65,536 slots; 132 MiB for 2<sup>21</sup>); the records off the
- * Java heap, on transparent huge pages where the kernel allows ({@link HugePageMemory}: at 1M flows the 128 MiB of
- * records would otherwise cost a TLB miss per lookup), committed at construction and released when the table becomes
- * unreachable.
+ * Memory: 64 + 16 = 80 bytes per slot (5 MiB per 65,536 slots; 160 MiB for 2<sup>21</sup>), off the Java heap, on
+ * transparent huge pages where the kernel allows ({@link HugePageMemory}: at 1M flows the 128 MiB of records would
+ * otherwise cost a TLB miss per lookup), committed at construction and released when the table becomes unreachable.
  *
  * <p>{@link #touch} reads the lines a lookup of a hash will need without doing anything else; {@link LbNode} calls it
  * for a whole vector before processing it, so that the cache misses of 256 packets overlap (memory-level parallelism)
@@ -69,7 +69,7 @@ public final class ConnectionTable {
     public static final int WAYS = 4;
     /** Smallest capacity (slots): two buckets. */
     public static final int MIN_CAPACITY = 2 * WAYS;
-    /** Largest capacity (slots): 2<sup>24</sup> (66 bytes each: 1.03 GiB). */
+    /** Largest capacity (slots): 2<sup>24</sup> (80 bytes each: 1.25 GiB). */
     public static final int MAX_CAPACITY = 1 << 24;
 
     /** Counter: calls of {@link #select} and {@link #lookup}. */
@@ -95,13 +95,20 @@ public final class ConnectionTable {
     private static final int RECORD = 64;
     /** Byte offsets in a record (srcLo first: the word that differs most between flows is compared first). */
     private static final long R_SRC_LO = 0, R_DST_LO = 8, R_PORTS = 16, R_SRC_HI = 24, R_DST_HI = 32, R_BACKEND = 40,
-            R_DEADLINE = 48, R_HASH = 56;
+            R_HASH = 56; // bytes 48–55 spare
+    /** Bytes per bucket line: the tag word, then the 4 slots' deadlines (8 bytes each), then 24 spare bytes. */
+    private static final int BUCKET = 64;
+    private static final long B_DEADLINE = 8;
     private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG;
 
     private final int bucketMask;
-    /** Per bucket: its 4 slots' 16-bit tags, slot {@code w} in bits {@code 16w..16w+15} (0 = empty). */
-    private final long[] tags;
-    /** Per slot one {@value #RECORD}-byte record (64-byte aligned): key, backend word, deadline ns, hash. */
+    /**
+     * Per bucket one {@value #BUCKET}-byte line (64-byte aligned): its 4 slots' 16-bit tags in one long, slot
+     * {@code w} in bits {@code 16w..16w+15} (0 = empty), then each slot's idle deadline (ns) at {@code 8 + 8w}.
+     */
+    private final MemorySegment buckets;
+    private final int bucketCount;
+    /** Per slot one {@value #RECORD}-byte record (64-byte aligned): key, backend word, hash. */
     private final MemorySegment records;
     /** Whether the kernel took MADV_HUGEPAGE for {@link #records}. */
     private final boolean hugePages;
@@ -141,7 +148,8 @@ public final class ConnectionTable {
                     + tcpIdleNanos + ", udp " + udpIdleNanos);
         }
         this.bucketMask = capacity / WAYS - 1;
-        this.tags = new long[capacity / WAYS];
+        this.bucketCount = capacity / WAYS;
+        this.buckets = HugePageMemory.allocate((long) bucketCount * BUCKET).segment(); // zeroed: every slot empty
         HugePageMemory.Block block = HugePageMemory.allocate((long) capacity * RECORD); // zeroed, ≥ 64-byte aligned
         this.records = block.segment();
         this.hugePages = block.hugePagesAdvised();
@@ -161,7 +169,7 @@ public final class ConnectionTable {
 
     /** @return the capacity in slots */
     public int capacity() {
-        return tags.length * WAYS;
+        return bucketCount * WAYS;
     }
 
     /**
@@ -197,7 +205,7 @@ public final class ConnectionTable {
         if (s >= 0) {
             long r = (long) s * RECORD;
             MemorySegment rec = records;
-            if (rec.get(WORD, r + R_DEADLINE) - nowNanos > 0) {
+            if (deadline(s) - nowNanos > 0) {
                 long bw = rec.get(WORD, r + R_BACKEND);
                 int id = (int) bw;
                 int backend;
@@ -220,7 +228,7 @@ public final class ConnectionTable {
                     clear(s);
                     add(REMOVED);
                 } else {
-                    rec.set(WORD, r + R_DEADLINE, nowNanos + idle(k.protocol));
+                    setDeadline(s, nowNanos + idle(k.protocol));
                 }
                 return backend;
             }
@@ -257,16 +265,16 @@ public final class ConnectionTable {
      */
     public long touchTags(long hash) {
         int b1 = (int) hash & bucketMask;
-        return tags[b1] ^ tags[otherBucket(b1, hash)];
+        return tagWord(b1) ^ tagWord(otherBucket(b1, hash));
     }
 
     /**
-     * Reads, and does nothing else with, the memory a lookup of {@code hash} will touch: the tag words of buckets
-     * {@code b1} and {@code b2}, and the record line of the first slot whose tag matches (of {@code b1}, else of
-     * {@code b2}) — or, with no match (a new flow), the record line of every occupied slot of both buckets, whose
-     * deadlines the free-slot search reads. Called for every packet of a
-     * vector before the vector is processed, so that the vector's cache misses are in flight together. Allocation-free,
-     * no side effects.
+     * Reads, and does nothing else with, the memory a lookup of {@code hash} will touch: the bucket lines of
+     * {@code b1} and {@code b2} (tags and deadlines), and the record line of the first slot whose tag matches (of
+     * {@code b1}, else of {@code b2}); a new flow (no match) needs nothing more, as the free-slot search reads only
+     * the deadlines in the bucket lines. Called for every packet of a vector before the vector is processed, so that
+     * the vector's cache misses are in flight together. Notes the slot found ({@link #touchedSlot}); allocation-free,
+     * no other side effect.
      *
      * @param hash {@link FlowHash#hash} of the flow
      * @return a value derived from the words read (for the caller to keep, so the reads are not optimised away)
@@ -275,28 +283,19 @@ public final class ConnectionTable {
         int tag = tag(hash);
         int b1 = (int) hash & bucketMask;
         int b2 = otherBucket(b1, hash);
-        long t1 = tags[b1], t2 = tags[b2];
+        long t1 = tagWord(b1), t2 = tagWord(b2);
         int w = way(t1, tag);
         if (w >= 0) {
             touchedSlot = b1 * WAYS + w;
-            return t2 ^ records.get(WORD, ((long) b1 * WAYS + w) * RECORD + R_DEADLINE);
+            return t2 ^ records.get(WORD, (long) touchedSlot * RECORD + R_SRC_LO);
         }
         w = way(t2, tag);
         if (w >= 0) {
             touchedSlot = b2 * WAYS + w;
-            return t1 ^ records.get(WORD, ((long) b2 * WAYS + w) * RECORD + R_DEADLINE);
+            return t1 ^ records.get(WORD, (long) touchedSlot * RECORD + R_SRC_LO);
         }
         touchedSlot = NONE;
-        long x = t1 ^ t2; // a new flow: the free-slot search reads the deadline of every occupied slot of both buckets
-        for (w = 0; w < WAYS; w++) {
-            if ((t1 >>> (16 * w) & 0xFFFF) != 0) {
-                x ^= records.get(WORD, ((long) b1 * WAYS + w) * RECORD + R_DEADLINE);
-            }
-            if ((t2 >>> (16 * w) & 0xFFFF) != 0) {
-                x ^= records.get(WORD, ((long) b2 * WAYS + w) * RECORD + R_DEADLINE);
-            }
-        }
-        return x;
+        return t1 ^ t2;
     }
 
     /**
@@ -332,13 +331,13 @@ public final class ConnectionTable {
             return NONE;
         }
         long r = (long) s * RECORD;
-        if (records.get(WORD, r + R_DEADLINE) - nowNanos <= 0) {
+        if (deadline(s) - nowNanos <= 0) {
             add(EXPIRED);
             clear(s);
             return NONE;
         }
         add(HITS);
-        records.set(WORD, r + R_DEADLINE, nowNanos + idle(k.protocol));
+        setDeadline(s, nowNanos + idle(k.protocol));
         return (int) records.get(WORD, r + R_BACKEND);
     }
 
@@ -387,7 +386,7 @@ public final class ConnectionTable {
     public int liveEntries(long nowNanos) {
         int n = 0;
         for (int s = 0; s < capacity(); s++) {
-            if (tagAt(s) != 0 && records.get(WORD, (long) s * RECORD + R_DEADLINE) - nowNanos > 0) {
+            if (tagAt(s) != 0 && deadline(s) - nowNanos > 0) {
                 n++;
             }
         }
@@ -418,7 +417,7 @@ public final class ConnectionTable {
         int n = 0;
         for (int s = 0; s < capacity() && n < limit; s++) {
             long r = (long) s * RECORD;
-            long left = records.get(WORD, r + R_DEADLINE) - nowNanos;
+            long left = deadline(s) - nowNanos;
             if (tagAt(s) == 0 || left <= 0) {
                 continue;
             }
@@ -481,13 +480,28 @@ public final class ConnectionTable {
         return -1;
     }
 
+    /** @return bucket {@code b}'s tag word */
+    private long tagWord(int b) {
+        return buckets.get(WORD, (long) b * BUCKET);
+    }
+
+    /** @return slot {@code s}'s idle deadline, ns */
+    private long deadline(int s) {
+        return buckets.get(WORD, (long) (s / WAYS) * BUCKET + B_DEADLINE + 8L * (s % WAYS));
+    }
+
+    private void setDeadline(int s, long deadlineNanos) {
+        buckets.set(WORD, (long) (s / WAYS) * BUCKET + B_DEADLINE + 8L * (s % WAYS), deadlineNanos);
+    }
+
     private int tagAt(int s) {
-        return (int) (tags[s / WAYS] >>> (16 * (s % WAYS))) & 0xFFFF;
+        return (int) (tagWord(s / WAYS) >>> (16 * (s % WAYS))) & 0xFFFF;
     }
 
     private void setTag(int s, int tag) {
         int sh = 16 * (s % WAYS);
-        tags[s / WAYS] = tags[s / WAYS] & ~(0xFFFFL << sh) | (long) (tag & 0xFFFF) << sh;
+        long at = (long) (s / WAYS) * BUCKET;
+        buckets.set(WORD, at, buckets.get(WORD, at) & ~(0xFFFFL << sh) | (long) (tag & 0xFFFF) << sh);
     }
 
     private void clear(int s) {
@@ -510,7 +524,7 @@ public final class ConnectionTable {
     }
 
     private int scan(FlowKey k, int tag, int bucket) {
-        long t = tags[bucket];
+        long t = tagWord(bucket);
         for (int w = 0; w < WAYS; w++) {
             if (((int) (t >>> (16 * w)) & 0xFFFF) == tag) {
                 int s = bucket * WAYS + w;
@@ -536,13 +550,13 @@ public final class ConnectionTable {
     }
 
     private int freeSlot(int b1, int b2, long nowNanos) {
-        long t1 = tags[b1], t2 = tags[b2];
+        long t1 = tagWord(b1), t2 = tagWord(b2);
         int free1 = 0, free2 = 0, first1 = -1, first2 = -1;
         boolean expired1 = false, expired2 = false;
         for (int w = 0; w < WAYS; w++) {
             int s = b1 * WAYS + w;
             boolean empty = (t1 >>> (16 * w) & 0xFFFF) == 0;
-            if (empty || records.get(WORD, (long) s * RECORD + R_DEADLINE) - nowNanos <= 0) {
+            if (empty || deadline(s) - nowNanos <= 0) {
                 if (first1 < 0) {
                     first1 = s;
                     expired1 = !empty;
@@ -551,7 +565,7 @@ public final class ConnectionTable {
             }
             s = b2 * WAYS + w;
             empty = (t2 >>> (16 * w) & 0xFFFF) == 0;
-            if (empty || records.get(WORD, (long) s * RECORD + R_DEADLINE) - nowNanos <= 0) {
+            if (empty || deadline(s) - nowNanos <= 0) {
                 if (first2 < 0) {
                     first2 = s;
                     expired2 = !empty;
@@ -576,7 +590,7 @@ public final class ConnectionTable {
         rec.set(WORD, r + R_SRC_HI, k.srcHi);
         rec.set(WORD, r + R_DST_HI, k.dstHi);
         rec.set(WORD, r + R_BACKEND, backendWord);
-        rec.set(WORD, r + R_DEADLINE, nowNanos + idle(k.protocol));
+        setDeadline(s, nowNanos + idle(k.protocol));
         rec.set(WORD, r + R_HASH, hash);
         setTag(s, tag);
     }

@@ -127,7 +127,7 @@ public final class LbNode extends Node {
         io.vecflow.dataplane.lb.srlb.SrlbFlowTable srlbTable = ws.srlb.table;
         for (int i = 0; i < n; i++) {
             if (vips[i] >= 0) {
-                touched ^= table.touchTags(hashes[i]); // stage 1: every tag word in flight at once
+                touched += table.touchTags(hashes[i]); // stage 1: every tag word in flight at once
             }
         }
         for (int i = 0; i < n; i++) {
