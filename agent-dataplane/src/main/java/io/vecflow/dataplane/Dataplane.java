@@ -182,6 +182,9 @@ public final class Dataplane implements AutoCloseable {
             ip4Features.add(LbNode.IP4);
         }
         this.ip4Unicast = new FeatureArc("ip4-unicast", IpLookupNode.IP4, ip4Features.toArray(String[]::new));
+        if (t.srlbAgent != null) {
+            t.srlbAgent.workers = t.workers;
+        }
         this.srlbAgent = t.srlbAgent == null ? null : new io.vecflow.dataplane.lb.SrlbAgent(t.srlbAgent);
         List<String> ip6Features = new ArrayList<>();
         if (lb != null) {
@@ -227,6 +230,11 @@ public final class Dataplane implements AutoCloseable {
             if (srlbAgent != null) {
                 g.register(io.vecflow.dataplane.lb.SrlbAgentNode.NAME, i -> new io.vecflow.dataplane.lb.SrlbAgentNode(
                         srlbAgent, i, BufferPool.DEFAULT_BUFFER_BYTES, ip6Unicast));
+                if (t.workers > 1) { // applies the state changes other workers hand over (SrlbAgent "Several workers")
+                    g.register(io.vecflow.dataplane.lb.SrlbAgentHandoffNode.NAME, i ->
+                            new io.vecflow.dataplane.lb.SrlbAgentHandoffNode(srlbAgent, i,
+                                    BufferPool.DEFAULT_BUFFER_BYTES));
+                }
             }
             if (clove != null) {
                 g.register(io.vecflow.dataplane.lb.CloveNode.NAME, i -> new io.vecflow.dataplane.lb.CloveNode(clove,

@@ -109,11 +109,16 @@ class SrlbAgentWorkersTest {
 
     /** The LB's hunting SYN (fn 0x0; {@code syn = false}: a RECOVER_STICKINESS 0x1 hunt) with this agent first. */
     static byte[] hunt(long clientLo, int port, boolean syn) {
+        return hunt(clientLo, port, syn, LB_LO);
+    }
+
+    /** {@link #hunt(long, int, boolean)} with the LB SID's low 64 bits {@code lbLo}. */
+    static byte[] hunt(long clientLo, int port, boolean syn, long lbLo) {
         byte[] inner = tcp6(CLIENT_HI, clientLo, VIP_HI, VIP_LO, port, 80, syn ? 0x02 : 0x10, syn ? 0 : 20);
         byte[] out = new byte[inner.length + 72];
         System.arraycopy(inner, 0, out, 0, inner.length);
         int n = new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0).srlbHunt(MemorySegment.ofArray(out), 0,
-                inner.length, 14, new long[] {SA_HI, 0, OTHER_HI, 0}, 2, LB_HI, LB_LO, syn);
+                inner.length, 14, new long[] {SA_HI, 0, OTHER_HI, 0}, 2, LB_HI, lbLo, syn);
         assertThat(n).isEqualTo(out.length);
         return out;
     }
@@ -131,12 +136,17 @@ class SrlbAgentWorkersTest {
 
     /** Checks a reply that goes via the LB: [client, SA SID, LB SID fn {@code fn}]; @return the SA SID */
     private static long[] viaLb(byte[] f, int fn, long clientLo) {
+        return viaLb(f, fn, clientLo, LB_LO);
+    }
+
+    /** {@link #viaLb(byte[], int, long)} for the LB SID {@code lbLo}. */
+    private static long[] viaLb(byte[] f, int fn, long clientLo, long lbLo) {
         assertThat(f[14 + 6]).as("routing header").isEqualTo((byte) 43);
         assertThat(f[14 + 43]).as("segments left").isEqualTo((byte) 2);
         assertThat(segment(f, 0)).containsExactly(CLIENT_HI, clientLo);
         long[] lb = segment(f, 2);
         assertThat(lb[0]).isEqualTo(LB_HI);
-        assertThat(lb[1]).as("LB SID fn 0x%x, CORE/ENTRY echoed", fn).isEqualTo(LB_LO | (long) fn << 44);
+        assertThat(lb[1]).as("LB SID fn 0x%x, CORE/ENTRY echoed", fn).isEqualTo(lbLo | (long) fn << 44);
         long[] sa = segment(f, 1);
         assertThat(sa[0]).isEqualTo(SA_HI);
         return sa;
@@ -188,6 +198,20 @@ class SrlbAgentWorkersTest {
         assertThat(c.teardowns).isEqualTo(1);
         assertThat(c.noStateDrops).isZero();
         assertThat(dp.dropped(DropReason.SRLB_REJECTED)).isZero();
+        // the non-owner decided its packets from the owner's entry: the SYN-ACK (if there), one ACK, one data
+        // segment, the FIN (if there), one last ACK; it handed over WAIT → DIRECT (if its ACK came first) and TEARDOWN
+        SrlbAgent.Sharing sh = agent.sharing();
+        int cross = (reply != syn ? 1 : 0) + (fin != syn ? 1 : 0);
+        assertThat(sh.remote()).isEqualTo(3 + cross);
+        assertThat(sh.handedOver()).isEqualTo(cross);
+        assertThat(sh.applied()).isEqualTo(cross);
+        assertThat(sh.searched() + sh.inboxFull() + sh.stale()).isZero();
+        assertThat(agent.show()).contains("worker " + syn + " flow table: live 1 of 4096, inserts 1, full 0; "
+                + "decided from other workers' entries 0 (found by search 0), state changes handed over 0 (inbox full 0),"
+                + " applied from others " + cross + " (stale 0)")
+                .contains("worker " + (1 - syn) + " flow table: live 0 of 4096, inserts 0, full 0; decided from other "
+                        + "workers' entries " + (3 + cross) + " (found by search 0), state changes handed over " + cross
+                        + " (inbox full 0), applied from others 0 (stale 0)");
     }
 
     /**
@@ -199,16 +223,256 @@ class SrlbAgentWorkersTest {
         int port = 40100;
         hop(0, up, hunt(CLIENT_LO, port, true), local);
         hop(1, up, hunt(CLIENT_LO, port, true), local);
-        byte[] r = hop(1, up, hunt(CLIENT_LO, port, false), local);
+        // the LB lost its state and hunts again with RECOVER_STICKINESS from another of its workers: a new LB SID
+        long lbLo2 = 0x0001_0000_0000_0123L;
+        byte[] r = hop(1, up, hunt(CLIENT_LO, port, false, lbLo2), local);
         assertThat(i64(r, 14 + 32)).as("RECOVER accepted: SRH popped, dst = VIP").isEqualTo(VIP_LO);
         ServerAgentState.Counters c = agent.counters();
         assertThat(c.firstChoiceAccepts).isEqualTo(1);
         assertThat(c.stickyHits).isEqualTo(2);
         assertThat(c.recoverMisses).isZero();
+        // the owner learnt the new LB SID from the handed-over change: both workers signal to it
+        for (int w = 1; w >= 0; w--) {
+            long[] sa = viaLb(hop(w, local, tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, port, 0x12, 0), up), 0x8,
+                    CLIENT_LO, lbLo2);
+            assertThat(io.vecflow.dataplane.lb.srlb.SrlbSid.core(sa[1])).isZero();
+        }
+        assertThat(agent.show()).contains("worker 0 flow table: live 1").contains("worker 1 flow table: live 0");
+        assertThat(agent.sharing()).isEqualTo(new SrlbAgent.Sharing(3, 0, 1, 0, 1, 0));
+    }
+
+    /**
+     * The owner's entry stays alive on the other worker's traffic alone: the ACK_STICKINESS packets there hand over an
+     * expiry refresh (at most every 10 s, a quarter of the 40 s active timeout), so 60 s after the accept —
+     * beyond the 40 s active timeout — the entry is still the owner's one (without the refreshes it would expire at
+     * 40 s and the next ACK_STICKINESS would start a new one on worker 1) and the server's data goes straight.
+     */
+    @Test
+    void theNonOwnersTrafficKeepsTheOwnersEntryAlive() {
+        int port = 40200;
+        hop(0, up, hunt(CLIENT_LO, port, true), local);
         long[] sa = viaLb(hop(1, local, tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, port, 0x12, 0), up), 0x8,
                 CLIENT_LO);
-        assertThat(io.vecflow.dataplane.lb.srlb.SrlbSid.core(sa[1])).isZero();
-        assertThat(agent.show()).contains("worker 0 flow table: live 1").contains("worker 1 flow table: live 0");
+        for (int s = 0; s < 60; s += 3) { // 20 ACKs 3 s apart on worker 1: DIRECT once, then refreshes every 12 s
+            hop(1, up, steered(CLIENT_LO, port, 0x10, sa[0], sa[1]), local);
+            clock[0] += 3_000_000_000L;
+        }
+        byte[] data = tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, port, 0x18, 100);
+        straight(hop(1, local, data, up), data);
+        straight(hop(0, local, data, up), data);
+        // the owner's entry lived on: no worker had to start a new one (as an ACK_STICKINESS without state would)
+        assertThat(agent.show()).contains("worker 0 flow table: live 1 of 4096, inserts 1,")
+                .contains("worker 1 flow table: live 0 of 4096, inserts 0,");
+        SrlbAgent.Sharing sh = agent.sharing();
+        assertThat(sh.handedOver()).as("DIRECT at 0 s, refreshes at 12, 24, 36, 48 s").isEqualTo(5);
+        assertThat(sh.applied()).isEqualTo(5);
+        assertThat(agent.counters().noStateDrops).isZero();
+    }
+
+    /**
+     * The owner's inbox holds {@code SrlbHandoff.CAPACITY} (1024) changes: 1100 flows owned by worker 0 whose first
+     * ACK_STICKINESS packets reach worker 1 while worker 0 does not run overflow it; the 76 refused changes are counted
+     * and shown, every packet is still delivered, and the next packets of those flows hand their changes over again.
+     */
+    @Test
+    void changesAFullInboxRefusesAreCountedAndHandedOverByTheNextPacket() {
+        int flows = 1100;
+        for (int i = 0; i < flows; i++) {
+            hop(0, up, hunt(1000 + i, 42000, true), local);
+        }
+        List<byte[]> acks = new ArrayList<>();
+        for (int i = 0; i < flows; i++) {
+            acks.add(steered(1000 + i, 42000, 0x10, SA_HI, 0)); // CORE 0, ENTRY 0: found through the owner index
+        }
+        local.sent.clear();
+        up.inject(1, acks);
+        for (int i = 0; i < 20; i++) {
+            dp.workers().get(1).runOnce();
+        }
+        assertThat(local.sent).as("every ACK delivered").hasSize(flows);
+        SrlbAgent.Sharing sh = agent.sharing();
+        assertThat(sh.handedOver()).isEqualTo(1024);
+        assertThat(sh.inboxFull()).isEqualTo(flows - 1024);
+        assertThat(agent.show()).contains("state changes handed over 1024 (inbox full 76)");
+        dp.workers().get(0).runOnce();
+        assertThat(agent.sharing().applied()).isEqualTo(1024);
+        local.sent.clear();
+        up.inject(1, acks);
+        for (int i = 0; i < 20; i++) {
+            dp.workers().get(1).runOnce();
+        }
+        dp.workers().get(0).runOnce();
+        assertThat(local.sent).hasSize(flows);
+        sh = agent.sharing();
+        assertThat(sh.handedOver()).as("the 76 refused changes, again").isEqualTo(1024 + 76);
+        assertThat(sh.applied()).isEqualTo(1024 + 76);
+        assertThat(sh.stale()).isZero();
+        // now all are DIRECT on the owner: the server's data goes straight from worker 1
+        byte[] data = tcp6(VIP_HI, VIP_LO, CLIENT_HI, 1000 + flows - 1, 80, 42000, 0x18, 10);
+        straight(hop(1, local, data, up), data);
+    }
+
+    /**
+     * A port for the allocation test: each receive queue replays the frames the test arms it with (ids into one
+     * off-heap copy of every frame), without allocating; transmit counts and frees.
+     */
+    static final class ArmedPort extends io.vecflow.dataplane.port.Port {
+        private final MemorySegment data;
+        private final int[] offset, length;
+        private final int[][] armed = new int[2][];
+        private final int[] cursor = new int[2];
+        long sent;
+
+        ArmedPort(String name, int ifIndex, List<byte[]> frames) {
+            super(name, ifIndex, 2);
+            offset = new int[frames.size()];
+            length = new int[frames.size()];
+            int total = 0;
+            for (int i = 0; i < frames.size(); i++) {
+                offset[i] = total;
+                length[i] = frames.get(i).length;
+                total += length[i];
+            }
+            data = java.lang.foreign.Arena.ofAuto().allocate(Math.max(1, total));
+            for (int i = 0; i < frames.size(); i++) {
+                MemorySegment.copy(frames.get(i), 0, data, java.lang.foreign.ValueLayout.JAVA_BYTE, offset[i],
+                        length[i]);
+            }
+            armed[0] = new int[0];
+            armed[1] = new int[0];
+        }
+
+        /** Queue {@code q} receives frames {@code ids} next. */
+        void arm(int q, int[] ids) {
+            armed[q] = ids;
+            cursor[q] = 0;
+        }
+
+        @Override
+        public int rx(int queue, BufferPool pool, PacketVector out, int max) {
+            int n = 0;
+            int[] ids = armed[queue];
+            while (n < max && cursor[queue] < ids.length) {
+                int b = pool.alloc();
+                if (b < 0) {
+                    break;
+                }
+                int f = ids[cursor[queue]++];
+                MemorySegment.copy(data, offset[f], pool.data(), pool.offset(b), length[f]);
+                pool.length[b] = length[f];
+                pool.rxIfIndex[b] = ifIndex();
+                pool.txIfIndex[b] = 0;
+                out.add(b);
+                n++;
+            }
+            return n;
+        }
+
+        @Override
+        public void tx(int queue, BufferPool pool, PacketVector v) {
+            sent += v.count;
+            pool.free(v);
+        }
+    }
+
+    /**
+     * Both workers allocate nothing per packet on the shared paths: 128 connections per round, each with its SYN on
+     * its owner (alternating), and its SYN-ACK, ACK_STICKINESS, FIN and half its data on the other worker — owner look-
+     * ups, decisions from the other worker's entry, handed-over changes and the owners applying them. Every flow
+     * expires between rounds.
+     */
+    @Test
+    void theSharedPathsAllocateNothingPerPacket() throws Exception {
+        int n = 128;
+        List<byte[]> upFrames = new ArrayList<>(), localFrames = new ArrayList<>();
+        int[][][] upIds = new int[2][2][], localIds = new int[3][2][]; // [phase][queue]
+        List<List<Integer>> ids = new ArrayList<>();
+        for (int i = 0; i < 2 * 2 + 3 * 2; i++) {
+            ids.add(new ArrayList<>());
+        }
+        for (int i = 0; i < n; i++) {
+            int owner = i & 1, other = 1 - owner;
+            long lo = 5000 + i;
+            ids.get(owner).add(upFrames.size()); // up phase 0: the SYN on the owner
+            upFrames.add(hunt(lo, 43000, true));
+            ids.get(2 + other).add(upFrames.size()); // up phase 1: ACK_STICKINESS on the other (ENTRY 0: via index)
+            upFrames.add(steered(lo, 43000, 0x10, SA_HI, (long) owner << 32));
+            ids.get(4 + other).add(localFrames.size()); // local phase 0: the SYN-ACK on the other
+            localFrames.add(tcp6(VIP_HI, VIP_LO, CLIENT_HI, lo, 80, 43000, 0x12, 0));
+            for (int q = 0; q < 2; q++) { // local phase 1: data on both
+                ids.get(6 + q).add(localFrames.size());
+                localFrames.add(tcp6(VIP_HI, VIP_LO, CLIENT_HI, lo, 80, 43000, 0x18, 200));
+            }
+            ids.get(8 + other).add(localFrames.size()); // local phase 2: the FIN on the other
+            localFrames.add(tcp6(VIP_HI, VIP_LO, CLIENT_HI, lo, 80, 43000, 0x11, 0));
+        }
+        for (int q = 0; q < 2; q++) {
+            for (int ph = 0; ph < 2; ph++) {
+                upIds[ph][q] = ids.get(2 * ph + q).stream().mapToInt(Integer::intValue).toArray();
+            }
+            for (int ph = 0; ph < 3; ph++) {
+                localIds[ph][q] = ids.get(4 + 2 * ph + q).stream().mapToInt(Integer::intValue).toArray();
+            }
+        }
+        dp.close();
+        ArmedPort u = new ArmedPort("vfsw-au", 1, upFrames), l = new ArmedPort("vfsw-al", 2, localFrames);
+        Dataplane.Topology t = new Dataplane.Topology();
+        t.workers = 2;
+        t.interfaces = new InterfaceTable(4);
+        t.interfaces.add(u, MAC, 9000, true);
+        t.interfaces.add(l, MAC + 1, 1500, true);
+        t.forwarding = new Forwarding.Builder().neighbour("fd00:9::1", "02:aa:00:00:00:03")
+                .neighbour("fd00:5::2", "02:aa:00:00:00:04").route("::/0", "fd00:9::1", 1)
+                .route(VIP + "/128", "fd00:5::2", 2).build();
+        t.srlbAgent = new SrlbAgent.Settings();
+        t.srlbAgent.sid = InetAddress.ofLiteral("fc00:1::");
+        t.srlbAgent.vips = List.of(InetAddress.ofLiteral(VIP));
+        t.srlbAgent.flowTableSlots = 1 << 12;
+        t.srlbAgent.clock = () -> clock[0];
+        dp = new Dataplane(t, em, null, null);
+        agent = dp.srlbAgent();
+        Worker w0 = dp.workers().get(0), w1 = dp.workers().get(1);
+        Runnable settle = () -> {
+            for (int i = 0; i < 3; i++) {
+                w0.runOnce();
+                w1.runOnce();
+            }
+        };
+        int[] rounds = {0};
+        Runnable round = () -> {
+            for (int ph = 0; ph < 5; ph++) { // SYN, SYN-ACK, ACK_STICKINESS, data, FIN
+                for (int q = 0; q < 2; q++) {
+                    switch (ph) {
+                        case 0 -> u.arm(q, upIds[0][q]);
+                        case 1 -> l.arm(q, localIds[0][q]);
+                        case 2 -> u.arm(q, upIds[1][q]);
+                        case 3 -> l.arm(q, localIds[1][q]);
+                        default -> l.arm(q, localIds[2][q]);
+                    }
+                }
+                settle.run();
+            }
+            clock[0] += 41_000_000_000L; // every flow expires: the next round accepts afresh
+            rounds[0]++;
+        };
+        long least = ThreadAllocation.leastPerRound(round, 20, 5);
+        long x0 = ThreadAllocation.bytes();
+        long overhead = ThreadAllocation.bytes() - x0; // what reading the counter twice costs (the MXBean allocates)
+        System.out.printf("srlb agent, 2 workers: %d B allocated for a round of %d packets (reading the counter: %d B)%n",
+                least, 6 * n, overhead);
+        assertThat(least).as("bytes allocated for one round of %d packets on 2 workers", 6 * n).isLessThan(1024);
+        // every packet went where it should: to the server (SYN, ACK) or out toward the LB / client
+        assertThat(l.sent).isEqualTo((long) rounds[0] * 2 * n);
+        assertThat(u.sent).isEqualTo((long) rounds[0] * 4 * n);
+        ServerAgentState.Counters c = agent.counters();
+        assertThat(c.firstChoiceAccepts).isEqualTo((long) rounds[0] * n);
+        assertThat(c.teardowns).isEqualTo((long) rounds[0] * n);
+        assertThat(c.noStateDrops).isZero();
+        SrlbAgent.Sharing sh = agent.sharing();
+        assertThat(sh.remote()).as("SYN-ACK, ACK, data, FIN on the other worker").isEqualTo((long) rounds[0] * 4 * n);
+        assertThat(sh.handedOver()).as("DIRECT and TEARDOWN").isEqualTo((long) rounds[0] * 2 * n);
+        assertThat(sh.applied()).isEqualTo(sh.handedOver());
+        assertThat(sh.inboxFull() + sh.stale()).isZero();
     }
 
     /** Many flows: every SYN-ACK and FIN on the other worker than the SYN, alternating owners. */

@@ -33,8 +33,16 @@ import java.lang.foreign.MemorySegment;
  *       ({@link Encap#srlbReply}), via the LB; no state → error-drop {@link DropReason#SRLB_REJECTED}.</li>
  *   <li>Anything else: on along the arc, untouched.</li>
  * </ul>
- * The agent SID it signals carries CORE = this worker and ENTRY = the flow's slot. The last decision's facts stay
- * readable ({@link #lastKind}, {@link #lastChoice}, {@link #lastLoad}) for the sample cookie. Allocation-free.
+ * The agent SID it signals carries CORE = the worker that owns the flow (the one whose table took its hunting SYN)
+ * and ENTRY = the flow's slot there. The last decision's facts stay readable ({@link #lastKind}, {@link #lastChoice},
+ * {@link #lastLoad}) for the sample cookie. Allocation-free.
+ *
+ * <p><b>Several workers.</b> The port spreads a connection's packets over workers by its own hash, so any of them
+ * may arrive on a worker that does not own the flow. This node then finds the owner (the SID's CORE/ENTRY on an
+ * ACK_STICKINESS packet, the agent's owner index, else a search of the other tables), decides from the owner's entry
+ * and sends the packet itself; the state change, if any, goes to the owner's inbox, applied by its
+ * {@link SrlbAgentHandoffNode}. Only a flow no worker holds is created here (an accepted SYN, or an ACK_STICKINESS
+ * without state), and its owner index entry written. Details and the memory ordering: {@link SrlbAgent}.
  */
 public final class SrlbAgentNode extends Node {
     /** Node name (feature on ip6-unicast). */
@@ -120,6 +128,7 @@ public final class SrlbAgentNode extends Node {
     /** An SRv6 packet to this agent's SID. @return new frame length, or −1 to drop */
     private int segment(MemorySegment d, long buf, int len, int l3, long dLo, long now) {
         SrlbAgent.Worker s = st;
+        SrlbAgent a = agent;
         long p = buf + l3;
         lastKind = KIND_NONE;
         lastChoice = 0;
@@ -143,10 +152,16 @@ public final class SrlbAgentNode extends Node {
         long hash = FlowHash.hash(agent.seed, k.srcHi, k.srcLo, vHi, vLo, pw);
         boolean insert = fn != SrlbSid.FN_RECOVER_STICKINESS;
         SrlbFlowTable t = s.table;
-        int slot = t.slot(k.srcHi, k.srcLo, vHi, vLo, pw, hash, now, insert);
-        boolean full = insert && slot < 0;
-        int state = slot < 0 ? ServerAgentState.NONE : t.state(slot);
-        long exp = slot < 0 ? now : t.expires(slot);
+        int me = s.core;
+        boolean multi = a.owners != null;
+        long o = owner(a, t, me, dLo, fn == SrlbSid.FN_ACK_STICKINESS, k.srcHi, k.srcLo, vHi, vLo, pw, hash, now,
+                insert);
+        int owner = (int) (o >>> 32), slot = (int) o;
+        boolean remote = owner != me;
+        SrlbFlowTable ot = remote ? a.peers[owner].table : t;
+        boolean full = !remote && insert && slot < 0;
+        int state = slot < 0 ? ServerAgentState.NONE : remote ? ot.sharedState(slot) : t.state(slot);
+        long exp = slot < 0 ? now : remote ? ot.sharedExpires(slot) : t.expires(slot);
         int remaining = sl - vipIdx - 2;
         int choice = last - sl;
         double load = fn == SrlbSid.FN_CONNECT_IF_AVAILABLE ? agent.settings.load.load() : 0;
@@ -185,9 +200,18 @@ public final class SrlbAgentNode extends Node {
             if (r < 0) {
                 return -1;
             }
-            if (slot >= 0) {
+            if (remote) { // the owner applies the change (one writer per table); only when it changes something
+                s.count(SrlbAgent.REMOTE);
+                if (a.changes(before, ns, exp, s.machine.expiry(ns, now)) || lbHi != ot.sharedSidHi(slot)
+                        || lbLo != ot.sharedSidLo(slot)) {
+                    a.handOver(s, owner, slot, fn, k.srcHi, k.srcLo, vHi, vLo, pw, hash, lbHi, lbLo, av);
+                }
+            } else if (slot >= 0) {
                 t.set(slot, ns, s.machine.expiry(ns, now));
                 t.setServer(slot, -1, lbHi, lbLo);
+                if (multi && before == ServerAgentState.NONE) {
+                    a.publish(me, slot, hash, now); // after the slot's writes: the index CAS releases them
+                }
             }
             if (fn == SrlbSid.FN_CONNECT_IF_AVAILABLE && before == ServerAgentState.NONE) {
                 lastKind = choice == 0 ? KIND_ACCEPT_FIRST : KIND_ACCEPT_SECOND;
@@ -215,9 +239,37 @@ public final class SrlbAgentNode extends Node {
                 Double.isNaN(m) ? 0 : (long) m);
     }
 
+    /**
+     * The worker whose table holds the flow and its slot there. One worker: this worker's {@link SrlbFlowTable#slot}.
+     * Several ({@link SrlbAgent} "Several workers"): the SID hint ({@code bySid}: an ACK_STICKINESS packet's
+     * CORE/ENTRY) or the owner index; else this worker's table (claiming a slot if {@code insert}); and when that has
+     * no live entry, a search of the other workers' tables (a slot claimed here then stays expired, i.e. free).
+     *
+     * @return {@code owner << 32 | slot & 0xFFFF_FFFF}; slot −1 = none (this worker's table had no room or no entry)
+     */
+    private static long owner(SrlbAgent a, SrlbFlowTable t, int me, long sidLo, boolean bySid, long cHi, long cLo,
+            long vHi, long vLo, long pw, long hash, long now, boolean insert) {
+        if (a.owners == null) {
+            return (long) me << 32 | (t.slot(cHi, cLo, vHi, vLo, pw, hash, now, insert) & 0xFFFF_FFFFL);
+        }
+        long o = a.locate(me, sidLo, bySid, cHi, cLo, vHi, vLo, pw, hash, now);
+        if (o >= 0 && (int) (o >>> 32) != me) {
+            return o;
+        }
+        int slot = o >= 0 ? (int) o : t.slot(cHi, cLo, vHi, vLo, pw, hash, now, insert);
+        if (slot < 0 || ServerAgentState.effective(t.state(slot), t.expires(slot), now) == ServerAgentState.NONE) {
+            long r = a.search(me, cHi, cLo, vHi, vLo, pw, hash, now);
+            if (r >= 0) {
+                return r;
+            }
+        }
+        return (long) me << 32 | (slot & 0xFFFF_FFFFL);
+    }
+
     /** A packet from the local server (source = a VIP). @return 0 to go on untouched, a frame length, or −1 */
     private int reply(MemorySegment d, long buf, int len, int l3, long now) {
         SrlbAgent.Worker s = st;
+        SrlbAgent a = agent;
         long p = buf + l3;
         lastKind = KIND_NONE;
         FlowKey k = s.key;
@@ -225,23 +277,44 @@ public final class SrlbAgentNode extends Node {
             return -1;
         }
         long pw = SrlbFlowTable.portsWord(k.protocol, k.dstPort, k.srcPort);
-        long hash = FlowHash.hash(agent.seed, k.dstHi, k.dstLo, k.srcHi, k.srcLo, pw);
+        long hash = FlowHash.hash(a.seed, k.dstHi, k.dstLo, k.srcHi, k.srcLo, pw);
         SrlbFlowTable t = s.table;
-        int slot = t.slot(k.dstHi, k.dstLo, k.srcHi, k.srcLo, pw, hash, now, false);
-        int state = slot < 0 ? ServerAgentState.NONE : t.state(slot);
-        long exp = slot < 0 ? now : t.expires(slot);
+        int me = s.core;
+        long o = owner(a, t, me, 0, false, k.dstHi, k.dstLo, k.srcHi, k.srcLo, pw, hash, now, false);
+        int owner = (int) (o >>> 32), slot = (int) o;
+        boolean remote = owner != me;
+        SrlbFlowTable ot = remote ? a.peers[owner].table : t;
+        int state = slot < 0 ? ServerAgentState.NONE : remote ? ot.sharedState(slot) : t.state(slot);
+        long exp = slot < 0 ? now : remote ? ot.sharedExpires(slot) : t.expires(slot);
         boolean finOrRst = k.protocol == FlowKey.PROTO_TCP && (k.tcpFlags & (FlowKey.TCP_FIN | FlowKey.TCP_RST)) != 0;
         int out = s.machine.onServerPacket(state, exp, now, finOrRst);
         int ns = ServerAgentState.state(out);
         switch (ServerAgentState.action(out)) {
             case ServerAgentState.DIRECT_TO_CLIENT -> {
+                if (remote) {
+                    s.count(SrlbAgent.REMOTE);
+                }
                 return 0;
             }
             case ServerAgentState.VIA_LB -> {
-                t.set(slot, ns, s.machine.expiry(ns, now));
-                long lbLo = SrlbSid.withFunctionAndOffset(t.sidLo(slot), ServerAgentState.function(out), 0);
-                long saLo = agent.sidLo | (long) s.core << 32 | (slot & 0xFFFF_FFFFL);
-                return s.encap.srlbReply(d, buf, len, l3, agent.sidHi, saLo, t.sidHi(slot), lbLo);
+                long lbHi, lbSidLo;
+                if (remote) {
+                    s.count(SrlbAgent.REMOTE);
+                    lbHi = ot.sharedSidHi(slot);
+                    lbSidLo = ot.sharedSidLo(slot);
+                    int before = ServerAgentState.effective(state, exp, now);
+                    if (a.changes(before, ns, exp, s.machine.expiry(ns, now))) {
+                        a.handOver(s, owner, slot, SrlbAgent.EVENT_REPLY | (finOrRst ? SrlbAgent.EVENT_FIN_OR_RST : 0),
+                                k.dstHi, k.dstLo, k.srcHi, k.srcLo, pw, hash, 0, 0, a.vipIndex(k.srcHi, k.srcLo));
+                    }
+                } else {
+                    t.set(slot, ns, s.machine.expiry(ns, now));
+                    lbHi = t.sidHi(slot);
+                    lbSidLo = t.sidLo(slot);
+                }
+                long lbLo = SrlbSid.withFunctionAndOffset(lbSidLo, ServerAgentState.function(out), 0);
+                long saLo = a.sidLo | (long) owner << 32 | (slot & 0xFFFF_FFFFL);
+                return s.encap.srlbReply(d, buf, len, l3, a.sidHi, saLo, lbHi, lbLo);
             }
             default -> {
                 return -1;

@@ -4,11 +4,19 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Hands SRLB server signals that arrive on the wrong worker to the worker that owns the flow (lb.md §3: the LB SID
- * carries CORE, the worker whose flow table holds the connection). VPP hands the packet itself to the owner thread;
- * this dataplane keeps the packet where it arrived (it only has its SRH popped and goes on toward the client) and
- * hands over the <em>state change</em>: a fixed record (client, VIP, ports, the slot hint, function, choice, server
- * and its SID) in the owner's inbox, which the owner applies at the start of its next {@code lb6} vector.
+ * Hands SRLB state changes decided on one worker to the worker that owns the flow (lb.md §3: a SID's CORE names the
+ * worker whose flow table holds the connection). VPP hands the packet itself to the owner thread; this dataplane keeps
+ * the packet where it arrived and hands over the <em>state change</em>: a fixed record (client, VIP, ports, the slot
+ * hint, function, choice, server, a SID) in the owner's inbox. Two users, one instance each:
+ * <ul>
+ *   <li>the LB ({@link SrlbLb}): a server signal on the wrong worker (its SRH is popped and it goes on toward the
+ *       client); the record carries the function 0x8/0x9, the choice, the server and the server agent's SID, and the
+ *       owner applies it at the start of its next {@code lb6} vector;</li>
+ *   <li>the server agent ({@link SrlbAgent}): a packet decided from another worker's entry; the record's function byte
+ *       is the event (SID FUNCTION 0x0–0x2, or {@code SrlbAgent.EVENT_REPLY} [| FIN/RST]), {@link #SA_HI}/{@link #SA_LO}
+ *       carry the LB SID, {@link #SERVER} is 0; the owner's {@link SrlbAgentHandoffNode} applies it at the start of
+ *       its next dispatch round.</li>
+ * </ul>
  *
  * <p>One bounded multi-producer, single-consumer ring per worker ({@value #CAPACITY} records of {@value #FIELDS}
  * longs), with a sequence number per record (D. Vyukov's bounded queue): producers claim a position with a CAS on the

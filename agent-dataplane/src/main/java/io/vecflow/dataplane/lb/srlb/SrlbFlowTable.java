@@ -1,5 +1,8 @@
 package io.vecflow.dataplane.lb.srlb;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * One worker's SRLB flow table, used by the LB ({@link LbFlowState}) and by the server agent
  * ({@link ServerAgentState}): key {client, VIP, client port, VIP port, protocol} → {state, expiry, server, a SID}
@@ -20,6 +23,13 @@ package io.vecflow.dataplane.lb.srlb;
  * the LB; unused at the agent) and one SID as two longs ({@link #setServer}): at the LB the accepting server agent's
  * SID (from the CREATE_STICKINESS signal), at the agent the LB SID of the hunting SYN. One writer thread; nothing is
  * allocated after construction. Memory: 72 bytes per slot.
+ *
+ * <p><b>Reads by other threads.</b> The {@code shared*} methods let another worker read a slot while its one writer
+ * changes it (the server agent with several workers, {@code SrlbAgent}): each word is read with an opaque access
+ * ({@link VarHandle#getOpaque}: bitwise atomic, never a value that was not written); the writer's stores stay plain
+ * (64-bit stores, atomic on a 64-bit JVM, JLS §17.7). They order nothing between words: a reader may see fields of two
+ * consecutive versions of a slot. The caller orders them after a publication (the writer's release store after its
+ * writes, the reader's acquire load before its reads) and tolerates the rest.
  */
 public final class SrlbFlowTable {
     /** Slots examined per lookup. */
@@ -30,6 +40,8 @@ public final class SrlbFlowTable {
     public static final int STRIDE = 9;
     private static final int SRC_HI = 0, SRC_LO = 1, DST_HI = 2, DST_LO = 3, PORTS = 4, EXPIRES = 5, STATE = 6,
             SID_HI = 7, SID_LO = 8;
+
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final int mask;
     private final long[] e;
@@ -168,6 +180,57 @@ public final class SrlbFlowTable {
         e[o + STATE] = (long) server << 32 | (e[o + STATE] & 0xFFFF_FFFFL);
         e[o + SID_HI] = sidHi;
         e[o + SID_LO] = sidLo;
+    }
+
+    /**
+     * Another thread's {@link #matches}: whether slot {@code i} (any int) holds this key, read with opaque accesses.
+     */
+    public boolean sharedMatches(int i, long cHi, long cLo, long vHi, long vLo, long portsWord) {
+        if (i < 0 || i > mask) {
+            return false;
+        }
+        int o = i * STRIDE;
+        long[] t = e;
+        return (long) LONGS.getOpaque(t, o + SRC_LO) == cLo && (long) LONGS.getOpaque(t, o + SRC_HI) == cHi
+                && (long) LONGS.getOpaque(t, o + DST_LO) == vLo && (long) LONGS.getOpaque(t, o + DST_HI) == vHi
+                && (long) LONGS.getOpaque(t, o + PORTS) == portsWord;
+    }
+
+    /**
+     * Another thread's lookup: the slot holding the key among the {@value #PROBE} after {@code hash} (opaque reads;
+     * claims nothing).
+     *
+     * @return the slot (live or not), or −1
+     */
+    public int sharedFind(long cHi, long cLo, long vHi, long vLo, long portsWord, long hash) {
+        int h = (int) hash;
+        for (int j = 0; j < PROBE; j++) {
+            int i = (h + j) & mask;
+            if (sharedMatches(i, cHi, cLo, vHi, vLo, portsWord)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Another thread's {@link #state} (an opaque read). */
+    public int sharedState(int i) {
+        return (int) (long) LONGS.getOpaque(e, i * STRIDE + STATE);
+    }
+
+    /** Another thread's {@link #expires} (an opaque read), ns. */
+    public long sharedExpires(int i) {
+        return (long) LONGS.getOpaque(e, i * STRIDE + EXPIRES);
+    }
+
+    /** Another thread's {@link #sidHi} (an opaque read). */
+    public long sharedSidHi(int i) {
+        return (long) LONGS.getOpaque(e, i * STRIDE + SID_HI);
+    }
+
+    /** Another thread's {@link #sidLo} (an opaque read). */
+    public long sharedSidLo(int i) {
+        return (long) LONGS.getOpaque(e, i * STRIDE + SID_LO);
     }
 
     /** @return slots claimed so far */
