@@ -38,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * SRLB (6LB) load balancing of real TCP connections (needs root; every namespace, veth and process is created and
  * removed here, names prefixed {@code vfsr-}, see {@link NetnsLab}): a client namespace, a load-balancer dataplane, and 3 server
  * namespaces each running <em>our own</em> dataplane with the {@code srlb-sa6} server agent in front of the server's
- * kernel stack and a python3 http.server on the VIP.
+ * kernel stack and a python3 http.server on the VIP. The LB and the agents run 2 workers each, so a connection's
+ * packets meet the worker that does not own it on both sides (handed over: asserted).
  *
  * <pre>
  *  client ns ── c0/p0 ──► LB dataplane ns (vecflow, lb6, VIP [2001:db8:ffff::1]:8080 encap srlb) ── p_k ──┐
@@ -185,7 +186,9 @@ class SrlbNamespaceTest {
     }
 
     private DataplaneConfig agentConfig(int k) throws IOException {
-        String y = COMMON + """
+        // two workers: the SYN (to the SA SID, on up) and the server's replies (from the VIP, on local) are spread by
+        // independent fanout hashes, so about half of the connections are decided on both workers (SrlbAgent)
+        String y = COMMON.replace("workers: 1", "workers: 2") + """
                 ports:
                   - {name: up, type: af_packet, if-index: %14$d, netns: %1$s, mac: "%2$s", mode: l3, af-packet: {interface: %3$s}}
                   - {name: local, type: af_packet, if-index: %15$d, netns: %1$s, mac: "%4$s", mode: l3, af-packet: {interface: %5$s}}
@@ -318,6 +321,23 @@ class SrlbNamespaceTest {
                 }
                 assertThat(handed).as("signals handed to the owning worker\n" + lbShow).isPositive();
                 assertThat(stale).as(lbShow).isZero();
+                // the agents: packets decided on the worker that does not own the flow, state changes handed over
+                long remote = 0, agentHanded = 0, lost = 0;
+                StringBuilder agentShow = new StringBuilder();
+                for (int k = 1; k <= SERVERS; k++) {
+                    io.vecflow.dataplane.lb.SrlbAgent sa = all.get(k).dataplane().srlbAgent();
+                    io.vecflow.dataplane.lb.SrlbAgent.Sharing sh = sa.sharing();
+                    remote += sh.remote();
+                    agentHanded += sh.handedOver();
+                    lost += sh.inboxFull() + sh.stale();
+                    agentShow.append(sa.show());
+                }
+                assertThat(remote).as("agent packets decided from the other worker's entry\n" + agentShow)
+                        .isPositive();
+                assertThat(agentHanded).as("agent state changes handed to the owner\n" + agentShow).isPositive();
+                assertThat(lost).as("changes refused (inbox full) or stale\n" + agentShow).isZero();
+                System.out.printf("srlb namespace test: agents decided %d packets on the non-owner worker, handed %d "
+                        + "state changes over%n", remote, agentHanded);
                 decisionsArrived(lbA.dataplane().loadBalancer(), all, decisions);
                 assertThat(badCookies.get()).as("undecodable cookies / subscriber errors").isZero();
                 inClickHouse(lbA.dataplane().loadBalancer(), all, decisions.size(), agent, collector, url, db);
