@@ -287,7 +287,7 @@ class CloveGraphTest {
             byte[] inner = tcp4(MAC_A, 0x0A000201, 0x0A000101, 5001, 30000 + i, 1, 64);
             MemorySegment seg = MemorySegment.ofArray(new byte[2048]);
             MemorySegment.copy(MemorySegment.ofArray(inner), 0, seg, 0, inner.length);
-            int n = fromB.encap(seg, 0, inner.length, 14, VTEP_A, 49152 + i % 4, true, new int[] {49152 + i % 4},
+            int n = fromB.encap(seg, 0, 0, inner.length, 14, VTEP_A, 49152 + i % 4, true, new int[] {49152 + i % 4},
                     new int[] {1}, 1);
             byte[] t = Arrays.copyOf(seg.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), n);
             t[15] = (byte) (t[15] | 3);

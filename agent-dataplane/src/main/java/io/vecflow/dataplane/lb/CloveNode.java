@@ -115,7 +115,7 @@ public final class CloveNode extends Node {
                         dest.weightMicro(path), port);
             }
             int fb = dest.relayPending ? dest.drainRelay(fbPorts, fbMarks, Overlay.MAX_FEEDBACK) : 0;
-            int r = overlay.encap(d, buf, len, l3, dest.vtep, port, ecn, fbPorts, fbMarks, fb);
+            int r = overlay.encap(d, buf, pool.headroom(b), len, l3, dest.vtep, port, ecn, fbPorts, fbMarks, fb);
             if (r < 0) {
                 c.errors++;
                 pool.dropReason[b] = (r == Overlay.ERR_NO_ROOM ? DropReason.MTU_EXCEEDED : DropReason.IP4_BAD_HEADER)
@@ -125,6 +125,7 @@ public final class CloveNode extends Node {
             }
             c.feedbackSent += fb;
             c.encapsulated++;
+            pool.advance(b, overlay.shift()); // headers prepended into the headroom: the frame starts earlier
             pool.length[b] = r;
             pool.l3Offset[b] = Encap.ETHERNET_HEADER;
             pool.etherType[b] = Encap.ETHERTYPE_IPV4;

@@ -536,10 +536,6 @@ public final class ConnectionTable {
         return -1;
     }
 
-    /**
-     * @return a free slot (empty, or expired — then counted) of the bucket with more free slots, b1 on a tie; -1 when
-     *         all 8 are live
-     */
     /** @return whether slot {@code s}'s record holds key {@code k} (its tag is the caller's to check) */
     private boolean matches(FlowKey k, int s) {
         long r = (long) s * RECORD;
@@ -549,6 +545,10 @@ public final class ConnectionTable {
                 && rec.get(WORD, r + R_DST_HI) == k.dstHi;
     }
 
+    /**
+     * @return a free slot (empty, or expired — then counted) of the bucket with more free slots, b1 on a tie; -1 when
+     *         all 8 are live
+     */
     private int freeSlot(int b1, int b2, long nowNanos) {
         long t1 = tagWord(b1), t2 = tagWord(b2);
         int free1 = 0, free2 = 0, first1 = -1, first2 = -1;

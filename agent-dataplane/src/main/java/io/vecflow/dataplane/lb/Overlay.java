@@ -89,6 +89,8 @@ public final class Overlay {
     private final int[] feedbackPorts = new int[MAX_FEEDBACK];
     private final int[] feedbackMarks = new int[MAX_FEEDBACK];
     private int errorOffset;
+    /** Bytes the frame start moved by the last successful {@link #encap} (≤ 0). */
+    private int shift;
 
     /**
      * @param geneve      true for Geneve (UDP 6081), false for VXLAN (UDP 4789)
@@ -116,6 +118,15 @@ public final class Overlay {
         return port;
     }
 
+    /**
+     * @return how many bytes the frame's start moved in the last successful {@link #encap}: negative when the headers
+     *         were prepended into the headroom (the caller moves its frame start by this much,
+     *         {@code BufferPool.advance}), 0 when the inner packet was moved forward instead
+     */
+    public int shift() {
+        return shift;
+    }
+
     /** @return true for Geneve */
     public boolean geneve() {
         return geneve;
@@ -137,6 +148,9 @@ public final class Overlay {
      *
      * @param seg          the buffer segment
      * @param bufStart     the frame's first byte in {@code seg}
+     * @param headroom     bytes free in front of {@code bufStart} ({@code BufferPool.headroom}); when the headers fit
+     *                     there they are prepended and the inner packet stays put, else it is moved forward (0 =
+     *                     always move). {@link #shift()} tells where the frame starts now
      * @param frameLen     the frame's length, bytes
      * @param l3Off        offset of the inner IP header in the frame
      * @param dstIpv4      the remote tunnel endpoint (big-endian u32)
@@ -147,7 +161,7 @@ public final class Overlay {
      * @param fbCount      number of feedback entries, 0..{@link #MAX_FEEDBACK}
      * @return the new frame length, or an {@code ERR_*} code (frame untouched)
      */
-    public int encap(MemorySegment seg, long bufStart, int frameLen, int l3Off, int dstIpv4, int srcPort,
+    public int encap(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, int dstIpv4, int srcPort,
             boolean ectIfNotEct, int[] fbPorts, int[] fbMarks, int fbCount) {
         long p = bufStart + l3Off;
         int avail = frameLen - l3Off;
@@ -174,7 +188,14 @@ public final class Overlay {
             macHi = Bytes.i64(seg, bufStart);
             macLo = Bytes.i32(seg, bufStart + 8) & 0xFFFF_FFFFL;
         }
-        MemorySegment.copy(seg, p, seg, bufStart + newL3, len);
+        int move = newL3 - l3Off; // bytes the headers need in front of the inner packet beyond what is there
+        if (move > 0 && move <= headroom) {
+            shift = -move; // prepended into the headroom (VPP's vlib_buffer_advance): the inner packet stays put
+        } else {
+            shift = 0;
+            MemorySegment.copy(seg, p, seg, bufStart + newL3, len);
+        }
+        bufStart += shift; // from here on: the output frame's first byte
         if ((tos & 3) == 0 && ectIfNotEct) {
             tos |= 2; // ECT(0)
         }

@@ -45,7 +45,7 @@ class OverlayTest {
     void geneveWithFeedbackDecodesInTsharkAndComesBack() throws Exception {
         byte[] in = tcp4();
         int len = load(in);
-        int r = geneveA.encap(seg, BUF, len, 14, LbPackets.v4int(B), 49153, true, new int[] {49152, 49155},
+        int r = geneveA.encap(seg, BUF, 0, len, 14, LbPackets.v4int(B), 49153, true, new int[] {49152, 49155},
                 new int[] {3, 70000}, 2);
         assertThat(r).isEqualTo(14 + 20 + 8 + 8 + 4 + 8 + ip(in).length);
         byte[] out = LbPackets.bytes(seg, BUF, r);
@@ -95,11 +95,44 @@ class OverlayTest {
             geneveB.feedbackMarks(1)}).containsExactly(49152, 3, 49155, 65535);
     }
 
+    /**
+     * With headroom, Geneve (with and without feedback) and VXLAN write their headers in front of the packet, which
+     * stays where it was; the output from {@code BUF + shift()} is byte for byte the moved one, MACs aside (VXLAN's
+     * inner MACs included). Without enough headroom the packet moves (shift 0).
+     */
+    @Test
+    void prependsIntoTheHeadroomInsteadOfMovingThePacket() {
+        byte[] in = tcp4();
+        byte[] ip = ip(in);
+        int[] fbPorts = {49152, 49155}, fbMarks = {3, 9};
+        for (Overlay o : List.of(geneveA, vxlanA)) {
+            for (int fb = 0; fb <= (o.geneve() ? 2 : 0); fb++) {
+                int entries = fb;
+                int len = load(in);
+                int moved = o.encap(seg, BUF, 0, len, 14, LbPackets.v4int(B), 49153, true, fbPorts, fbMarks, entries);
+                assertThat(o.shift()).isZero();
+                byte[] expected = LbPackets.bytes(seg, BUF, moved);
+                int need = o.overhead(entries);
+                len = load(in);
+                int r = o.encap(seg, BUF, 128, len, 14, LbPackets.v4int(B), 49153, true, fbPorts, fbMarks, entries);
+                assertThat(r).isEqualTo(moved).isEqualTo(14 + need + ip.length);
+                assertThat(o.shift()).as("geneve %s, %d entries", o.geneve(), entries).isEqualTo(-need);
+                byte[] out = LbPackets.bytes(seg, BUF + o.shift(), r);
+                assertThat(Arrays.copyOfRange(out, 12, r)).isEqualTo(Arrays.copyOfRange(expected, 12, r));
+                assertThat(LbPackets.bytes(seg, BUF + 14, ip.length)).as("inner packet in place").isEqualTo(ip);
+                len = load(in);
+                assertThat(o.encap(seg, BUF, need - 1, len, 14, LbPackets.v4int(B), 49153, true, fbPorts, fbMarks,
+                        entries)).isEqualTo(moved);
+                assertThat(o.shift()).isZero();
+            }
+        }
+    }
+
     @Test
     void vxlanCarriesTheInnerEthernetFrame() throws Exception {
         byte[] in = tcp4();
         int len = load(in);
-        int r = vxlanA.encap(seg, BUF, len, 14, LbPackets.v4int(B), 50000, false, null, null, 0);
+        int r = vxlanA.encap(seg, BUF, 0, len, 14, LbPackets.v4int(B), 50000, false, null, null, 0);
         assertThat(r).isEqualTo(14 + 50 + ip(in).length);
         byte[] out = LbPackets.bytes(seg, BUF, r);
         LbPackets.writePcap(tmp.resolve("v.pcap"), List.of(out));
@@ -128,7 +161,7 @@ class OverlayTest {
             in[25] = 0;
             LbPackets.put16(in, 24, LbPackets.checksum(in, 14, 20, 0));
             int len = load(in);
-            int r = geneveA.encap(seg, BUF, len, 14, LbPackets.v4int(B), 49152, true, null, null, 0);
+            int r = geneveA.encap(seg, BUF, 0, len, 14, LbPackets.v4int(B), 49152, true, null, null, 0);
             // the fabric marks CE (and fixes the outer checksum, as a router does)
             long o = BUF + 14;
             int tos = seg.get(java.lang.foreign.ValueLayout.JAVA_BYTE, o + 1) | 3;
@@ -149,7 +182,7 @@ class OverlayTest {
     void malformedTunnelsNameTheField() {
         byte[] in = tcp4();
         int len = load(in);
-        int r = geneveA.encap(seg, BUF, len, 14, LbPackets.v4int(B), 49152, true, new int[] {1}, new int[] {1}, 1);
+        int r = geneveA.encap(seg, BUF, 0, len, 14, LbPackets.v4int(B), 49152, true, new int[] {1}, new int[] {1}, 1);
         byte[] good = LbPackets.bytes(seg, BUF, r);
         // Geneve version 1
         byte[] bad = good.clone();
@@ -189,7 +222,7 @@ class OverlayTest {
     void encapRefusesWhatDoesNotFit() {
         byte[] in = LbPackets.ipv4Frame("10.0.1.1", "10.0.2.1", 17, 1, 2, 0, BUF_BYTES - 14 - 28 - 20, true, -1);
         int len = load(in);
-        assertThat(geneveA.encap(seg, BUF, len, 14, 1, 1, true, null, null, 0)).isEqualTo(Overlay.ERR_NO_ROOM);
+        assertThat(geneveA.encap(seg, BUF, 0, len, 14, 1, 1, true, null, null, 0)).isEqualTo(Overlay.ERR_NO_ROOM);
         assertThat(geneveA.overhead(0)).isEqualTo(36);
         assertThat(geneveA.overhead(2)).isEqualTo(48);
         assertThat(vxlanA.overhead(0)).isEqualTo(50);
@@ -205,11 +238,11 @@ class OverlayTest {
         java.util.Random rnd = new java.util.Random(6081);
         byte[] in = tcp4();
         int len = load(in);
-        int gl = geneveA.encap(seg, BUF, len, 14, LbPackets.v4int(B), 49152, true, new int[] {1, 2},
+        int gl = geneveA.encap(seg, BUF, 0, len, 14, LbPackets.v4int(B), 49152, true, new int[] {1, 2},
                 new int[] {3, 4}, 2);
         byte[] geneve = LbPackets.bytes(seg, BUF, gl);
         len = load(in);
-        int vl = vxlanA.encap(seg, BUF, len, 14, LbPackets.v4int(B), 49152, false, null, null, 0);
+        int vl = vxlanA.encap(seg, BUF, 0, len, 14, LbPackets.v4int(B), 49152, false, null, null, 0);
         byte[] vxlan = LbPackets.bytes(seg, BUF, vl);
         int[] outcomes = new int[10];
         for (int i = 0; i < 200_000; i++) {
@@ -243,7 +276,7 @@ class OverlayTest {
     }
     /** A Geneve frame from A to B without options: outer IPv4 at 14, UDP at 34, Geneve at 42, inner IPv4 at 50. */
     private byte[] geneveFrame(byte[] inner) {
-        int r = geneveA.encap(seg, BUF, load(inner), 14, LbPackets.v4int(B), 49152, true, null, null, 0);
+        int r = geneveA.encap(seg, BUF, 0, load(inner), 14, LbPackets.v4int(B), 49152, true, null, null, 0);
         return LbPackets.bytes(seg, BUF, r);
     }
 
@@ -263,7 +296,7 @@ class OverlayTest {
         assertThat(geneveB.errorOffset()).isEqualTo(28 + 1);
         // RFC 8926 §3.5: an option we do not know with the critical bit (type bit 7) must drop the packet
         byte[] in = tcp4();
-        int r = geneveA.encap(seg, BUF, load(in), 14, LbPackets.v4int(B), 49152, true, new int[] {1}, new int[] {1}, 1);
+        int r = geneveA.encap(seg, BUF, 0, load(in), 14, LbPackets.v4int(B), 49152, true, new int[] {1}, new int[] {1}, 1);
         byte[] withOption = LbPackets.bytes(seg, BUF, r);
         assertThat(decap(withOption)).isPositive();
         bad = withOption.clone();
@@ -278,7 +311,7 @@ class OverlayTest {
         assertThat(decap(bad)).isPositive();
         assertThat(geneveB.feedbackCount()).isZero();
         // VXLAN with another VNI
-        r = vxlanA.encap(seg, BUF, load(tcp4()), 14, LbPackets.v4int(B), 49152, false, null, null, 0);
+        r = vxlanA.encap(seg, BUF, 0, load(tcp4()), 14, LbPackets.v4int(B), 49152, false, null, null, 0);
         byte[] vx = LbPackets.bytes(seg, BUF, r);
         assertThat(vxlanB.decap(seg, BUF, load(vx), 14, LbPackets.v4int(B))).isPositive();
         vx[42 + 6] = 8;
