@@ -65,7 +65,7 @@ public final class CloveProbeNode extends InputNode {
             }
             int n = Math.min(plan.probeCount(), MAX_PER_ROUND);
             for (int i = 0; i < n; i++) {
-                if (!send(w, d.vtep, plan.probePort(i), plan.probeTtl(i), i, now)) {
+                if (!send(w, d.vtep, plan.probePort(i), plan.probeTtl(i), plan.probeId(i), now)) {
                     break;
                 }
                 sent++;

@@ -23,7 +23,9 @@ import java.util.Map;
  * UDP Length. The quoted IP TTL is the expired value, not the one sent, so the probe's TTL is encoded in its size: a
  * probe sent with TTL t has a UDP payload of t zero bytes ({@link #udpLength}{@code (t) = 8 + t}) — shorter than a
  * tunnel header up to t = 7, an all-zero (invalid) tunnel header beyond, so an endpoint that receives one counts it
- * as a probe ({@code Overlay.PROBE}) and drops it. The destination itself answers a probe that
+ * as a probe ({@code Overlay.PROBE}) and drops it. The probe's IPv4 Identification is {@link #probeId}: a random
+ * 16-bit nonce of the round plus the probe's index, so a reply quoting another round's probe, or a forged one that
+ * does not know the nonce, is counted and ignored ({@link #idMismatches}) — the quote carries the ID (RFC 792). The destination itself answers a probe that
  * reaches it with ICMP Port Unreachable (or nothing); that marks the path's end.
  *
  * <p><b>Replies</b> ({@link #parseReply}): ICMPv4 type 11 code 0 / ICMPv6 type 3 code 0 (hop), ICMPv4 type 3 code 3 /
@@ -58,8 +60,9 @@ public final class PathDiscovery {
      * @param dstPort      the probe's UDP destination port
      * @param ttl          the probe's TTL, from the quoted UDP Length
      * @param quotedDst    the probe's destination address, from the quote, as text
+     * @param quotedId     the probe's IPv4 Identification from the quote (0..65535), or -1 for an IPv6 quote
      */
-    public record Reply(Kind kind, String from, int srcPort, int dstPort, int ttl, String quotedDst) {}
+    public record Reply(Kind kind, String from, int srcPort, int dstPort, int ttl, String quotedDst, int quotedId) {}
 
     /** A reply that cannot be used; {@link #offset()} is where in the captured bytes the problem is. */
     public static final class ReplyFormatException extends Exception {
@@ -81,7 +84,8 @@ public final class PathDiscovery {
     private final String[][] hops; // [port index][ttl − 1]
     private final int[] reachedAt; // smallest TTL that reached the destination, 0 = not yet
     private final Map<Integer, Integer> indexOfPort = new HashMap<>();
-    private long accepted, unmatched;
+    private final int nonce;
+    private long accepted, unmatched, idMismatches;
 
     /**
      * @param candidatePorts outer UDP source ports to try (distinct, 0..65535; at most {@link #MAX_CANDIDATE_PORTS})
@@ -89,6 +93,20 @@ public final class PathDiscovery {
      * @throws IllegalArgumentException on a bad port list or TTL
      */
     public PathDiscovery(int[] candidatePorts, int maxTtl) {
+        this(candidatePorts, maxTtl, java.util.concurrent.ThreadLocalRandom.current().nextInt(0x10000));
+    }
+
+    /**
+     * A round with a given ID nonce (tests; the other constructor draws it at random).
+     *
+     * @param nonce the round's Identification base, 0..65535
+     * @throws IllegalArgumentException on a bad port list, TTL or nonce
+     */
+    public PathDiscovery(int[] candidatePorts, int maxTtl, int nonce) {
+        if (nonce < 0 || nonce > 0xFFFF) {
+            throw new IllegalArgumentException("probe ID nonce must be 0..65535, got " + nonce);
+        }
+        this.nonce = nonce;
         if (candidatePorts.length < 1 || candidatePorts.length > MAX_CANDIDATE_PORTS) {
             throw new IllegalArgumentException("candidate ports must number 1.." + MAX_CANDIDATE_PORTS + ", got "
                     + candidatePorts.length);
@@ -125,6 +143,11 @@ public final class PathDiscovery {
         return ports[i / maxTtl];
     }
 
+    /** @return the IPv4 Identification of probe {@code i}: (the round's nonce + i) mod 2<sup>16</sup> */
+    public int probeId(int i) {
+        return (nonce + i) & 0xFFFF;
+    }
+
     /** @return the TTL of probe {@code i}: 1..h */
     public int probeTtl(int i) {
         return i % maxTtl + 1;
@@ -138,6 +161,11 @@ public final class PathDiscovery {
     public boolean onReply(Reply r) {
         Integer idx = indexOfPort.get(r.srcPort());
         if (idx == null || r.ttl() < 1 || r.ttl() > maxTtl) {
+            unmatched++;
+            return false;
+        }
+        if (r.quotedId() >= 0 && r.quotedId() != probeId(idx * maxTtl + r.ttl() - 1)) {
+            idMismatches++; // another round's probe, or not ours
             unmatched++;
             return false;
         }
@@ -211,7 +239,12 @@ public final class PathDiscovery {
         return accepted;
     }
 
-    /** @return replies ignored (unknown port, TTL out of range) */
+    /** @return replies whose quoted IPv4 Identification is not the one this round sent for that port and TTL */
+    public long idMismatches() {
+        return idMismatches;
+    }
+
+    /** @return replies ignored (unknown port, TTL out of range, or an ID mismatch) */
     public long unmatched() {
         return unmatched;
     }
@@ -264,6 +297,7 @@ public final class PathDiscovery {
         int qv = (buf[off + q] & 0xFF) >>> 4;
         int udp;
         String dst;
+        int id = -1;
         if (qv == 4) {
             need(q, 20, end, "quoted IPv4 header");
             int ihl = (buf[off + q] & 0x0F) * 4;
@@ -276,6 +310,7 @@ public final class PathDiscovery {
                 throw new ReplyFormatException(q + 9, "quoted IPv4 protocol " + p + " is not UDP (17)");
             }
             dst = IpAddresses.toString(buf, off + q + 16, 4);
+            id = u16(buf, off + q + 4);
             udp = q + ihl;
         } else if (qv == 6) {
             need(q, 40, end, "quoted IPv6 header");
@@ -304,7 +339,7 @@ public final class PathDiscovery {
             throw new ReplyFormatException(udp + 4, "quoted UDP Length " + ulen
                     + " does not encode a probe TTL (8 + 1..255)");
         }
-        return new Reply(kind, scratch.srcAddressString(), sport, dport, ttl, dst);
+        return new Reply(kind, scratch.srcAddressString(), sport, dport, ttl, dst, id);
     }
 
     private static void need(int at, int n, int end, String what) throws ReplyFormatException {

@@ -25,10 +25,15 @@ class PathDiscoveryTest {
 
     /** Inner probe: IPv4 header (TTL as expired: 1) + the first 8 UDP bytes. */
     static byte[] probe4(String src, String dst, int sport, int dport, int ttlSent) throws Exception {
+        return probe4(src, dst, sport, dport, ttlSent, 0x1234);
+    }
+
+    /** {@link #probe4} with Identification {@code id}. */
+    static byte[] probe4(String src, String dst, int sport, int dport, int ttlSent, int id) throws Exception {
         ByteArrayOutputStream o = new ByteArrayOutputStream();
         int udpLen = PathDiscovery.udpLength(ttlSent);
-        o.writeBytes(new byte[] {0x45, 0, (byte) ((20 + udpLen) >> 8), (byte) (20 + udpLen), 0x12, 0x34, 0x40, 0, 1,
-                17, 0, 0});
+        o.writeBytes(new byte[] {0x45, 0, (byte) ((20 + udpLen) >> 8), (byte) (20 + udpLen), (byte) (id >> 8),
+                (byte) id, 0x40, 0, 1, 17, 0, 0});
         o.writeBytes(ip(src));
         o.writeBytes(ip(dst));
         o.writeBytes(new byte[] {(byte) (sport >> 8), (byte) sport, (byte) (dport >> 8), (byte) dport,
@@ -86,7 +91,7 @@ class PathDiscoveryTest {
         assertThat(p.l4Offset()).isEqualTo(20);
 
         Reply r = PathDiscovery.parseReply(b, 0, b.length, LinkType.RAW, p);
-        assertThat(r).isEqualTo(new Reply(Kind.HOP, "10.0.0.254", 49157, 4789, 3, "10.0.1.9"));
+        assertThat(r).isEqualTo(new Reply(Kind.HOP, "10.0.0.254", 49157, 4789, 3, "10.0.1.9", 0x1234));
 
         byte[] reached = icmp4("10.0.1.9", "10.0.0.1", 3, 3, probe4("10.0.0.1", "10.0.1.9", 49157, 4789, 4));
         assertThat(PathDiscovery.parseReply(reached, 0, reached.length, LinkType.RAW, p).kind())
@@ -102,7 +107,7 @@ class PathDiscoveryTest {
             assertThat(p.protocol()).isEqualTo(58);
             assertThat(p.icmpType()).isEqualTo(3);
             Reply r = PathDiscovery.parseReply(b, 0, b.length, LinkType.ETHERNET, p);
-            assertThat(r).isEqualTo(new Reply(Kind.HOP, "fd00:1::1", 50000, 6081, 2, "fd00:9::9"));
+            assertThat(r).isEqualTo(new Reply(Kind.HOP, "fd00:1::1", 50000, 6081, 2, "fd00:9::9", -1));
         }
         byte[] reached = icmp6("fd00:9::9", "fd00::10", 1, 4, "fd00::10", "fd00:9::9", 50000, 6081, 5, false);
         Reply r = PathDiscovery.parseReply(reached, 0, reached.length, LinkType.ETHERNET, new ParsedPacket());
@@ -145,8 +150,10 @@ class PathDiscoveryTest {
         for (int i = 0; i < candidates.length; i++) {
             candidates[i] = 49152 + i;
         }
-        PathDiscovery d = new PathDiscovery(candidates, 4);
+        PathDiscovery d = new PathDiscovery(candidates, 4, 0xFFF0);
         assertThat(d.probeCount()).isEqualTo(48);
+        assertThat(d.probeId(0)).isEqualTo(0xFFF0);
+        assertThat(d.probeId(47)).as("wraps").isEqualTo(0x001F);
         assertThat(d.probePort(0)).isEqualTo(49152);
         assertThat(d.probeTtl(0)).isEqualTo(1);
         assertThat(d.probePort(47)).isEqualTo(49163);
@@ -165,7 +172,7 @@ class PathDiscoveryTest {
                 default -> "10.0.1.9";
             };
             byte[] b = icmp4(from, "10.0.0.1", ttl == 4 ? 3 : 11, ttl == 4 ? 3 : 0,
-                    probe4("10.0.0.1", "10.0.1.9", port, 4789, ttl));
+                    probe4("10.0.0.1", "10.0.1.9", port, 4789, ttl, d.probeId(i)));
             assertThat(d.onReply(PathDiscovery.parseReply(b, 0, b.length, LinkType.RAW, p))).isTrue();
         }
         assertThat(d.accepted()).isEqualTo(47);
@@ -181,9 +188,20 @@ class PathDiscoveryTest {
         assertThat(chosen).doesNotContain(49152).containsExactly(49153, 49154, 49155, 49156);
         assertThat(d.selectPorts(6)).as("only 4 complete paths + the one with a hole").hasSize(5).contains(49152);
         // replies for ports or TTLs not probed are ignored
-        assertThat(d.onReply(new Reply(Kind.HOP, "10.9.9.9", 1, 4789, 1, "10.0.1.9"))).isFalse();
-        assertThat(d.onReply(new Reply(Kind.HOP, "10.9.9.9", 49153, 4789, 9, "10.0.1.9"))).isFalse();
+        assertThat(d.onReply(new Reply(Kind.HOP, "10.9.9.9", 1, 4789, 1, "10.0.1.9", d.probeId(0)))).isFalse();
+        assertThat(d.onReply(new Reply(Kind.HOP, "10.9.9.9", 49153, 4789, 9, "10.0.1.9", d.probeId(4)))).isFalse();
         assertThat(d.unmatched()).isEqualTo(2);
+        // a reply quoting another round's probe (another ID) for a probed port and TTL: counted, not recorded
+        int stale = (d.probeId(5) + 1000) & 0xFFFF; // probe 5: port 49153, TTL 2
+        assertThat(d.onReply(new Reply(Kind.HOP, "10.9.9.9", 49153, 4789, 2, "10.0.1.9", stale))).isFalse();
+        assertThat(d.onReply(new Reply(Kind.HOP, "10.9.9.9", 49153, 4789, 2, "10.0.1.9", d.probeId(6)))).isFalse();
+        assertThat(d.idMismatches()).isEqualTo(2);
+        assertThat(d.unmatched()).isEqualTo(4);
+        assertThat(d.signature(49153)).as("unchanged").isEqualTo("10.0.0.254 > 10.1.2.1 > 10.0.1.254 > dst");
+        // an IPv6 quote has no Identification: port and TTL decide
+        assertThat(d.onReply(new Reply(Kind.HOP, "fd00::1", 49153, 4789, 2, "fd00::9", -1))).isTrue();
+        assertThat(new PathDiscovery(new int[] {1}, 4).probeId(0)).isBetween(0, 0xFFFF);
+        assertThatThrownBy(() -> new PathDiscovery(new int[] {1}, 4, 0x10000)).hasMessageContaining("nonce");
         assertThatThrownBy(() -> new PathDiscovery(new int[] {1, 1}, 4)).hasMessageContaining("twice");
         assertThatThrownBy(() -> new PathDiscovery(new int[] {1}, 65)).hasMessageContaining("max TTL");
     }
