@@ -402,6 +402,18 @@ class LbGraphTest {
                 .isInstanceOf(ControlException.class).hasMessageContaining("exists already");
         assertThatThrownBy(() -> CommandParser.parse("lb as 192.0.2.9/32 10.1.0.1").run(ctl))
                 .isInstanceOf(ControlException.class).hasMessageContaining("no VIP 192.0.2.9/32");
+        // a VIP prefix over the LB's own outer source (10.9.0.1, 2001:db8:9::1) would capture the replies to it
+        assertThatThrownBy(() -> CommandParser.parse("lb vip 10.9.0.0/16 encap gre4").run(ctl))
+                .isInstanceOf(ControlException.class).hasMessageContaining(
+                        "VIP 10.9.0.0/16 covers the LB's own outer source address 10.9.0.1 (lb ip4-src-address)");
+        assertThatThrownBy(() -> CommandParser.parse("lb vip 2001:db8::/32 protocol tcp port 80 encap srv6").run(ctl))
+                .isInstanceOf(ControlException.class).hasMessageContaining("covers the LB's own outer source address "
+                        + "2001:db8:9::1 (lb ip6-src-address)");
+        assertThatThrownBy(() -> CommandParser.parse("lb vip 10.9.0.0/31 encap gre4").run(ctl))
+                .isInstanceOf(ControlException.class).hasMessageContaining("covers"); // .0 and .1
+        CommandParser.parse("lb vip 10.9.0.2/31 encap gre4").run(ctl); // .2 and .3: fine
+        CommandParser.parse("lb vip 10.9.0.2/31 del").run(ctl);
+
         CommandParser.parse("lb as 192.0.2.1/32 protocol udp port 5678 10.1.0.2 del").run(ctl);
         assertThat(CommandParser.parse("show lb").run(ctl)).contains("as 10.1.0.2 draining slots 0")
                 .contains("as 10.1.0.1 used slots 7");

@@ -516,6 +516,14 @@ public final class LoadBalancer implements LbCounterSource {
             throw new IllegalArgumentException("encap " + encap.word() + " needs lb ip6-src-address in the "
                     + "configuration");
         }
+        for (InetAddress own : new InetAddress[] {settings.ip4Source, settings.ip6Source}) {
+            if (own != null && covers(key, own)) {
+                byte[] a = own.getAddress();
+                throw new IllegalArgumentException("VIP " + key + " covers the LB's own outer source address "
+                        + io.vecflow.packet.IpAddresses.toString(a, 0, a.length) + " (lb ip" + (a.length == 4 ? "4" : "6")
+                        + "-src-address): replies to it (ICMP errors from the backends' path) would be load-balanced");
+            }
+        }
         int slot = -1;
         for (int i = 0; i < MAX_VIPS && slot < 0; i++) {
             if (vips[i] == null) {
@@ -670,6 +678,22 @@ public final class LoadBalancer implements LbCounterSource {
             c.rebuild(servers);
             v.cht = c;
         }
+    }
+
+    /** @return whether {@code addr} (same family) lies inside the VIP prefix of {@code key} */
+    static boolean covers(VipKey key, InetAddress addr) {
+        byte[] p = key.prefix().getAddress(), a = addr.getAddress();
+        if (p.length != a.length) {
+            return false;
+        }
+        int bits = key.prefixLength();
+        for (int i = 0; i < p.length && bits > 0; i++, bits -= 8) {
+            int mask = bits >= 8 ? 0xFF : 0xFF << (8 - bits) & 0xFF;
+            if (((p[i] ^ a[i]) & mask) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** @return the /64 of the LB SIDs (bytes 8–15 ignored), or null when neither it nor ip6-src-address is set */
