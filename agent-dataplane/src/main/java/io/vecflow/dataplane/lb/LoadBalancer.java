@@ -681,7 +681,7 @@ public final class LoadBalancer implements LbCounterSource {
     }
 
     /** @return whether {@code addr} (same family) lies inside the VIP prefix of {@code key} */
-    static boolean covers(VipKey key, InetAddress addr) {
+    public static boolean covers(VipKey key, InetAddress addr) {
         byte[] p = key.prefix().getAddress(), a = addr.getAddress();
         if (p.length != a.length) {
             return false;

@@ -273,6 +273,29 @@ class DataplaneConfigTest {
     }
 
     @Test
+    void aVipOverTheLbsOwnSourceAddressIsRefused() {
+        String yaml = """
+                ports:
+                  - {name: g, type: generator}
+                lb:
+                  ip4-src-address: 10.9.0.1
+                  ip6-src-address: "2001:db8:9::1"
+                  vips:
+                    - prefix: 10.9.0.0/16
+                      encap: gre4
+                    - prefix: 10.9.0.2/31
+                      encap: gre4
+                    - prefix: "2001:db8::/32"
+                      encap: srv6
+                """;
+        assertThat(problems(yaml).problems()).containsExactly(
+                "dp.yaml line 7: lb.vips[0].prefix: VIP 10.9.0.0/16 covers lb.ip4-src-address 10.9.0.1, the LB's own "
+                        + "outer source: replies to it would be load-balanced",
+                "dp.yaml line 11: lb.vips[2].prefix: VIP 2001:db8::/32 covers lb.ip6-src-address 2001:db8:9::1, "
+                        + "the LB's own outer source: replies to it would be load-balanced");
+    }
+
+    @Test
     void lbMistakesNameKeyAndLine() {
         String yaml = """
                 ports:
