@@ -43,10 +43,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * and per backend (packets, bytes, new flows, sticky hits, table full) live in the worker's {@link WorkerState}.
  *
  * <p>Reads the {@link LoadBalancer}'s snapshot and the forwarding state once per vector; allocates nothing. A vector
- * is processed in three passes (VPP's lb node prefetches its sticky-table bucket the same way): the 5-tuple, VIP and
- * hash of every Maglev packet; then {@link ConnectionTable#touch} of all their hashes, so that the vector's table
- * cache misses are in flight together (at 100k–1M flows the table does not fit in the caches); then the decisions,
- * rewrites and counters in packet order, with the keys and hashes of the first pass (neither is computed twice).
+ * is processed in four passes (VPP's lb node prefetches its sticky-table bucket the same way): the 5-tuple, VIP and
+ * hash of every Maglev packet; then {@link ConnectionTable#touchTags} of all their hashes (the two bucket lines of
+ * each, loads independent of each other), then {@link ConnectionTable#touch} (the record line each tag points at), so
+ * that the vector's table cache misses are in flight together (at 100k–1M flows the table does not fit in the
+ * caches); then the decisions, rewrites and counters in packet order, with the keys, hashes and found slots of the
+ * earlier passes (nothing is computed or searched twice). The encapsulation prepends its headers into the buffer's
+ * headroom ({@link BufferPool#advance}).
  */
 public final class LbNode extends Node {
     /** IPv4 node name (feature on ip4-unicast). */
@@ -109,9 +112,9 @@ public final class LbNode extends Node {
         }
         WorkerState ws = st;
         int n = v.count;
-        // Pass 1: key, VIP and hash of every Maglev and SRLB client packet (reads only); pass 2: their connection-table
-        // or SRLB flow-table lines read for the whole vector at once, so that the cache misses overlap; pass 3:
-        // decisions and rewrites, in order.
+        // Pass 1: key, VIP and hash of every Maglev and SRLB client packet (reads only); passes 2 and 3: their
+        // connection-table bucket lines, then record lines (or SRLB flow-table lines), read for the whole vector at
+        // once, so that the cache misses overlap; pass 4: decisions and rewrites, in order.
         int[] vips = ws.vips;
         long[] hashes = ws.hashes;
         int[] slots = ws.slots;
