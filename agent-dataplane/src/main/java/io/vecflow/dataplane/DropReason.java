@@ -52,7 +52,12 @@ public enum DropReason {
     /** CLOVE: a tunnel packet to this endpoint that cannot be decapsulated (malformed, another VNI, refused). */
     CLOVE_DECAP_ERROR("clove decap error", 282, null, "decap_error"),
     /** CLOVE: addressed to this endpoint but neither a tunnel packet nor a reply to one of its probes. */
-    CLOVE_NOT_TUNNEL("clove not tunnel", 3, "NO_SOCKET", null);
+    CLOVE_NOT_TUNNEL("clove not tunnel", 3, "NO_SOCKET", null),
+    /**
+     * CLOVE in edge-flowlet mode: outer CE on a Not-ECT inner packet, dropped as RFC 6040 §4.2 says (Linux
+     * {@code SKB_DROP_REASON_IP_TUNNEL_ECN}); in ECN mode the mark is CLOVE's own signal and the packet goes on.
+     */
+    CLOVE_CE_NOT_ECT("clove ce on not-ect", 282, "IP_TUNNEL_ECN", "decap_error");
 
     private static final DropReason[] VALUES = values();
 

@@ -275,6 +275,49 @@ class CloveGraphTest {
     }
 
 
+    /**
+     * RFC 6040 §4.2 at the receiving endpoint: outer CE onto an ECT(0) inner packet makes it CE; onto a Not-ECT inner
+     * packet it is dropped in edge-flowlet mode (nobody set ECT for the tunnel, so the inner transport cannot take the
+     * mark) and forwarded unchanged in ECN mode (the mark is CLOVE's own signal).
+     */
+    @Test
+    void outerCeOnANotEctInnerPacketIsDroppedInEdgeFlowletModeOnly() throws Exception {
+        long[] clock = {1_000_000_000L};
+        Overlay fromB = new Overlay(true, 2048, 64, VTEP_B, 100);
+        List<byte[]> marked = new ArrayList<>();
+        for (int tos : new int[] {0, 2}) { // Not-ECT, ECT(0)
+            byte[] inner = tcp4(MAC_A, 0x0A000201, 0x0A000101, 5001, 30000 + tos, tos, 16);
+            MemorySegment seg = MemorySegment.ofArray(new byte[2048]);
+            MemorySegment.copy(MemorySegment.ofArray(inner), 0, seg, 0, inner.length);
+            int n = fromB.encap(seg, 0, 0, inner.length, 14, VTEP_A, 49152, false, null, null, 0);
+            byte[] t = Arrays.copyOf(seg.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), n);
+            t[15] = (byte) (t[15] | 3); // a switch marked CE on the outer header
+            checksum(t);
+            marked.add(to(t, MAC_A + 1));
+        }
+        for (Clove.Mode mode : Clove.Mode.values()) {
+            Port2 pa = Port2.of("a" + mode.ordinal());
+            Clove.Settings s = settings(VTEP_A, VTEP_B, 0x0A000200, clock);
+            s.mode = mode;
+            Dataplane a = hv(pa, MAC_A, "10.0.1.1", "10.255.1.1", s);
+            pa.up.inject(marked);
+            run(a);
+            List<Integer> tosOut = new ArrayList<>();
+            for (byte[] o : pa.vm.sent) {
+                tosOut.add(o[15] & 0xFF);
+            }
+            if (mode == Clove.Mode.EDGE_FLOWLET) {
+                assertThat(tosOut).as("only the ECT(0) packet, now CE").containsExactly(3);
+                assertThat(a.dropped(DropReason.CLOVE_CE_NOT_ECT)).isEqualTo(1);
+            } else {
+                assertThat(tosOut).as("Not-ECT unchanged, ECT(0) now CE").containsExactly(0, 3);
+                assertThat(a.dropped(DropReason.CLOVE_CE_NOT_ECT)).isZero();
+            }
+            assertThat(a.clove().totals().ceReceived).isEqualTo(2);
+            assertThat(a.clove().totals().ceToInner).isEqualTo(1);
+        }
+    }
+
     @Test
     void encapDecapAndFeedbackAllocateNothingPerPacket() throws Exception {
         long[] clock = {1_000_000_000L};

@@ -190,6 +190,13 @@ public final class CloveNode extends Node {
             } else {
                 c.unknownPeer++;
             }
+            if (!ecn && overlay.innerCe() < 0) {
+                // edge-flowlet mode never sets ECT on a Not-ECT inner packet's outer header, so the inner transport
+                // cannot take this mark: RFC 6040 §4.2 drops it (ECN mode: our own ECT(0), the mark is for us)
+                pool.dropReason[b] = DropReason.CLOVE_CE_NOT_ECT.ordinal();
+                w.enqueue(drop, b, 0);
+                return;
+            }
         }
         int fb = overlay.feedbackCount();
         if (fb > 0) {

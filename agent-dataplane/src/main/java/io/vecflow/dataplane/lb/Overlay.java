@@ -36,9 +36,9 @@ import java.lang.foreign.MemorySegment;
  * ip6-input would (the inner packet goes straight to ip4-lookup / ip6-lookup: IHL, total length, header checksum; IPv6
  * payload length), and moves the inner IP packet, up to its own length, to offset 14 (EtherType set). RFC 6040 §4.2: an
  * outer ECT(1) makes an ECT(0) inner packet ECT(1); on CE, an ECT inner packet becomes CE (IPv4 header checksum
- * updated, RFC 1624); a Not-ECT inner packet is forwarded unchanged and counted by the caller — the mark was put there
- * for the tunnel's own feedback (ECT(0) set by {@code ectIfNotEct}), not for the inner transport, which RFC 6040 would
- * drop.
+ * updated, RFC 1624); a Not-ECT inner packet is left unchanged ({@link #innerCe} −1) for the caller to decide: in
+ * CLOVE-ECN mode the mark was put there for the tunnel's own feedback (ECT(0) set by {@code ectIfNotEct}), not for the
+ * inner transport, and the packet goes on; in edge-flowlet mode {@code CloveNode} drops it, as RFC 6040 §4.2 says.
  */
 public final class Overlay {
     /** IANA UDP port of Geneve (RFC 8926 §3.3). */
