@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * without flush; counters and {@code show lb}; the control commands; and zero allocation per packet.
  */
 class LbGraphTest {
-    private static final long MAC_C = 0x0200000000C1L, MAC_S = 0x0200000000C2L;
+    static final long MAC_C = 0x0200000000C1L, MAC_S = 0x0200000000C2L;
     private static final long NH_S = 0x02AA00000002L, NH_C = 0x02AA00000001L;
     private static final int VIP = 0xC0000201; // 192.0.2.1
     private static final int CLIENT_NET = 0xC6336400; // 198.51.100.0/24
@@ -57,10 +57,12 @@ class LbGraphTest {
         return new VipKey(addr(a), len, p, port);
     }
 
-    @BeforeEach
-    void build() throws Exception {
-        c = new MemoryPort("vflb-c", 1, 1);
-        s = new MemoryPort("vflb-s", 2, 1);
+    /**
+     * The LB test topology (shared with {@link LbHeadroomGraphTest}): one worker, client port {@code c} (ifIndex 1,
+     * 198.51.100.0/24 behind 10.8.0.2) and server-side port {@code s} (ifIndex 2, backends 10.1.0.0/16 and
+     * 2001:db8:1::/48), LB outer sources 10.9.0.1 / 2001:db8:9::1, hash seed 42, 4096 table slots, sampling off.
+     */
+    static Dataplane.Topology topology(MemoryPort c, MemoryPort s) {
         Dataplane.Topology t = new Dataplane.Topology();
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
@@ -76,6 +78,14 @@ class LbGraphTest {
         t.lb.ip6Source = addr("2001:db8:9::1");
         t.lb.hashSeed = 42L;
         t.lb.flowTableSlots = 1 << 12;
+        return t;
+    }
+
+    @BeforeEach
+    void build() throws Exception {
+        c = new MemoryPort("vflb-c", 1, 1);
+        s = new MemoryPort("vflb-s", 2, 1);
+        Dataplane.Topology t = topology(c, s);
         em = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
         dp = new Dataplane(t, em, null, null);
         lb = dp.loadBalancer();

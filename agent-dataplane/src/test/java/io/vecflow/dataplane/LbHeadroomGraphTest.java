@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vecflow.dataplane.control.DataplaneControl.Encap;
 import io.vecflow.dataplane.control.DataplaneControl.Protocol;
 import io.vecflow.dataplane.control.DataplaneControl.VipKey;
-import io.vecflow.dataplane.fib.Forwarding;
 import io.vecflow.dataplane.lb.LoadBalancer;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * written out byte by byte from the input frames.
  */
 class LbHeadroomGraphTest {
-    private static final long MAC_C = 0x0200000000C1L, MAC_S = 0x0200000000C2L;
+    private static final long MAC_C = LbGraphTest.MAC_C, MAC_S = LbGraphTest.MAC_S; // the topology's ports
     private static final long NH_S = 0x02AA00000002L, NH_C = 0x02AA00000001L;
     private static final int VIP = 0xC0000201; // 192.0.2.1
     private static final int CLIENT = 0xC6336405; // 198.51.100.5
@@ -41,21 +40,7 @@ class LbHeadroomGraphTest {
     void build() throws Exception {
         c = new MemoryPort("vfhr-c", 1, 1);
         s = new MemoryPort("vfhr-s", 2, 1);
-        Dataplane.Topology t = new Dataplane.Topology();
-        t.workers = 1;
-        t.interfaces = new InterfaceTable(4);
-        t.interfaces.add(c, MAC_C, 1500, true);
-        t.interfaces.add(s, MAC_S, 1500, true);
-        t.forwarding = new Forwarding.Builder().neighbour("10.9.0.2", "02:aa:00:00:00:02")
-                .neighbour("10.8.0.2", "02:aa:00:00:00:01").neighbour("2001:db8:9::2", "02:aa:00:00:00:02")
-                .route("10.1.0.0/16", "10.9.0.2", 2).route("198.51.100.0/24", "10.8.0.2", 1)
-                .route("2001:db8:1::/48", "2001:db8:9::2", 2).build();
-        t.samplingRate = 0;
-        t.lb = new LoadBalancer.Settings();
-        t.lb.ip4Source = InetAddress.ofLiteral("10.9.0.1");
-        t.lb.ip6Source = InetAddress.ofLiteral("2001:db8:9::1");
-        t.lb.hashSeed = 42L;
-        t.lb.flowTableSlots = 1 << 12;
+        Dataplane.Topology t = LbGraphTest.topology(c, s); // one worker, c ifIndex 1, s ifIndex 2, sources 10.9.0.1
         em = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
         dp = new Dataplane(t, em, null, null);
         lb = dp.loadBalancer();
