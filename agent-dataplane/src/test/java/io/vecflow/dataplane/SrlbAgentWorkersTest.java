@@ -42,16 +42,18 @@ class SrlbAgentWorkersTest {
     private SrlbAgent agent;
     private final long[] clock = {1_000_000_000L};
 
-    @BeforeEach
-    void build() throws Exception {
-        em = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
-        up = new MemoryPort("vfsw-u", 1, 2);
-        local = new MemoryPort("vfsw-l", 2, 2);
+    /**
+     * A server dataplane with 2 workers running the SRLB agent (SID fc00:1::, VIP {@code VIP}, 4096 slots, the test
+     * clock): port {@code upPort} (ifIndex 1, toward the LB, MTU 9000) and {@code localPort} (ifIndex 2, the local
+     * server). Sets {@link #dp} and {@link #agent}.
+     */
+    private void agentDataplane(io.vecflow.dataplane.port.Port upPort, io.vecflow.dataplane.port.Port localPort)
+            throws Exception {
         Dataplane.Topology t = new Dataplane.Topology();
         t.workers = 2;
         t.interfaces = new InterfaceTable(4);
-        t.interfaces.add(up, MAC, 9000, true);
-        t.interfaces.add(local, MAC + 1, 1500, true);
+        t.interfaces.add(upPort, MAC, 9000, true);
+        t.interfaces.add(localPort, MAC + 1, 1500, true);
         t.forwarding = new Forwarding.Builder().neighbour("fd00:9::1", "02:aa:00:00:00:03")
                 .neighbour("fd00:5::2", "02:aa:00:00:00:04").route("::/0", "fd00:9::1", 1)
                 .route(VIP + "/128", "fd00:5::2", 2).build();
@@ -62,6 +64,14 @@ class SrlbAgentWorkersTest {
         t.srlbAgent.clock = () -> clock[0];
         dp = new Dataplane(t, em, null, null);
         agent = dp.srlbAgent();
+    }
+
+    @BeforeEach
+    void build() throws Exception {
+        em = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
+        up = new MemoryPort("vfsw-u", 1, 2);
+        local = new MemoryPort("vfsw-l", 2, 2);
+        agentDataplane(up, local);
     }
 
     @AfterEach
@@ -416,21 +426,7 @@ class SrlbAgentWorkersTest {
         }
         dp.close();
         ArmedPort u = new ArmedPort("vfsw-au", 1, upFrames), l = new ArmedPort("vfsw-al", 2, localFrames);
-        Dataplane.Topology t = new Dataplane.Topology();
-        t.workers = 2;
-        t.interfaces = new InterfaceTable(4);
-        t.interfaces.add(u, MAC, 9000, true);
-        t.interfaces.add(l, MAC + 1, 1500, true);
-        t.forwarding = new Forwarding.Builder().neighbour("fd00:9::1", "02:aa:00:00:00:03")
-                .neighbour("fd00:5::2", "02:aa:00:00:00:04").route("::/0", "fd00:9::1", 1)
-                .route(VIP + "/128", "fd00:5::2", 2).build();
-        t.srlbAgent = new SrlbAgent.Settings();
-        t.srlbAgent.sid = InetAddress.ofLiteral("fc00:1::");
-        t.srlbAgent.vips = List.of(InetAddress.ofLiteral(VIP));
-        t.srlbAgent.flowTableSlots = 1 << 12;
-        t.srlbAgent.clock = () -> clock[0];
-        dp = new Dataplane(t, em, null, null);
-        agent = dp.srlbAgent();
+        agentDataplane(u, l);
         Worker w0 = dp.workers().get(0), w1 = dp.workers().get(1);
         Runnable settle = () -> {
             for (int i = 0; i < 3; i++) {
