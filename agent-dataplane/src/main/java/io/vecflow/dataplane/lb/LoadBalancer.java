@@ -811,15 +811,7 @@ public final class LoadBalancer implements LbCounterSource {
      * @throws IllegalArgumentException no such VIP or backend
      */
     public synchronized DecisionCounters decisionCounters(VipKey key, InetAddress address) {
-        VipState v = existing(key);
-        Integer b = backendOf(v, address);
-        if (b == null) {
-            throw new IllegalArgumentException("no backend " + text(address) + " in VIP " + key);
-        }
-        long[] s = backendSums(b);
-        for (int c = 0; c < BACKEND_COUNTERS; c++) {
-            s[c] -= backends[b].base[c];
-        }
+        long[] s = backendSinceAdded(key, address);
         return new DecisionCounters(s[B_NEW_FLOWS], s[B_FIRST_CHOICE], s[B_SECOND_CHOICE], s[B_REJECTS],
                 s[B_STICKY_HITS], s[B_TABLE_FULL]);
     }
@@ -890,11 +882,10 @@ public final class LoadBalancer implements LbCounterSource {
     }
 
     /**
-     * A backend's counters since it was added to the VIP (draining backends keep counting).
-     *
+     * @return backend {@code address}'s counter sums over the workers minus their values when it was added to the VIP
      * @throws IllegalArgumentException no such VIP or backend
      */
-    public synchronized BackendCounters backendCounters(VipKey key, InetAddress address) {
+    private long[] backendSinceAdded(VipKey key, InetAddress address) {
         VipState v = existing(key);
         Integer b = backendOf(v, address);
         if (b == null) {
@@ -904,6 +895,16 @@ public final class LoadBalancer implements LbCounterSource {
         for (int c = 0; c < BACKEND_COUNTERS; c++) {
             s[c] -= backends[b].base[c];
         }
+        return s;
+    }
+
+    /**
+     * A backend's counters since it was added to the VIP (draining backends keep counting).
+     *
+     * @throws IllegalArgumentException no such VIP or backend
+     */
+    public synchronized BackendCounters backendCounters(VipKey key, InetAddress address) {
+        long[] s = backendSinceAdded(key, address);
         return new BackendCounters(s[0], s[1], s[2], s[3], s[4]);
     }
 
