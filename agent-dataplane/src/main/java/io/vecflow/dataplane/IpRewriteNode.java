@@ -41,6 +41,11 @@ public final class IpRewriteNode extends Node {
         MemorySegment d = pool.data();
         Forwarding f = forwarding.get();
         int out = next(0), drop = next(1);
+        // the output interface's facts, looked up once per run of packets to the same interface (a vector mostly
+        // goes to one): up (has a port), MTU, MAC
+        int lastTx = Integer.MIN_VALUE, mtu = 0;
+        long srcMac = 0;
+        boolean up = false;
         for (int i = 0, n = v.count; i < n; i++) {
             int b = v.buffers[i];
             int l3 = pool.l3Offset[b];
@@ -57,7 +62,8 @@ public final class IpRewriteNode extends Node {
                 ipLen = Frames.u16(d, base + 2);
                 ttlOff = 8;
             }
-            int ttl = Frames.u8(d, base + ttlOff);
+            int ttlWord = ip6 ? 0 : d.get(Frames.BE32, base + 8); // TTL, protocol, header checksum
+            int ttl = ip6 ? Frames.u8(d, base + ttlOff) : ttlWord >>> 24;
             if (ttl <= 1) {
                 pool.dropReason[b] = (ip6 ? DropReason.IP6_HOP_LIMIT_EXCEEDED : DropReason.IP4_TTL_EXPIRED).ordinal();
                 w.enqueue(drop, b, 0);
@@ -75,12 +81,18 @@ public final class IpRewriteNode extends Node {
                 w.enqueue(drop, b, 0);
                 continue;
             }
-            if (interfaces.port(tx) == null) {
+            if (tx != lastTx) {
+                lastTx = tx;
+                up = interfaces.port(tx) != null;
+                mtu = up ? interfaces.mtu(tx) : 0;
+                srcMac = up ? interfaces.mac(tx) : 0;
+            }
+            if (!up) {
                 pool.dropReason[b] = DropReason.INTERFACE_DOWN.ordinal();
                 w.enqueue(drop, b, 0);
                 continue;
             }
-            if (ipLen > interfaces.mtu(tx)) {
+            if (ipLen > mtu) {
                 pool.dropReason[b] = DropReason.MTU_EXCEEDED.ordinal();
                 w.enqueue(drop, b, 0);
                 continue;
@@ -88,17 +100,16 @@ public final class IpRewriteNode extends Node {
             if (ip6) {
                 d.set(java.lang.foreign.ValueLayout.JAVA_BYTE, base + 7, (byte) (ttl - 1));
             } else {
-                int oldWord = Frames.u16(d, base + 8);
+                int oldWord = ttlWord >>> 16;
                 int newWord = oldWord - 0x100;
-                Frames.put16(d, base + 8, newWord);
-                Frames.put16(d, base + 10, Frames.updateChecksum(Frames.u16(d, base + 10), oldWord, newWord));
+                d.set(Frames.BE32, base + 8, newWord << 16 | Frames.updateChecksum(ttlWord & 0xFFFF, oldWord, newWord));
             }
             if (l3 != 14) {
                 MemorySegment.copy(d, base, d, buf + 14, ipLen);
                 pool.l3Offset[b] = 14;
             }
-            Frames.putMac(d, buf, mac);
-            Frames.putMac(d, buf + 6, interfaces.mac(tx));
+            d.set(Frames.BE64, buf, mac << 16 | srcMac >>> 32); // next-hop MAC, then the port MAC's first 2 bytes
+            d.set(Frames.BE32, buf + 8, (int) srcMac);
             Frames.put16(d, buf + 12, ip6 ? 0x86DD : 0x0800);
             pool.length[b] = 14 + ipLen;
             pool.txIfIndex[b] = tx;

@@ -38,4 +38,53 @@ class FramesChecksumTest {
             (byte) 0xc0, (byte) 0xa8, 0, (byte) 0xc7};
         assertThat(Frames.sum16(MemorySegment.ofArray(h), 0, 20)).isEqualTo(0xFFFF);
     }
+
+    /**
+     * ip4-input's header check (the three-read fast path for IHL 5, the general path otherwise) against a plain
+     * reading of RFC 791 / RFC 1812 §5.2.2 with the 16-bit reference sum, on random, valid and nearly valid headers.
+     */
+    @Test
+    void ip4InputCheckEqualsAPlainReading() {
+        Random rnd = new Random(791);
+        byte[] b = new byte[80];
+        MemorySegment seg = MemorySegment.ofArray(b);
+        int good = 0, badSum = 0, badHeader = 0;
+        for (int round = 0; round < 100_000; round++) {
+            for (int i = 0; i < b.length; i++) {
+                b[i] = (byte) rnd.nextInt(256);
+            }
+            int avail = rnd.nextInt(70);
+            int kind = round % 4;
+            if (kind > 0) { // mostly plausible headers: version 4, IHL 5 (or 5..8), a total within reach
+                int ihl = kind == 3 ? 5 + rnd.nextInt(4) : 5;
+                b[0] = (byte) (0x40 | ihl);
+                int total = rnd.nextInt(avail + 8);
+                b[2] = (byte) (total >>> 8);
+                b[3] = (byte) total;
+                if (kind != 2 && ihl * 4 <= b.length) { // a right checksum
+                    b[10] = 0;
+                    b[11] = 0;
+                    int c = ~reference(b, 0, ihl * 4) & 0xFFFF;
+                    b[10] = (byte) (c >>> 8);
+                    b[11] = (byte) c;
+                }
+            }
+            int vihl = b[0] & 0xFF, ihl = (vihl & 0xF) * 4, total = (b[2] & 0xFF) << 8 | b[3] & 0xFF;
+            int want;
+            if (avail < 20 || vihl >>> 4 != 4 || ihl < 20 || ihl > avail || total < ihl || total > avail) {
+                want = DropReason.IP4_BAD_HEADER.ordinal();
+                badHeader++;
+            } else if (reference(b, 0, ihl) != 0xFFFF) {
+                want = DropReason.IP4_BAD_CHECKSUM.ordinal();
+                badSum++;
+            } else {
+                want = -1;
+                good++;
+            }
+            assertThat(IpInputNode.check4(seg, 0, avail)).as("round %d", round).isEqualTo(want);
+        }
+        assertThat(good).isGreaterThan(10_000);
+        assertThat(badSum).isGreaterThan(1_000);
+        assertThat(badHeader).isGreaterThan(10_000);
+    }
 }
