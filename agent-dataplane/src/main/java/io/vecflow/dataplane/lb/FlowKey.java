@@ -136,6 +136,24 @@ public final class FlowKey {
             errorOffset = 0;
             return TRUNCATED;
         }
+        long w0 = seg.get(Bytes.BE64, p);
+        if ((w0 >>> 56) == 0x45) {
+            // no options (the common case): the header in three reads, bytes 0–7, 8–15 and the destination
+            int total = (int) (w0 >>> 32) & 0xFFFF;
+            if (total != 0 && total < 20) {
+                errorOffset = 2;
+                return MALFORMED;
+            }
+            long w1 = seg.get(Bytes.BE64, p + 8);
+            ipVersion = 4;
+            fragment = (w0 & 0x3FFF) != 0; // MF or a non-zero offset
+            protocol = (int) (w1 >>> 48) & 0xFF;
+            srcHi = V4_MAPPED_HI;
+            srcLo = V4_MAPPED_LO_PREFIX | (w1 & 0xFFFF_FFFFL);
+            dstHi = V4_MAPPED_HI;
+            dstLo = V4_MAPPED_LO_PREFIX | (Bytes.i32(seg, p + 16) & 0xFFFF_FFFFL);
+            return ports(seg, p, 20, total == 0 ? len : Math.min(total, len));
+        }
         int ihl = (Bytes.u8(seg, p) & 0x0F) * 4;
         if (ihl < 20) {
             errorOffset = 0;
@@ -206,8 +224,9 @@ public final class FlowKey {
             errorOffset = l4;
             return TRUNCATED;
         }
-        srcPort = Bytes.u16(seg, p + l4);
-        dstPort = Bytes.u16(seg, p + l4 + 2);
+        int pw = Bytes.i32(seg, p + l4);
+        srcPort = pw >>> 16;
+        dstPort = pw & 0xFFFF;
         if (protocol == PROTO_TCP && l4 + 14 <= end) {
             tcpFlags = Bytes.u8(seg, p + l4 + 13);
         }

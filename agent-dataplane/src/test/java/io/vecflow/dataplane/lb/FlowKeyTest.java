@@ -44,6 +44,67 @@ class FlowKeyTest {
         assertThat(FlowHash.hash(12345, k)).isNotEqualTo(pp.flowHash());
     }
 
+    /**
+     * The IHL-5 fast path against the general path: a random IPv4 header read as is (IHL 5), and the same packet
+     * with a 4-byte option (IHL 6: the general path), give the same status and key, the offsets 4 apart.
+     */
+    @Test
+    void ipv4WithoutOptionsReadsAsTheGeneralPathDoes() {
+        MemorySegment s = seg();
+        java.util.Random rnd = new java.util.Random(791);
+        int[] protocols = {6, 17, 132, 1, 47};
+        int ok = 0, truncated = 0, malformed = 0;
+        for (int round = 0; round < 50_000; round++) {
+            byte[] h = new byte[60];
+            rnd.nextBytes(h);
+            h[0] = 0x45;
+            h[9] = (byte) protocols[rnd.nextInt(protocols.length)];
+            if (rnd.nextBoolean()) {
+                h[6] &= (byte) 0xC0; // often not a fragment
+                h[7] = 0;
+            }
+            int len = 20 + rnd.nextInt(30);
+            int total = switch (rnd.nextInt(4)) {
+                case 0 -> 0;
+                case 1 -> rnd.nextInt(24);
+                default -> 20 + rnd.nextInt(len - 19);
+            };
+            h[2] = (byte) (total >>> 8);
+            h[3] = (byte) total;
+            byte[] o = new byte[64];
+            System.arraycopy(h, 0, o, 0, 20);
+            o[0] = 0x46;
+            o[20] = o[21] = o[22] = o[23] = 1; // four NOP options
+            System.arraycopy(h, 20, o, 24, 40);
+            int totalO = total == 0 ? 0 : total < 20 ? total : total + 4;
+            o[2] = (byte) (totalO >>> 8);
+            o[3] = (byte) totalO;
+            FlowKey a = new FlowKey(), b = new FlowKey();
+            s.asSlice(0, 64).copyFrom(MemorySegment.ofArray(h));
+            int ra = a.read(s, 0, len);
+            s.asSlice(0, 64).copyFrom(MemorySegment.ofArray(o));
+            int rb = b.read(s, 0, len + 4);
+            String at = "round " + round + " total " + total + " len " + len;
+            assertThat(ra).as(at).isEqualTo(rb);
+            if (ra == FlowKey.OK) {
+                ok++;
+                assertThat(new long[] {a.srcLo, a.dstLo, a.protocol, a.srcPort, a.dstPort, a.tcpFlags, a.l4Offset + 4,
+                    a.fragment ? 1 : 0}).as(at).containsExactly(b.srcLo, b.dstLo, b.protocol, b.srcPort, b.dstPort,
+                        b.tcpFlags, b.l4Offset, b.fragment ? 1 : 0);
+            } else {
+                if (ra == FlowKey.TRUNCATED) {
+                    truncated++;
+                } else {
+                    malformed++;
+                }
+                assertThat(a.errorOffset).as(at).isEqualTo(b.errorOffset <= 2 ? b.errorOffset : b.errorOffset - 4);
+            }
+        }
+        assertThat(ok).isGreaterThan(10_000);
+        assertThat(truncated).isGreaterThan(1_000);
+        assertThat(malformed).isGreaterThan(1_000);
+    }
+
     @Test
     void ipv6UdpKeySkipsExtensionHeadersAndMatchesTheParser() {
         MemorySegment s = seg();
