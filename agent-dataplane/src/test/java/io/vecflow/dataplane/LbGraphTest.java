@@ -14,9 +14,6 @@ import io.vecflow.dataplane.lb.FlowHash;
 import io.vecflow.dataplane.lb.FlowKey;
 import io.vecflow.dataplane.lb.LoadBalancer;
 import io.vecflow.dataplane.lb.MaglevTable;
-import io.vecflow.netlink.psample.Psample;
-import io.vecflow.netlink.psample.PsampleEmitter;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -24,8 +21,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,20 +29,11 @@ import org.junit.jupiter.api.Test;
  * MACs); flows stick; non-VIP packets route untouched; no-VIP / no-backend / too-big cases; backend removal with and
  * without flush; counters and {@code show lb}; the control commands; and zero allocation per packet.
  */
-class LbGraphTest {
-    static final long MAC_C = 0x0200000000C1L, MAC_S = 0x0200000000C2L;
-    private static final long NH_S = 0x02AA00000002L, NH_C = 0x02AA00000001L;
-    private static final int VIP = 0xC0000201; // 192.0.2.1
+class LbGraphTest extends LbGraphFixture {
     private static final int CLIENT_NET = 0xC6336400; // 198.51.100.0/24
-    private static final VipKey KEY = key("192.0.2.1", 32, Protocol.UDP, 5678);
     private static final List<InetAddress> BACKENDS = List.of(addr("10.1.0.1"), addr("10.1.0.2"),
             addr("10.1.0.3"), addr("10.1.0.4"));
 
-    private MemoryPort c, s;
-    private Dataplane dp;
-    private PsampleEmitter em;
-    private LoadBalancer lb;
-    private Worker w;
 
     static InetAddress addr(String a) {
         return InetAddress.ofLiteral(a);
@@ -55,55 +41,6 @@ class LbGraphTest {
 
     static VipKey key(String a, int len, Protocol p, int port) {
         return new VipKey(addr(a), len, p, port);
-    }
-
-    /**
-     * The LB test topology (shared with {@link LbHeadroomGraphTest}): one worker, client port {@code c} (ifIndex 1,
-     * 198.51.100.0/24 behind 10.8.0.2) and server-side port {@code s} (ifIndex 2, backends 10.1.0.0/16 and
-     * 2001:db8:1::/48), LB outer sources 10.9.0.1 / 2001:db8:9::1, hash seed 42, 4096 table slots, sampling off.
-     */
-    static Dataplane.Topology topology(MemoryPort c, MemoryPort s) {
-        Dataplane.Topology t = new Dataplane.Topology();
-        t.workers = 1;
-        t.interfaces = new InterfaceTable(4);
-        t.interfaces.add(c, MAC_C, 1500, true);
-        t.interfaces.add(s, MAC_S, 1500, true);
-        t.forwarding = new Forwarding.Builder().neighbour("10.9.0.2", "02:aa:00:00:00:02")
-                .neighbour("10.8.0.2", "02:aa:00:00:00:01").neighbour("2001:db8:9::2", "02:aa:00:00:00:02")
-                .route("10.1.0.0/16", "10.9.0.2", 2).route("198.51.100.0/24", "10.8.0.2", 1)
-                .route("2001:db8:1::/48", "2001:db8:9::2", 2).build();
-        t.samplingRate = 0;
-        t.lb = new LoadBalancer.Settings();
-        t.lb.ip4Source = addr("10.9.0.1");
-        t.lb.ip6Source = addr("2001:db8:9::1");
-        t.lb.hashSeed = 42L;
-        t.lb.flowTableSlots = 1 << 12;
-        return t;
-    }
-
-    @BeforeEach
-    void build() throws Exception {
-        c = new MemoryPort("vflb-c", 1, 1);
-        s = new MemoryPort("vflb-s", 2, 1);
-        Dataplane.Topology t = topology(c, s);
-        em = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
-        dp = new Dataplane(t, em, null, null);
-        lb = dp.loadBalancer();
-        w = dp.workers().get(0);
-    }
-
-    @AfterEach
-    void close() {
-        dp.close();
-        em.close();
-    }
-
-    /** Runs the worker until both ports have nothing left to receive (bounded). */
-    private void run() {
-        for (int i = 0; i < 1000 && !(c.rxExhausted(0) && s.rxExhausted(0)); i++) {
-            w.runOnce();
-        }
-        w.runOnce();
     }
 
     static byte[] udp4(int src, int dst, int sport, int dport, int payload, boolean df) {

@@ -3,18 +3,11 @@ package io.vecflow.dataplane;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vecflow.dataplane.control.DataplaneControl.Encap;
-import io.vecflow.dataplane.control.DataplaneControl.Protocol;
-import io.vecflow.dataplane.control.DataplaneControl.VipKey;
-import io.vecflow.dataplane.lb.LoadBalancer;
-import io.vecflow.netlink.psample.Psample;
-import io.vecflow.netlink.psample.PsampleEmitter;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,42 +16,9 @@ import org.junit.jupiter.api.Test;
  * after it carried a prepended one, and an ICMP too-big reply built from a tagged frame. The expected outputs are
  * written out byte by byte from the input frames.
  */
-class LbHeadroomGraphTest {
-    private static final long MAC_C = LbGraphTest.MAC_C, MAC_S = LbGraphTest.MAC_S; // the topology's ports
-    private static final long NH_S = 0x02AA00000002L, NH_C = 0x02AA00000001L;
-    private static final int VIP = 0xC0000201; // 192.0.2.1
+class LbHeadroomGraphTest extends LbGraphFixture {
     private static final int CLIENT = 0xC6336405; // 198.51.100.5
-    private static final VipKey KEY = new VipKey(InetAddress.ofLiteral("192.0.2.1"), 32, Protocol.UDP, 5678);
 
-    private MemoryPort c, s;
-    private Dataplane dp;
-    private PsampleEmitter em;
-    private LoadBalancer lb;
-    private Worker w;
-
-    @BeforeEach
-    void build() throws Exception {
-        c = new MemoryPort("vfhr-c", 1, 1);
-        s = new MemoryPort("vfhr-s", 2, 1);
-        Dataplane.Topology t = LbGraphTest.topology(c, s); // one worker, c ifIndex 1, s ifIndex 2, sources 10.9.0.1
-        em = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
-        dp = new Dataplane(t, em, null, null);
-        lb = dp.loadBalancer();
-        w = dp.workers().get(0);
-    }
-
-    @AfterEach
-    void close() {
-        dp.close();
-        em.close();
-    }
-
-    private void run() {
-        for (int i = 0; i < 1000 && !(c.rxExhausted(0) && s.rxExhausted(0)); i++) {
-            w.runOnce();
-        }
-        w.runOnce();
-    }
 
     /** An IPv4/UDP frame from the client with {@code tags} 802.1Q tags; IP packet of 28 + payload bytes. */
     static byte[] udp4(int tags, int dst, int sport, int payload, boolean df) {
