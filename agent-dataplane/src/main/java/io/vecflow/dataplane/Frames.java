@@ -24,12 +24,6 @@ final class Frames {
         d.set(BE16, off, (short) v);
     }
 
-    /** Writes a 48-bit MAC. */
-    static void putMac(MemorySegment d, long off, long mac) {
-        d.set(BE16, off, (short) (mac >>> 32));
-        d.set(BE32, off + 2, (int) mac);
-    }
-
     /**
      * @return the one's-complement sum (folded to 16 bits, not inverted) of {@code len} bytes (RFC 1071). Adds 32-bit
      *         big-endian words and folds at the end (RFC 1071 §2(A): the sum may be accumulated in wider words, since
