@@ -146,7 +146,8 @@ public final class SrlbAgent implements LbCounterSource {
         /**
          * The owner's side of the handoff: applies the state changes other workers decided for flows in this
          * worker's table, at most {@value SrlbHandoff#CAPACITY} per call (one inbox's worth). A record whose flow is
-         * no longer live here (expired meanwhile) is counted stale and dropped. Allocation-free.
+         * no longer live here (expired meanwhile), or whose entry is a later life of the same key (another generation),
+         * is counted stale and dropped. Allocation-free.
          *
          * @return records taken
          */
@@ -177,7 +178,9 @@ public final class SrlbAgent implements LbCounterSource {
                     : t.slot(cHi, cLo, vHi, vLo, pw, rec[SrlbHandoff.HASH], now, false);
             int st = slot < 0 ? ServerAgentState.NONE : t.state(slot);
             long exp = slot < 0 ? now : t.expires(slot);
-            if (ServerAgentState.effective(st, exp, now) == ServerAgentState.NONE) {
+            // gone since, or a later flow with the same key (the entry expired and the key came back): not this one's
+            if (ServerAgentState.effective(st, exp, now) == ServerAgentState.NONE
+                    || t.generation(slot) != rec[SrlbHandoff.GENERATION]) {
                 count(STALE);
                 return;
             }
@@ -409,13 +412,16 @@ public final class SrlbAgent implements LbCounterSource {
      * Worker {@code from} hands a state change of a flow that lives in worker {@code owner}'s {@code slot} to that
      * owner (lb.md §3 state: the owner's table has one writer). Counts it, or counts the full inbox.
      *
+     * @param generation the generation of the owner's entry the decision was made from
+     *                   ({@code SrlbFlowTable#sharedGeneration}, read before its state and expiry): the owner applies
+     *                   the change only to that life of the flow
      * @param event SID FUNCTION 0x0–0x2 of an SRv6 packet (with its LB SID), or {@link #EVENT_REPLY}
      *              [| {@link #EVENT_FIN_OR_RST}]
      */
-    void handOver(Worker from, int owner, int slot, int event, long cHi, long cLo, long vHi, long vLo, long pw,
-            long hash, long lbHi, long lbLo, int vip) {
+    void handOver(Worker from, int owner, int slot, long generation, int event, long cHi, long cLo, long vHi,
+            long vLo, long pw, long hash, long lbHi, long lbLo, int vip) {
         if (handoff.offer(owner, cHi, cLo, vHi, vLo, pw, SrlbHandoff.meta(slot, event, -1, Math.max(vip, 0)), lbHi,
-                lbLo, hash, 0)) {
+                lbLo, hash, 0, generation)) {
             from.count(HANDED);
         } else {
             from.count(INBOX_FULL);

@@ -160,6 +160,7 @@ public final class SrlbAgentNode extends Node {
         boolean remote = owner != me;
         SrlbFlowTable ot = remote ? a.peers[owner].table : t;
         boolean full = !remote && insert && slot < 0;
+        long gen = remote ? ot.sharedGeneration(slot) : 0; // before state and expiry: a later life reads as stale
         int state = slot < 0 ? ServerAgentState.NONE : remote ? ot.sharedState(slot) : t.state(slot);
         long exp = slot < 0 ? now : remote ? ot.sharedExpires(slot) : t.expires(slot);
         int remaining = sl - vipIdx - 2;
@@ -204,7 +205,7 @@ public final class SrlbAgentNode extends Node {
                 s.count(SrlbAgent.REMOTE);
                 if (a.changes(before, ns, exp, s.machine.expiry(ns, now)) || lbHi != ot.sharedSidHi(slot)
                         || lbLo != ot.sharedSidLo(slot)) {
-                    a.handOver(s, owner, slot, fn, k.srcHi, k.srcLo, vHi, vLo, pw, hash, lbHi, lbLo, av);
+                    a.handOver(s, owner, slot, gen, fn, k.srcHi, k.srcLo, vHi, vLo, pw, hash, lbHi, lbLo, av);
                 }
             } else if (slot >= 0) {
                 t.set(slot, ns, s.machine.expiry(ns, now));
@@ -284,6 +285,7 @@ public final class SrlbAgentNode extends Node {
         int owner = (int) (o >>> 32), slot = (int) o;
         boolean remote = owner != me;
         SrlbFlowTable ot = remote ? a.peers[owner].table : t;
+        long gen = remote ? ot.sharedGeneration(slot) : 0;
         int state = slot < 0 ? ServerAgentState.NONE : remote ? ot.sharedState(slot) : t.state(slot);
         long exp = slot < 0 ? now : remote ? ot.sharedExpires(slot) : t.expires(slot);
         boolean finOrRst = k.protocol == FlowKey.PROTO_TCP && (k.tcpFlags & (FlowKey.TCP_FIN | FlowKey.TCP_RST)) != 0;
@@ -304,8 +306,9 @@ public final class SrlbAgentNode extends Node {
                     lbSidLo = ot.sharedSidLo(slot);
                     int before = ServerAgentState.effective(state, exp, now);
                     if (a.changes(before, ns, exp, s.machine.expiry(ns, now))) {
-                        a.handOver(s, owner, slot, SrlbAgent.EVENT_REPLY | (finOrRst ? SrlbAgent.EVENT_FIN_OR_RST : 0),
-                                k.dstHi, k.dstLo, k.srcHi, k.srcLo, pw, hash, 0, 0, a.vipIndex(k.srcHi, k.srcLo));
+                        a.handOver(s, owner, slot, gen,
+                                SrlbAgent.EVENT_REPLY | (finOrRst ? SrlbAgent.EVENT_FIN_OR_RST : 0), k.dstHi, k.dstLo,
+                                k.srcHi, k.srcLo, pw, hash, 0, 0, a.vipIndex(k.srcHi, k.srcLo));
                     }
                 } else {
                     t.set(slot, ns, s.machine.expiry(ns, now));

@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *       owner applies it at the start of its next {@code lb6} vector;</li>
  *   <li>the server agent ({@link SrlbAgent}): a packet decided from another worker's entry; the record's function byte
  *       is the event (SID FUNCTION 0x0–0x2, or {@code SrlbAgent.EVENT_REPLY} [| FIN/RST]), {@link #SA_HI}/{@link #SA_LO}
- *       carry the LB SID, {@link #SERVER} is 0; the owner's {@link SrlbAgentHandoffNode} applies it at the start of
+ *       carry the LB SID, {@link #SERVER} is 0 and {@link #GENERATION} is the generation of the owner's entry the
+ *       decision was made from ({@code SrlbFlowTable#generation}), which the owner checks; the owner's {@link SrlbAgentHandoffNode} applies it at the start of
  *       its next dispatch round.</li>
  * </ul>
  *
@@ -28,9 +29,9 @@ final class SrlbHandoff {
     /** Records per inbox. */
     static final int CAPACITY = 1024;
     /** Longs per record. */
-    static final int FIELDS = 10;
+    static final int FIELDS = 11;
     static final int C_HI = 0, C_LO = 1, V_HI = 2, V_LO = 3, PORTS = 4, META = 5, SA_HI = 6, SA_LO = 7, HASH = 8,
-            SERVER = 9;
+            SERVER = 9, GENERATION = 10;
 
     private static final class Inbox {
         final long[] data = new long[CAPACITY * FIELDS];
@@ -68,10 +69,12 @@ final class SrlbHandoff {
     /**
      * Posts a record to worker {@code to}'s inbox (any thread).
      *
+     * @param generation the agent's: the generation of the owner's entry read; the LB's: 0 (its signal comes from the
+     *                   packet, not from the owner's entry)
      * @return false if the inbox is full (nothing written)
      */
     boolean offer(int to, long cHi, long cLo, long vHi, long vLo, long ports, long meta, long saHi, long saLo,
-            long hash, int server) {
+            long hash, int server, long generation) {
         Inbox in = inboxes[to];
         long t;
         int i;
@@ -100,6 +103,7 @@ final class SrlbHandoff {
         d[o + SA_LO] = saLo;
         d[o + HASH] = hash;
         d[o + SERVER] = server;
+        d[o + GENERATION] = generation;
         in.seq.set(i, t + 1); // volatile write: publishes the record
         return true;
     }

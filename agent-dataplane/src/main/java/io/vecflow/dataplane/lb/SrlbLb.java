@@ -209,7 +209,7 @@ final class SrlbLb {
         boolean create = fn == io.vecflow.dataplane.lb.srlb.SrlbSid.CREATE_STICKINESS;
         if (owner != core && handoff != null && owner < handoff.workers()) {
             if (handoff.offer(owner, cHi, cLo, k.srcHi, k.srcLo, pw, SrlbHandoff.meta(hint, fn, choice, vip), saHi,
-                    saLo, hash, server)) {
+                    saLo, hash, server, 0)) {
                 handedOff++;
                 if (create && choice >= 0) { // the owner counts it; the decision rides on this packet's sample
                     remember(s, k, n, choice, server);

@@ -8,8 +8,8 @@ import java.lang.invoke.VarHandle;
  * ({@link ServerAgentState}): key {client, VIP, client port, VIP port, protocol} → {state, expiry, server, a SID}
  * (shared/specs/lb.md §3 "Flow tables": per core, fixed entries, lazy expiry, key {client, VIP, ports}).
  *
- * <p>Layout: {@code capacity} slots (a power of two), each one record of {@value #STRIDE} longs (72 bytes: key,
- * expiry, state and server, SID) in one {@code long[]} (array of structures: a hit touches one or two cache lines; a
+ * <p>Layout: {@code capacity} slots (a power of two), each one record of {@value #STRIDE} longs (80 bytes: key,
+ * expiry, state and server, SID, generation) in one {@code long[]} (array of structures: a hit touches one or two cache lines; a
  * structure of arrays touched nine, which cost SRLB 1.35–1.6× Maglev per packet at 100k–1M flows in LbGraphBenchmark).
  * A flow lives in one of the {@value #PROBE} slots after {@code hash & (capacity − 1)} (linear probing, wrapping).
  * An expired slot ({@code now − expires ≥ 0}) is free; there is no deletion. Where SRLB's code has 1024 cache-line
@@ -22,7 +22,11 @@ import java.lang.invoke.VarHandle;
  * <p>Per slot the caller stores its state machine's state and expiry ({@link #set}), the server (a backend slot at
  * the LB; unused at the agent) and one SID as two longs ({@link #setServer}): at the LB the accepting server agent's
  * SID (from the CREATE_STICKINESS signal), at the agent the LB SID of the hunting SYN. One writer thread; nothing is
- * allocated after construction. Memory: 72 bytes per slot.
+ * allocated after construction. Memory: 80 bytes per slot.
+ *
+ * <p><b>Generation.</b> Each new life of a slot — claimed for a key, or an expired key looked up again for
+ * insertion — stamps it with a new generation ({@link #generation}, a per-table count), so a change decided from one life of a flow can tell it is not applied to a later
+ * flow with the same key in the same slot (the server agent's handoff, {@code SrlbAgent}).
  *
  * <p><b>Reads by other threads.</b> The {@code shared*} methods let another worker read a slot while its one writer
  * changes it (the server agent with several workers, {@code SrlbAgent}): each word is read with an opaque access
@@ -37,15 +41,15 @@ public final class SrlbFlowTable {
     /** Smallest and largest capacity. */
     public static final int MIN_CAPACITY = 8, MAX_CAPACITY = 1 << 24;
     /** Longs per slot. */
-    public static final int STRIDE = 9;
+    public static final int STRIDE = 10;
     private static final int SRC_HI = 0, SRC_LO = 1, DST_HI = 2, DST_LO = 3, PORTS = 4, EXPIRES = 5, STATE = 6,
-            SID_HI = 7, SID_LO = 8;
+            SID_HI = 7, SID_LO = 8, GEN = 9;
 
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final int mask;
     private final long[] e;
-    private long inserts, full;
+    private long inserts, full, generations;
 
     /**
      * @param capacity slots, a power of two in [{@value #MIN_CAPACITY}, 2<sup>24</sup>]
@@ -65,7 +69,7 @@ public final class SrlbFlowTable {
     }
 
     /**
-     * Reads the lines a lookup of {@code hash} starts with — the first probed slot's record, 72 bytes over two cache
+     * Reads the lines a lookup of {@code hash} starts with — the first probed slot's record, 80 bytes over two cache
      * lines — so that a vector's lookups miss the cache together (the lb node touches every packet's slot before
      * deciding any). Changes nothing.
      *
@@ -101,7 +105,8 @@ public final class SrlbFlowTable {
      *
      * @param hash   the flow's hash (any 64-bit hash of the key)
      * @param now    now, ns
-     * @param insert claim a free (expired) slot when the key is not present
+     * @param insert claim a free (expired) slot when the key is not present; a present but expired key starts a new
+     *               life (a new {@link #generation})
      * @return the slot — an existing key's slot even if expired (its state then reads as the machine's initial
      *         state), a newly claimed slot (state 0, expired), or −1 (not found; or no free slot among {@value #PROBE}:
      *         table full, counted)
@@ -115,6 +120,9 @@ public final class SrlbFlowTable {
             int o = i * STRIDE;
             if (t[o + SRC_LO] == cLo && t[o + SRC_HI] == cHi && t[o + DST_LO] == vLo && t[o + DST_HI] == vHi
                     && t[o + PORTS] == portsWord) {
+                if (insert && now - t[o + EXPIRES] >= 0) {
+                    t[o + GEN] = ++generations; // the key of an expired flow is back: a new life of the slot
+                }
                 return i;
             }
             if (free < 0 && now - t[o + EXPIRES] >= 0) {
@@ -138,6 +146,7 @@ public final class SrlbFlowTable {
         t[o + STATE] = -1L << 32;
         t[o + SID_HI] = 0;
         t[o + SID_LO] = 0;
+        t[o + GEN] = ++generations;
         inserts++;
         return free;
     }
@@ -145,6 +154,19 @@ public final class SrlbFlowTable {
     /** @return the state machine state stored in slot {@code i} (the caller's codes) */
     public int state(int i) {
         return (int) e[i * STRIDE + STATE];
+    }
+
+    /**
+     * @return the generation of slot {@code i}: the table's count of new lives when this one began (≥ 1), 0 for a
+     *         slot never claimed
+     */
+    public long generation(int i) {
+        return e[i * STRIDE + GEN];
+    }
+
+    /** Another thread's {@link #generation} (an opaque read). */
+    public long sharedGeneration(int i) {
+        return (long) LONGS.getOpaque(e, i * STRIDE + GEN);
     }
 
     /** @return the expiry of slot {@code i}, ns on the caller's clock; {@code now − expires ≥ 0} = free */
