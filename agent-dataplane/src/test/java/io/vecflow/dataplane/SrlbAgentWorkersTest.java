@@ -127,7 +127,7 @@ class SrlbAgentWorkersTest {
         byte[] inner = tcp6(CLIENT_HI, clientLo, VIP_HI, VIP_LO, port, 80, syn ? 0x02 : 0x10, syn ? 0 : 20);
         byte[] out = new byte[inner.length + 72];
         System.arraycopy(inner, 0, out, 0, inner.length);
-        int n = new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0).srlbHunt(MemorySegment.ofArray(out), 0,
+        int n = new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0).srlbHunt(MemorySegment.ofArray(out), 0, 0,
                 inner.length, 14, new long[] {SA_HI, 0, OTHER_HI, 0}, 2, LB_HI, lbLo, syn);
         assertThat(n).isEqualTo(out.length);
         return out;
@@ -138,7 +138,7 @@ class SrlbAgentWorkersTest {
         byte[] inner = tcp6(CLIENT_HI, clientLo, VIP_HI, VIP_LO, port, 80, flags, 30);
         byte[] out = new byte[inner.length + 56];
         System.arraycopy(inner, 0, out, 0, inner.length);
-        int n = new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0).srlbToServer(MemorySegment.ofArray(out), 0,
+        int n = new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0).srlbToServer(MemorySegment.ofArray(out), 0, 0,
                 inner.length, 14, saHi, saLo, LB_HI, LB_LO);
         assertThat(n).isEqualTo(out.length);
         return out;

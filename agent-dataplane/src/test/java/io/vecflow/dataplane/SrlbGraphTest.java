@@ -301,6 +301,19 @@ class SrlbGraphTest {
         assertThat(lb.srlbCounters(KEY).stickyHits()).isEqualTo(1);
         byte[] ad = hop(dps.get(second), up[second], a, local[second]);
         assertThat(transport(ad)).isEqualTo(transport(ack));
+        // 6b. a large data segment takes the same SRH, its headers moved back into the buffer's headroom instead of
+        // its 1300 bytes of payload moving forward: the same segments, the payload intact at the server
+        byte[] upload = tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x18, 1300);
+        byte[] u = hop(lbDp, lbC, upload, lbS);
+        assertThat(u.length).isEqualTo(upload.length + 56);
+        for (int i = 0; i < 3; i++) {
+            assertThat(segment(u, i)).as("segment %d", i).containsExactly(segment(a, i));
+        }
+        assertThat(i64(u, 14 + 24)).isEqualTo(i64(a, 14 + 24));
+        byte[] ud = hop(dps.get(second), up[second], u, local[second]);
+        assertThat(ud.length).isEqualTo(upload.length);
+        assertThat(transport(ud)).isEqualTo(transport(upload));
+        assertThat(lb.srlbCounters(KEY).stickyHits()).isEqualTo(2);
 
         // 7. the server's data now goes straight to the client (no SRH)
         byte[] data = tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, 40000, 0x18, 100);
@@ -525,7 +538,7 @@ class SrlbGraphTest {
         byte[] out = new byte[inner.length + 72];
         System.arraycopy(inner, 0, out, 0, inner.length);
         io.vecflow.dataplane.lb.Encap e = new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0);
-        int n = e.srlbHunt(java.lang.foreign.MemorySegment.ofArray(out), 0, inner.length, 14,
+        int n = e.srlbHunt(java.lang.foreign.MemorySegment.ofArray(out), 0, 0, inner.length, 14,
                 new long[] {c1Hi, 0, c2Hi, 0}, 2, 0x20010db800050000L, 0x0001_0000_0000_0000L, true);
         assertThat(n).isEqualTo(out.length);
         return out;
@@ -620,7 +633,7 @@ class SrlbGraphTest {
             byte[] acked = new byte[ack.length + 56];
             System.arraycopy(ack, 0, acked, 0, ack.length);
             new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0).srlbToServer(
-                    java.lang.foreign.MemorySegment.ofArray(acked), 0, ack.length, 14, 0xfc00000100000000L, 0,
+                    java.lang.foreign.MemorySegment.ofArray(acked), 0, 0, ack.length, 14, 0xfc00000100000000L, 0,
                     lbSidHi, lbSidLo);
             saFrames.add(acked);
             saFrames.add(tcp6(VIP_HI, VIP_LO, CLIENT_HI, 100 + i, 80, 40000, 0x18, 40));

@@ -116,9 +116,10 @@ public final class Encap {
 
     /**
      * @return how many bytes the frame's start moved in the last successful {@code gre4/gre6/ipip4/ipip6/srv6Encaps}
-     *         call: {@code −(14 + overhead − l3Off)} when the headers were prepended into the headroom (the caller
-     *         moves its frame start by this much, {@code BufferPool.advance}), 0 when the inner packet was moved
-     *         forward instead (not enough headroom) and the frame still starts at {@code bufStart}
+     *         or {@code srlb*} call: {@code −(14 + overhead − l3Off)} (tunnels) or −SRH bytes (SRLB) when the headers
+     *         were prepended into the headroom (the caller moves its frame start by this much,
+     *         {@code BufferPool.advance}), 0 when the inner packet or payload was moved forward instead and the frame
+     *         still starts at {@code bufStart}
      */
     public int shift() {
         return shift;
@@ -259,14 +260,15 @@ public final class Encap {
 
     /**
      * The SRLB hunting SRH for two candidates, [candidate 1, candidate 2, LB SID, VIP]; see
-     * {@link #srlbHunt(MemorySegment, long, int, int, long[], int, long, long, boolean)}.
+     * {@link #srlbHunt(MemorySegment, long, int, int, int, long[], int, long, long, boolean)}.
      */
-    public int srlbHunt2(MemorySegment seg, long bufStart, int frameLen, int l3Off, long c1Hi, long c1Lo, long c2Hi,
-            long c2Lo, long lbSidHi, long lbSidLo, boolean syn) {
-        int r = srlbPrepare(seg, bufStart, frameLen, l3Off, 2);
+    public int srlbHunt2(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, long c1Hi,
+            long c1Lo, long c2Hi, long c2Lo, long lbSidHi, long lbSidLo, boolean syn) {
+        int r = srlbPrepare(seg, bufStart, headroom, frameLen, l3Off, 2);
         if (r < 0) {
             return r;
         }
+        bufStart += shift;
         long srh = bufStart + l3Off + 40;
         int fn = syn ? SrlbSid.FN_CONNECT_IF_AVAILABLE : SrlbSid.FN_RECOVER_STICKINESS;
         srlbSegment(seg, srh, 3, c1Hi, c1Lo, fn);
@@ -282,26 +284,31 @@ public final class Encap {
      * FUNCTION {@link SrlbSid#FN_CONNECT_IF_AVAILABLE} for a SYN, else {@link SrlbSid#FN_RECOVER_STICKINESS}, and
      * OFFSET {@code 2 + i} (so the VIP is at {@code segments_left − offset}). Segments Left = Last Entry = k + 1;
      * the destination becomes candidate 1. Upper-layer checksums stay valid (RFC 8200 §8.1: they use the final
-     * destination, the VIP). The L2 header and {@code l3Off} are unchanged; the transport header and payload move
-     * forward by the SRH size. As in the SRLB code, the SRH goes right after the fixed header even if the client
+     * destination, the VIP). {@code l3Off} is unchanged. To make room, either the L2 and IPv6 headers move back into
+     * the headroom by the SRH size (when it fits and the headers are shorter than the payload: a full-size frame moves
+     * 54 bytes, not 1,400; {@link #shift()} is then negative and the caller moves the frame start, e.g.
+     * {@code BufferPool.advance}), or the transport header and payload move forward ({@link #shift()} 0). As in the
+     * SRLB code, the SRH goes right after the fixed header even if the client
      * sent extension headers (a Hop-by-Hop header would then no longer be first, RFC 8200 §4.1; clients of a VIP
      * practically never send one).
      *
+     * @param headroom   bytes free in front of {@code bufStart} (0 = always move the payload)
      * @param candidates {@code [hi1, lo1, hi2, lo2, ...]}: candidate 1 (first visited) first
      * @param k          number of candidates, 1–{@link #SRLB_MAX_CANDIDATES}
      * @return new frame length, or {@code ERR_*} ({@link #ERR_NOT_IP} for IPv4)
      * @throws IllegalArgumentException if k is out of range or {@code candidates} too short
      */
-    public int srlbHunt(MemorySegment seg, long bufStart, int frameLen, int l3Off, long[] candidates, int k,
-            long lbSidHi, long lbSidLo, boolean syn) {
+    public int srlbHunt(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, long[] candidates,
+            int k, long lbSidHi, long lbSidLo, boolean syn) {
         if (k < 1 || k > SRLB_MAX_CANDIDATES || candidates.length < 2 * k) {
             throw new IllegalArgumentException("SRLB needs 1.." + SRLB_MAX_CANDIDATES
                     + " candidates as hi/lo pairs, got k " + k + " with " + candidates.length + " longs");
         }
-        int r = srlbPrepare(seg, bufStart, frameLen, l3Off, k);
+        int r = srlbPrepare(seg, bufStart, headroom, frameLen, l3Off, k);
         if (r < 0) {
             return r;
         }
+        bufStart += shift;
         long srh = bufStart + l3Off + 40;
         int fn = syn ? SrlbSid.FN_CONNECT_IF_AVAILABLE : SrlbSid.FN_RECOVER_STICKINESS;
         for (int c = 0; c < k; c++) { // candidate c + 1 sits at index k + 1 − c
@@ -314,18 +321,20 @@ public final class Encap {
     /**
      * SRLB, a client packet of an established flow (lb.md §3 step 4): inserts [server SID with FUNCTION
      * {@link SrlbSid#FN_ACK_STICKINESS} and OFFSET 2, LB SID, VIP] right after the IPv6 header, Segments Left = Last
-     * Entry = 2, destination = the server SID. Otherwise as {@link #srlbHunt}.
+     * Entry = 2, destination = the server SID. Otherwise as {@link #srlbHunt}, headroom included.
      *
+     * @param headroom bytes free in front of {@code bufStart} (0 = always move the payload)
      * @param serverHi the accepting server agent's SID, bytes 0–7 (as it signalled it)
      * @param serverLo its bytes 8–15 (CORE and ENTRY kept; FUNCTION/OFFSET replaced)
      * @return new frame length ({@code + 56} bytes), or {@code ERR_*}
      */
-    public int srlbToServer(MemorySegment seg, long bufStart, int frameLen, int l3Off, long serverHi, long serverLo,
-            long lbSidHi, long lbSidLo) {
-        int r = srlbPrepare(seg, bufStart, frameLen, l3Off, 1);
+    public int srlbToServer(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, long serverHi,
+            long serverLo, long lbSidHi, long lbSidLo) {
+        int r = srlbPrepare(seg, bufStart, headroom, frameLen, l3Off, 1);
         if (r < 0) {
             return r;
         }
+        bufStart += shift;
         srlbSegment(seg, bufStart + l3Off + 40, 2, serverHi, serverLo, SrlbSid.FN_ACK_STICKINESS);
         srlbFinish(seg, bufStart + l3Off, 1, lbSidHi, lbSidLo);
         return r;
@@ -342,7 +351,7 @@ public final class Encap {
      */
     public int srlbReply(MemorySegment seg, long bufStart, int frameLen, int l3Off, long saSidHi, long saSidLo,
             long lbSidHi, long lbSidLo) {
-        int r = srlbPrepare(seg, bufStart, frameLen, l3Off, 1);
+        int r = srlbPrepare(seg, bufStart, 0, frameLen, l3Off, 1);
         if (r < 0) {
             return r;
         }
@@ -353,7 +362,14 @@ public final class Encap {
         return r;
     }
 
-    private int srlbPrepare(MemorySegment seg, long bufStart, int frameLen, int l3Off, int k) {
+    /**
+     * Validates the IPv6 packet at {@code l3Off}, makes room for an SRH of {@code k} candidates right after its fixed
+     * header (see {@link #srlbHunt}: the headers move back into the headroom, {@link #shift} = −SRH bytes, or the
+     * payload moves forward, shift 0) and writes the SRH's fixed part and Segment List[0] = the destination.
+     *
+     * @return new frame length, or {@code ERR_*} (nothing moved)
+     */
+    private int srlbPrepare(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, int k) {
         long p = bufStart + l3Off;
         int avail = frameLen - l3Off;
         if (avail < 40) {
@@ -375,7 +391,14 @@ public final class Encap {
             errorOffset = 4;
             return ERR_NO_ROOM;
         }
-        MemorySegment.copy(seg, p + 40, seg, p + 40 + srhBytes, plen);
+        if (srhBytes <= headroom && l3Off + 40 < plen) {
+            shift = -srhBytes; // the L2 + IPv6 headers move back; the payload stays
+            MemorySegment.copy(seg, bufStart, seg, bufStart - srhBytes, l3Off + 40);
+            p -= srhBytes;
+        } else {
+            shift = 0;
+            MemorySegment.copy(seg, p + 40, seg, p + 40 + srhBytes, plen);
+        }
         long srh = p + 40;
         Bytes.put8(seg, srh, Bytes.u8(seg, p + 6)); // SRH Next Header = the original upper layer
         Bytes.put8(seg, srh + 1, srhBytes / 8 - 1);

@@ -252,10 +252,11 @@ public final class LbNode extends Node {
                 drop)) {
             return;
         }
-        int r = ws.srlb.client(ws, s, vip, k, hash, now, d, buf, len, l3);
+        int r = ws.srlb.client(ws, s, vip, k, hash, now, d, buf, pool.headroom(b), len, l3);
         if (r == SrlbLb.NO_CANDIDATE) {
             ws.addVip(vip, LoadBalancer.V_NO_BACKEND, 1);
         } else if (r >= 0) {
+            pool.advance(b, ws.encap.shift()); // the SRH went in by moving the headers back into the headroom
             ws.srlb.cookie(pool, b, s);
         }
         srlbDone(w, pool, b, r, drop);

@@ -81,11 +81,13 @@ final class SrlbLb {
 
     /**
      * A client packet to SRLB VIP {@code vip}; {@code k} is its key (read by the caller), {@code hash} its flow hash.
+     * The SRH goes in with {@code ws.encap}: on success the frame start may have moved back into the
+     * {@code headroom} by {@code ws.encap.shift()} bytes (the caller moves the buffer's start).
      *
      * @return new frame length, or a negative code (frame untouched)
      */
     int client(WorkerState ws, LoadBalancer.Snapshot s, int vip, FlowKey k, long hash, long now, MemorySegment d,
-            long buf, int len, int l3) {
+            long buf, int headroom, int len, int l3) {
         long pw = k.portsWord();
         int slot = table.slot(k.srcHi, k.srcLo, k.dstHi, k.dstLo, pw, hash, now, true);
         boolean full = slot < 0;
@@ -110,7 +112,7 @@ final class SrlbLb {
                 cands[2 * i] = s.backendHi[ids[i]];
                 cands[2 * i + 1] = s.backendLo[ids[i]];
             }
-            r = ws.encap.srlbHunt(d, buf, len, l3, cands, n, s.srlbSidHi, lbLo,
+            r = ws.encap.srlbHunt(d, buf, headroom, len, l3, cands, n, s.srlbSidHi, lbLo,
                     LbFlowState.function(out) == io.vecflow.dataplane.lb.srlb.SrlbSid.CONNECT_IF_AVAILABLE);
             if (r < 0) {
                 return r;
@@ -124,7 +126,8 @@ final class SrlbLb {
             lastPort = k.dstPort;
             ws.addVip(vip, LoadBalancer.V_HUNTS, 1);
         } else {
-            r = ws.encap.srlbToServer(d, buf, len, l3, table.sidHi(slot), table.sidLo(slot), s.srlbSidHi, lbLo);
+            r = ws.encap.srlbToServer(d, buf, headroom, len, l3, table.sidHi(slot), table.sidLo(slot), s.srlbSidHi,
+                    lbLo);
             if (r < 0) {
                 return r;
             }

@@ -208,7 +208,7 @@ class EncapTest {
         long c2Hi = LbPackets.hi(LbPackets.v6("fc00:2::")), c2Lo = LbPackets.lo(LbPackets.v6("fc00:2::"));
         long lbHi = LbPackets.hi(LbPackets.v6("fc00:1b::")), lbPrefixLo = LbPackets.lo(LbPackets.v6("fc00:1b::"));
         long lbLo = SrlbSid.lo(lbPrefixLo, 0, 0, 3, 0xDEADBEEF);
-        byte[] out = run(in, len -> encap.srlbHunt2(seg, BUF, len, 14, c1Hi, c1Lo, c2Hi, c2Lo, lbHi, lbLo, true));
+        byte[] out = run(in, len -> encap.srlbHunt2(seg, BUF, 0, len, 14, c1Hi, c1Lo, c2Hi, c2Lo, lbHi, lbLo, true));
         assertThat(out.length).isEqualTo(in.length + 72);
         parse(out);
         assertThat(pp.srhSegmentsLeft()).isEqualTo(3);
@@ -232,7 +232,7 @@ class EncapTest {
         assertThat(pp.tcpFlags()).isEqualTo(FlowKey.TCP_SYN);
 
         // not a SYN: RECOVER_STICKINESS
-        byte[] rec = run(in, len -> encap.srlbHunt(seg, BUF, len, 14, new long[] {c1Hi, c1Lo, c2Hi, c2Lo}, 2,
+        byte[] rec = run(in, len -> encap.srlbHunt(seg, BUF, 0, len, 14, new long[] {c1Hi, c1Lo, c2Hi, c2Lo}, 2,
                 lbHi, lbLo, false));
         parse(rec);
         assertThat(SrlbSid.function(pp.srhSegmentLo(3))).isEqualTo(SrlbSid.FN_RECOVER_STICKINESS);
@@ -273,7 +273,7 @@ class EncapTest {
         frames.add(run(v4, len -> encap.ipip4(seg, BUF, 0, len, 14, LbPackets.v4int(BACKEND4))));
         frames.add(run(v6, len -> encap.ipip6(seg, BUF, 0, len, 14, LbPackets.hi(b6), LbPackets.lo(b6), 1)));
         frames.add(run(v4, len -> encap.srv6Encaps(seg, BUF, 0, len, 14, LbPackets.hi(sid), LbPackets.lo(sid), 1)));
-        frames.add(run(v6, len -> encap.srlbHunt2(seg, BUF, len, 14, c1Hi, 0, c2Hi, 0, lbHi,
+        frames.add(run(v6, len -> encap.srlbHunt2(seg, BUF, 0, len, 14, c1Hi, 0, c2Hi, 0, lbHi,
                 SrlbSid.lo(0, 0, 0, 1, 42), true)));
         Path pcap = dir.resolve("encap.pcap");
         LbPackets.writePcap(pcap, frames);
@@ -357,7 +357,7 @@ class EncapTest {
         byte[] in = tcp4(-1);
         LbPackets.load(seg, BUF, in);
         assertThat(encap.gre4(seg, BUF, 0, 14 + 10, 14, 1)).isEqualTo(Encap.ERR_TRUNCATED);
-        assertThat(encap.srlbHunt2(seg, BUF, in.length, 14, 0, 0, 0, 0, 0, 0, true)).isEqualTo(Encap.ERR_NOT_IP);
+        assertThat(encap.srlbHunt2(seg, BUF, 0, in.length, 14, 0, 0, 0, 0, 0, 0, true)).isEqualTo(Encap.ERR_NOT_IP);
         // total length larger than the frame
         assertThat(encap.gre4(seg, BUF, 0, 14 + 30, 14, 1)).isEqualTo(Encap.ERR_MALFORMED);
         assertThat(encap.errorOffset()).isEqualTo(2);
@@ -375,7 +375,7 @@ class EncapTest {
         assertThat(decap.tunnel(seg, BUF, in.length, 14)).isEqualTo(Decap.ERR_MALFORMED);
         assertThat(decap.errorOffset()).isEqualTo(10);
         assertThatThrownBy(() -> new Encap(2048, 0, 0, 0, 0)).hasMessageContaining("got 0");
-        assertThatThrownBy(() -> encap.srlbHunt(seg, BUF, in.length, 14, new long[2], 2, 0, 0, true))
+        assertThatThrownBy(() -> encap.srlbHunt(seg, BUF, 0, in.length, 14, new long[2], 2, 0, 0, true))
                 .hasMessageContaining("k 2 with 2 longs");
     }
 

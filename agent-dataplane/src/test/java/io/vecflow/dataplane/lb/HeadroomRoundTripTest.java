@@ -9,7 +9,7 @@ import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every LB encapsulation and the CLOVE overlay with every headroom from 0 to 128 bytes, tagged (l3 18) and untagged
+ * Every LB encapsulation, the SRLB SRH insertions and the CLOVE overlay with every headroom from 0 to 128 bytes, tagged (l3 18) and untagged
  * input, short (padded) and long IPv4/IPv6 packets: the output frame (at {@code bufStart + shift()}) decapsulates to
  * the same inner IP packet, and nothing is written outside [bufStart − headroom, bufStart + bufferBytes).
  */
@@ -77,6 +77,58 @@ class HeadroomRoundTripTest {
                 }
             }
         }
+    }
+
+    /**
+     * The SRLB SRH insertions (a steered client packet, 56 bytes; a hunt over two candidates, 72 bytes): with room
+     * for the SRH and a payload longer than the L2 + IPv6 headers, the headers move back into the headroom
+     * ({@code shift} = −SRH bytes); otherwise the payload moves forward (shift 0). Either way the L2 header (and its
+     * VLAN tag) and the payload arrive unchanged around the SRH, and the server agent's pop gives back the client's
+     * exact IPv6 packet.
+     */
+    @Test
+    void srlbSrhInsertionsRoundTripThroughThePopWithAnyHeadroom() {
+        Encap e = new Encap(BUF_BYTES, 64, 0, 0, 0);
+        Decap dc = new Decap();
+        long lbHi = 0xfd00_00ff_0000_0000L, lbLo = 1L << 48, saHi = 0xfc00_0001_0000_0000L;
+        int prepended = 0;
+        for (byte[] f : frames()) {
+            byte[] ip = ipOf(f);
+            if ((ip[0] & 0xF0) != 0x60) {
+                continue;
+            }
+            int l3 = (f[12] & 0xFF) == 0x81 ? 18 : 14;
+            for (int kind = 0; kind < 2; kind++) {
+                int srh = kind == 0 ? 56 : 72;
+                for (int room = 0; room <= 128; room++) {
+                    int len = load(f);
+                    int r = kind == 0 ? e.srlbToServer(seg, BUF, room, len, l3, saHi, 0x1234, lbHi, lbLo)
+                            : e.srlbHunt(seg, BUF, room, len, l3, new long[] {saHi, 1, saHi + 1, 2}, 2, lbHi, lbLo,
+                                    true);
+                    String what = (kind == 0 ? "to-server" : "hunt") + " l3 " + l3 + " ip " + ip.length
+                            + " headroom " + room;
+                    assertThat(r).as(what).isEqualTo(l3 + srh + ip.length);
+                    boolean prepend = srh <= room && l3 + 40 < ip.length - 40;
+                    int shift = e.shift();
+                    assertThat(shift).as(what).isEqualTo(prepend ? -srh : 0);
+                    prepended += prepend ? 1 : 0;
+                    assertGuards(room, what);
+                    long start = BUF + shift;
+                    assertThat(LbPackets.bytes(seg, start, l3)).as(what + ": L2 header").isEqualTo(
+                            Arrays.copyOf(f, l3));
+                    assertThat(LbPackets.bytes(seg, start + l3 + 24, 8)).as(what + ": destination = first SID")
+                            .isEqualTo(LbPackets.bytes(MemorySegment.ofArray(new long[] {Long.reverseBytes(saHi)}), 0,
+                                    8));
+                    assertThat(LbPackets.bytes(seg, start + l3 + 40 + srh, ip.length - 40)).as(what + ": payload")
+                            .isEqualTo(Arrays.copyOfRange(ip, 40, ip.length));
+                    int d = dc.srhPop(seg, start, r, l3);
+                    assertThat(d).as(what + " pop " + Decap.errorName(d)).isEqualTo(l3 + ip.length);
+                    assertThat(LbPackets.bytes(seg, start + l3, ip.length)).as(what + ": popped").isEqualTo(ip);
+                }
+            }
+        }
+        assertThat(prepended).as("the long frame with room for the SRH: 129 − 56 + 129 − 72 headrooms")
+                .isEqualTo(73 + 57);
     }
 
     @Test
