@@ -59,7 +59,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       packet (UDP idle timeout 40 s), so ≈ N entries are live and each insert reclaims an expired slot: lookup miss,
  *       Maglev table lookup, insert.</li>
  * </ul>
- * Setup: one VIP (192.0.2.1/32 udp 5678, gre4, Maglev M = 65537) over 100 backends behind one route; connection table
+ * Setup: one VIP (192.0.2.1/32 udp 5678, gre4, Maglev M = 65537) over 100 backends behind one route (with
+ * {@link #vips} &gt; 1, other VIPs ahead of it); connection table
  * of {@code 2 × nextPow2(N)} slots (≥ 2048); sFlow off.
  *
  * <p>IPv6 modes (issue 6: goal SRLB ≤ 1.03× Maglev per packet), 74-byte IPv6/TCP frames ({@link Generator6}), VIP
@@ -92,6 +93,14 @@ public class LbGraphBenchmark extends QuietGate {
         "lb6-hit-1k", "lb6-hit-100k", "lb6-hit-1m", "lb6-new-1k", "lb6-new-100k", "lb6-new-1m",
         "srlb-hit-1k", "srlb-hit-100k", "srlb-hit-1m", "srlb-new-1k", "srlb-new-100k", "srlb-new-1m"})
     public String mode;
+
+    /**
+     * VIPs configured (1–256): {@code vips − 1} other /32 VIPs (198.51.100.x / 2001:db8:fffe::x, same protocol and
+     * port, no backends) are added before the measured one, so that a lookup that scanned the VIP list would reach
+     * the measured VIP last. Not used by l2-xconnect; srlb modes take 1 only.
+     */
+    @Param({"1"})
+    public int vips;
 
     private Dataplane dp;
     private PsampleEmitter emitter;
@@ -351,6 +360,14 @@ public class LbGraphBenchmark extends QuietGate {
         VipKey key = v6 ? new VipKey(InetAddress.ofLiteral("2001:db8:ffff::1"), 128, Protocol.TCP, 80)
                 : new VipKey(InetAddress.ofLiteral("192.0.2.1"), 32, Protocol.UDP, 5678);
         LoadBalancer lb = dp.loadBalancer();
+        if (vips < 1 || vips > LoadBalancer.MAX_VIPS || (vips > 1 && mode.startsWith("srlb-"))) {
+            throw new IllegalArgumentException("LbGraphBenchmark vips " + vips + ": 1.." + LoadBalancer.MAX_VIPS
+                    + ", and 1 for srlb modes (their signals name VIP slot 0)");
+        }
+        for (int i = 0; i < vips - 1; i++) {
+            lb.addVip(new VipKey(InetAddress.ofLiteral(v6 ? "2001:db8:fffe::" + Integer.toHexString(i + 1)
+                    : "198.51.100." + i), v6 ? 128 : 32, key.protocol(), key.port()), v6 ? Encap.SRV6 : Encap.GRE4, 251);
+        }
         lb.addVip(key, mode.startsWith("srlb-") ? Encap.SRLB : v6 ? Encap.SRV6 : Encap.GRE4, MaglevTable.DEFAULT_SIZE);
         lb.addBackends(key, backends);
         if (fresh || reference) {

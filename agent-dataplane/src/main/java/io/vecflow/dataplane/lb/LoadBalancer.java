@@ -142,10 +142,27 @@ public final class LoadBalancer implements LbCounterSource {
 
     /**
      * What workers read: immutable after publication. Arrays indexed by VIP slot or backend slot; the match lists
-     * are in match order (per-port VIPs first, then longer prefixes first).
+     * are in match order (per-port VIPs first, then longer prefixes first), and a packet's VIP is the first entry in
+     * that order that covers its destination and takes its protocol and port.
+     *
+     * <p>Lookup without scanning the list (VPP finds a VIP through the FIB, one lookup whatever the VIP count): the
+     * full-length entries (/32, /128: the usual VIP) are found by address in an open-addressing table (capacity a
+     * power of two ≥ 2 × the addresses, so every probe sequence ends at an empty slot), each address with its entries'
+     * list positions in match order; only the shorter prefixes are scanned. Without it, every packet through lb4/lb6 —
+     * VIP or not — compared its destination with every VIP (256 at most).
      */
     static final class Snapshot {
         final int v4Count, v6Count;
+        /** Full-length IPv4 entries by address: key, list positions (null = empty slot); mask = capacity − 1. */
+        private final int[] h4Key;
+        private final int[][] h4Pos;
+        private final int h4Mask;
+        /** Full-length IPv6 entries by address. */
+        private final long[] h6Hi, h6Lo;
+        private final int[][] h6Pos;
+        private final int h6Mask;
+        /** List positions of the entries shorter than /32 (/128), in match order. */
+        private final int[] v4Short, v6Short;
         final int[] v4Prefix, v4Mask, v4Proto, v4Port, v4Vip;
         final long[] v6PrefixHi, v6PrefixLo, v6MaskHi, v6MaskLo;
         final int[] v6Proto, v6Port, v6Vip;
@@ -207,6 +224,52 @@ public final class LoadBalancer implements LbCounterSource {
                 v6Port[i] = v.key.port();
                 v6Vip[i] = v.slot;
             }
+            // the address tables of the full-length entries, and the short-prefix lists
+            java.util.Map<Integer, List<Integer>> hosts4 = new java.util.LinkedHashMap<>();
+            List<Integer> short4 = new ArrayList<>();
+            for (int i = 0; i < v4Count; i++) {
+                if (v4Mask[i] == -1) {
+                    hosts4.computeIfAbsent(v4Prefix[i], a -> new ArrayList<>()).add(i);
+                } else {
+                    short4.add(i);
+                }
+            }
+            h4Mask = tableCapacity(hosts4.size()) - 1;
+            h4Key = new int[h4Mask + 1];
+            h4Pos = new int[h4Mask + 1][];
+            for (var e : hosts4.entrySet()) {
+                int at = mix(e.getKey()) & h4Mask;
+                while (h4Pos[at] != null) {
+                    at = (at + 1) & h4Mask;
+                }
+                h4Key[at] = e.getKey();
+                h4Pos[at] = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+            }
+            v4Short = short4.stream().mapToInt(Integer::intValue).toArray();
+            java.util.Map<List<Long>, List<Integer>> hosts6 = new java.util.LinkedHashMap<>();
+            List<Integer> short6 = new ArrayList<>();
+            for (int i = 0; i < v6Count; i++) {
+                if (v6MaskHi[i] == -1L && v6MaskLo[i] == -1L) {
+                    hosts6.computeIfAbsent(List.of(v6PrefixHi[i], v6PrefixLo[i]), a -> new ArrayList<>()).add(i);
+                } else {
+                    short6.add(i);
+                }
+            }
+            h6Mask = tableCapacity(hosts6.size()) - 1;
+            h6Hi = new long[h6Mask + 1];
+            h6Lo = new long[h6Mask + 1];
+            h6Pos = new int[h6Mask + 1][];
+            for (var e : hosts6.entrySet()) {
+                long hi = e.getKey().get(0), lo = e.getKey().get(1);
+                int at = mix(hi, lo) & h6Mask;
+                while (h6Pos[at] != null) {
+                    at = (at + 1) & h6Mask;
+                }
+                h6Hi[at] = hi;
+                h6Lo[at] = lo;
+                h6Pos[at] = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+            }
+            v6Short = short6.stream().mapToInt(Integer::intValue).toArray();
             ring = new MaglevTable[MAX_VIPS];
             encap = new int[MAX_VIPS];
             for (VipState v : vips) {
@@ -255,43 +318,107 @@ public final class LoadBalancer implements LbCounterSource {
         }
 
         /** @return index into the v4 lists of the first VIP whose prefix covers {@code dst}, or -1 */
+        /** @return a power of two ≥ 2 × {@code n} and ≥ 4 */
+        private static int tableCapacity(int n) {
+            return Math.max(4, Integer.highestOneBit(Math.max(1, 2 * n - 1)) << 1);
+        }
+
+        private static int mix(int a) {
+            int h = a * 0x9E3779B1;
+            return h ^ h >>> 16;
+        }
+
+        private static int mix(long hi, long lo) {
+            long h = (hi ^ Long.rotateLeft(lo, 29)) * 0x9E3779B97F4A7C15L;
+            return (int) (h ^ h >>> 32);
+        }
+
+        /**
+         * Whether any VIP prefix covers IPv4 destination {@code dst}.
+         *
+         * @return a handle for {@link #vip4} (≥ 0) when one does, −1 when none does
+         */
         int prefix4(int dst) {
-            for (int i = 0; i < v4Count; i++) {
+            int at = mix(dst) & h4Mask;
+            for (; h4Pos[at] != null; at = (at + 1) & h4Mask) {
+                if (h4Key[at] == dst) {
+                    return at;
+                }
+            }
+            for (int i : v4Short) {
                 if ((dst & v4Mask[i]) == v4Prefix[i]) {
-                    return i;
+                    return h4Mask + 1; // covered by a shorter prefix only
                 }
             }
             return -1;
         }
 
-        /** @return the VIP slot serving (dst, protocol, port) from list position {@code from} on, or -1 */
-        int vip4(int from, int dst, int protocol, int port) {
-            for (int i = from; i < v4Count; i++) {
+        /**
+         * @param at {@link #prefix4}'s handle for {@code dst} (≥ 0)
+         * @return the VIP slot serving (dst, protocol, port): the first entry in match order that covers {@code dst}
+         *         and takes the protocol and port, or -1
+         */
+        int vip4(int at, int dst, int protocol, int port) {
+            int best = Integer.MAX_VALUE;
+            if (at <= h4Mask) {
+                for (int i : h4Pos[at]) {
+                    if (v4Port[i] == 0 || (v4Proto[i] == protocol && v4Port[i] == port)) {
+                        best = i;
+                        break;
+                    }
+                }
+            }
+            for (int i : v4Short) {
+                if (i > best) {
+                    break; // positions increase: nothing later comes first
+                }
                 if ((dst & v4Mask[i]) == v4Prefix[i] && (v4Port[i] == 0
                         || (v4Proto[i] == protocol && v4Port[i] == port))) {
-                    return v4Vip[i];
+                    best = i;
+                    break;
                 }
             }
-            return -1;
+            return best == Integer.MAX_VALUE ? -1 : v4Vip[best];
         }
 
+        /** {@link #prefix4} for IPv6 destination {@code hi:lo}. */
         int prefix6(long hi, long lo) {
-            for (int i = 0; i < v6Count; i++) {
+            int at = mix(hi, lo) & h6Mask;
+            for (; h6Pos[at] != null; at = (at + 1) & h6Mask) {
+                if (h6Lo[at] == lo && h6Hi[at] == hi) {
+                    return at;
+                }
+            }
+            for (int i : v6Short) {
                 if ((hi & v6MaskHi[i]) == v6PrefixHi[i] && (lo & v6MaskLo[i]) == v6PrefixLo[i]) {
-                    return i;
+                    return h6Mask + 1;
                 }
             }
             return -1;
         }
 
-        int vip6(int from, long hi, long lo, int protocol, int port) {
-            for (int i = from; i < v6Count; i++) {
+        /** {@link #vip4} for IPv6, with {@link #prefix6}'s handle. */
+        int vip6(int at, long hi, long lo, int protocol, int port) {
+            int best = Integer.MAX_VALUE;
+            if (at <= h6Mask) {
+                for (int i : h6Pos[at]) {
+                    if (v6Port[i] == 0 || (v6Proto[i] == protocol && v6Port[i] == port)) {
+                        best = i;
+                        break;
+                    }
+                }
+            }
+            for (int i : v6Short) {
+                if (i > best) {
+                    break;
+                }
                 if ((hi & v6MaskHi[i]) == v6PrefixHi[i] && (lo & v6MaskLo[i]) == v6PrefixLo[i]
                         && (v6Port[i] == 0 || (v6Proto[i] == protocol && v6Port[i] == port))) {
-                    return v6Vip[i];
+                    best = i;
+                    break;
                 }
             }
-            return -1;
+            return best == Integer.MAX_VALUE ? -1 : v6Vip[best];
         }
     }
 
