@@ -41,6 +41,11 @@ class SrlbAgentWorkersTest {
     private MemoryPort up, local;
     private SrlbAgent agent;
     private final long[] clock = {1_000_000_000L};
+    /**
+     * Run once by the agent's clock the next time a worker reads it (then cleared): lets a test put another worker's
+     * work between a worker's handoff poll and its packets, as two threads can interleave.
+     */
+    private Runnable atNextClockRead;
 
     /**
      * A server dataplane with 2 workers running the SRLB agent (SID fc00:1::, VIP {@code VIP}, 4096 slots, the test
@@ -61,7 +66,14 @@ class SrlbAgentWorkersTest {
         t.srlbAgent.sid = InetAddress.ofLiteral("fc00:1::");
         t.srlbAgent.vips = List.of(InetAddress.ofLiteral(VIP));
         t.srlbAgent.flowTableSlots = 1 << 12;
-        t.srlbAgent.clock = () -> clock[0];
+        t.srlbAgent.clock = () -> {
+            Runnable r = atNextClockRead;
+            if (r != null) {
+                atNextClockRead = null;
+                r.run();
+            }
+            return clock[0];
+        };
         dp = new Dataplane(t, em, null, null);
         agent = dp.srlbAgent();
     }
@@ -249,6 +261,52 @@ class SrlbAgentWorkersTest {
         }
         assertThat(agent.show()).contains("worker 0 flow table: live 1").contains("worker 1 flow table: live 0");
         assertThat(agent.sharing()).isEqualTo(new SrlbAgent.Sharing(3, 0, 1, 0, 1, 0));
+    }
+
+    /**
+     * A state change decided from one life of a flow is not applied to a later life of the same 5-tuple on the
+     * owner, when the new life starts on the owner itself (found through its owner index entry, not a table search):
+     * worker 1 decides the server's FIN from the owner's entry 1 ms before it expires and hands over the teardown;
+     * before worker 0 drains its inbox (after its handoff poll, before its packets, as the threads can interleave) the
+     * entry expires and the same 5-tuple comes back to worker 0 in the same slot — a new hunting SYN, or an
+     * ACK_STICKINESS packet (which starts an entry without state). The FIN must count as stale: the new connection is
+     * not torn down (its SYN-ACK signals CREATE_STICKINESS 0x8; the server's data after the ACK goes straight).
+     */
+    @ParameterizedTest(name = "comes back with a SYN: {0}")
+    @CsvSource({"true", "false"})
+    void aFinFromAnEarlierLifeDoesNotTearDownTheConnectionTheOwnerStartsAgain(boolean syn) {
+        int port = 40300;
+        long accepted = clock[0];
+        hop(0, up, hunt(CLIENT_LO, port, true), local);
+        clock[0] = accepted + 40_000_000_000L - 1_000_000L; // the entry (WAIT, 40 s) has 1 ms left
+        up.sent.clear();
+        local.sent.clear();
+        local.inject(1, List.of(tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, port, 0x11, 0)));
+        up.inject(0, List.of(syn ? hunt(CLIENT_LO, port, true) : steered(CLIENT_LO, port, 0x10, SA_HI, 0)));
+        Worker w0 = dp.workers().get(0), w1 = dp.workers().get(1);
+        atNextClockRead = () -> { // worker 0 has polled its (empty) inbox and its port, and is about to decide
+            for (int i = 0; i < 4; i++) {
+                w1.runOnce(); // the FIN, decided from the owner's live entry: TEARDOWN handed over
+            }
+            clock[0] = accepted + 41_000_000_000L; // the entry has expired when worker 0 decides the new packet
+        };
+        w0.runOnce();
+        assertThat(atNextClockRead).as("worker 0 read the clock").isNull();
+        assertThat(agent.sharing().handedOver()).as("worker 1 handed the FIN over").isEqualTo(1);
+        viaLb(up.sent.remove(0), 0x9, CLIENT_LO);
+        assertThat(local.sent).as("the new packet delivered").hasSize(1);
+        run(0); // worker 0 drains its inbox
+        SrlbAgent.Sharing sh = agent.sharing();
+        assertThat(sh.stale()).as("the FIN of the earlier life").isEqualTo(1);
+        assertThat(sh.applied()).isZero();
+        assertThat(agent.show()).contains("worker 0 flow table: live 1 of 4096, inserts 1,");
+        if (syn) {
+            viaLb(hop(0, local, tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, port, 0x12, 0), up), 0x8, CLIENT_LO);
+            assertThat(agent.counters().firstChoiceAccepts).isEqualTo(2);
+        } else {
+            byte[] data = tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, port, 0x18, 100);
+            straight(hop(0, local, data, up), data);
+        }
     }
 
     /**

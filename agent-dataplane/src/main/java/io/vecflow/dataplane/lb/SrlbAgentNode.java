@@ -257,7 +257,10 @@ public final class SrlbAgentNode extends Node {
         if (o >= 0 && (int) (o >>> 32) != me) {
             return o;
         }
-        int slot = o >= 0 ? (int) o : t.slot(cHi, cLo, vHi, vLo, pw, hash, now, insert);
+        // found here by the index or the SID hint: an expired entry coming back for insertion starts a new life, as
+        // through slot() (else a change decided from its earlier life would still apply to it)
+        int slot = o >= 0 ? (insert ? t.renew((int) o, now) : (int) o)
+                : t.slot(cHi, cLo, vHi, vLo, pw, hash, now, insert);
         if (slot < 0 || ServerAgentState.effective(t.state(slot), t.expires(slot), now) == ServerAgentState.NONE) {
             long r = a.search(me, cHi, cLo, vHi, vLo, pw, hash, now);
             if (r >= 0) {

@@ -82,6 +82,21 @@ class SrlbHandoffGenerationTest {
         assertThat(owner.sharing(SrlbAgent.APPLIED)).isZero();
     }
 
+    /** {@link SrlbFlowTable#renew}: the hinted path of an insertion starts a new life only for an expired entry. */
+    @Test
+    void renewStartsANewLifeOnlyForAnExpiredEntry() {
+        SrlbFlowTable t = new SrlbFlowTable(8);
+        long now = SECOND;
+        int a = t.slot(C_HI, C_LO, V_HI, V_LO, pw, 0, now, true);
+        t.set(a, ServerAgentState.DIRECT, now + 10 * SECOND);
+        assertThat(t.renew(a, now + SECOND)).isEqualTo(a);
+        assertThat(t.generation(a)).as("live: the same life").isEqualTo(1);
+        assertThat(t.renew(a, now + 10 * SECOND)).isEqualTo(a);
+        assertThat(t.generation(a)).as("expired at its expiry: a new life").isEqualTo(2);
+        assertThat(t.state(a)).as("nothing else changes").isEqualTo(ServerAgentState.DIRECT);
+        assertThat(t.inserts()).isEqualTo(1);
+    }
+
     @Test
     void aGenerationChangesOnlyWhenASlotStartsANewLife() {
         SrlbFlowTable t = new SrlbFlowTable(8);

@@ -151,6 +151,23 @@ public final class SrlbFlowTable {
         return free;
     }
 
+    /**
+     * The insertion side of {@link #slot} for a key the caller found by its slot index instead (a hint it checked with
+     * {@link #matches}, e.g. the server agent's owner index or SID ENTRY): an expired entry starts a new life (a new
+     * {@link #generation}), as in {@link #slot} with {@code insert}; a live one is left as it is.
+     *
+     * @param i   a slot holding the key, 0..capacity−1
+     * @param now now, ns
+     * @return {@code i}
+     */
+    public int renew(int i, long now) {
+        int o = i * STRIDE;
+        if (now - e[o + EXPIRES] >= 0) {
+            e[o + GEN] = ++generations; // the key of an expired flow is back: a new life of the slot
+        }
+        return i;
+    }
+
     /** @return the state machine state stored in slot {@code i} (the caller's codes) */
     public int state(int i) {
         return (int) e[i * STRIDE + STATE];
