@@ -216,6 +216,69 @@ class SrlbGraphTest {
         return Arrays.copyOfRange(f, off, f.length);
     }
 
+    /** {@code f} with {@code tags} 802.1Q tags after its MAC addresses and {@code pad} bytes (0xEE) after its IP packet. */
+    private static byte[] tagged(byte[] f, int tags, int pad) {
+        byte[] o = new byte[f.length + 4 * tags + pad];
+        System.arraycopy(f, 0, o, 0, 12);
+        for (int i = 0; i < tags; i++) {
+            o[12 + 4 * i] = (byte) 0x81;
+            o[14 + 4 * i + 1] = (byte) (100 + i);
+        }
+        System.arraycopy(f, 12, o, 12 + 4 * tags, f.length - 12);
+        Arrays.fill(o, f.length + 4 * tags, o.length, (byte) 0xEE);
+        return o;
+    }
+
+    /**
+     * The LB's hunting SRH on long client frames that were VLAN-tagged (1, 2, 4 tags: l3 18, 22, 30) and carried
+     * trailing bytes beyond the IPv6 payload length, so that the headers, tags included, move back into the headroom:
+     * each leaves untagged with the 72-byte SRH, the padding not carried, the transport header and payload intact;
+     * interleaved with routed frames that re-use the buffers right after (their frames start at the data area again).
+     */
+    @Test
+    void taggedAndPaddedLongClientFramesGetTheHuntingSrhWithTheirPayloadIntact() {
+        int[] tagCounts = {0, 1, 2, 4};
+        int[] pads = {0, 7, 8, 46};
+        for (int round = 0; round < 2; round++) {
+            List<byte[]> in = new ArrayList<>(), plain = new ArrayList<>();
+            for (int i = 0; i < tagCounts.length; i++) {
+                byte[] syn = tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 41000 + 8 * round + i, 80, 0x02, 1300);
+                plain.add(syn);
+                in.add(tagged(syn, tagCounts[i], pads[i]));
+                // a routed frame (to another client) in the buffer the hunt just used
+                in.add(tagged(tcp6(VIP_HI, VIP_LO, 0xfd00000c00000000L, 3, 80, 5000 + i, 0x10, 40), tagCounts[i],
+                        pads[i]));
+            }
+            lbS.sent.clear();
+            lbC.sent.clear();
+            lbC.inject(in);
+            run(lbDp);
+            assertThat(lbS.sent).as("round %d: the hunts", round).hasSize(tagCounts.length);
+            assertThat(lbC.sent).as("round %d: the routed frames", round).hasSize(tagCounts.length);
+            for (int i = 0; i < tagCounts.length; i++) {
+                String what = "round " + round + " tags " + tagCounts[i] + " padding " + pads[i];
+                byte[] syn = plain.get(i), h = lbS.sent.get(i);
+                assertThat(h.length).as(what).isEqualTo(syn.length + 72);
+                assertThat(i64(h, 0) >>> 16).as(what + ": next-hop MAC").isEqualTo(0x02aa00000002L);
+                assertThat(ByteBuffer.wrap(h).getShort(12) & 0xFFFF).as(what).isEqualTo(0x86DD);
+                assertThat(ByteBuffer.wrap(h).getShort(18) & 0xFFFF).as(what + ": payload length")
+                        .isEqualTo(72 + 20 + 1300);
+                assertThat(h[14 + 6]).as(what + ": routing header").isEqualTo((byte) 43);
+                assertThat(h[14 + 7]).as(what + ": hop limit").isEqualTo((byte) 63);
+                assertThat(h[14 + 40]).as(what + ": SRH next header").isEqualTo((byte) 6);
+                assertThat(segment(h, 0)).as(what + ": Segment List[0] = the VIP").containsExactly(VIP_HI, VIP_LO);
+                assertThat(i64(h, 14 + 24)).as(what + ": destination = candidate 1").isEqualTo(segment(h, 3)[0]);
+                assertThat(Arrays.copyOfRange(h, 14 + 40 + 72, h.length)).as(what + ": transport and payload")
+                        .isEqualTo(Arrays.copyOfRange(syn, 14 + 40, syn.length));
+                byte[] r = lbC.sent.get(i);
+                assertThat(r.length).as(what + ": routed").isEqualTo(14 + 40 + 20 + 40);
+                assertThat(Arrays.copyOfRange(r, 14 + 8, r.length)).as(what + ": routed")
+                        .isEqualTo(Arrays.copyOfRange(tcp6(VIP_HI, VIP_LO, 0xfd00000c00000000L, 3, 80, 5000 + i, 0x10,
+                                40), 14 + 8, 14 + 40 + 20 + 40));
+            }
+        }
+    }
+
     @Test
     void aLoadedFirstCandidatePassesTheSynAndTheConnectionSticksToTheSecond() {
         FlowKey flow = new FlowKey().setIpv6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 6, 40000, 80);
