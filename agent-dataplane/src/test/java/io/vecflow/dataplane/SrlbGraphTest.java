@@ -234,11 +234,16 @@ class SrlbGraphTest {
      * trailing bytes beyond the IPv6 payload length, so that the headers, tags included, move back into the headroom:
      * each leaves untagged with the 72-byte SRH, the padding not carried, the transport header and payload intact;
      * interleaved with routed frames that re-use the buffers right after (their frames start at the data area again).
+     * The egress samples copy each hunt from its moved start.
      */
     @Test
     void taggedAndPaddedLongClientFramesGetTheHuntingSrhWithTheirPayloadIntact() {
         int[] tagCounts = {0, 1, 2, 4};
         int[] pads = {0, 7, 8, 46};
+        SampleFifo fifo = ((SflowNode) lbDp.workers().get(0).node(SflowNode.EGRESS)).fifo();
+        for (SampleRecord r = fifo.poll(); r != null; r = fifo.poll()) {
+            fifo.release(r);
+        }
         for (int round = 0; round < 2; round++) {
             List<byte[]> in = new ArrayList<>(), plain = new ArrayList<>();
             for (int i = 0; i < tagCounts.length; i++) {
@@ -276,6 +281,17 @@ class SrlbGraphTest {
                         .isEqualTo(Arrays.copyOfRange(tcp6(VIP_HI, VIP_LO, 0xfd00000c00000000L, 3, 80, 5000 + i, 0x10,
                                 40), 14 + 8, 14 + 40 + 20 + 40));
             }
+            // the egress samples (1 in 1) copy each frame from where it starts now, moved or not
+            List<String> sampled = new ArrayList<>(), sent = new ArrayList<>();
+            for (SampleRecord r = fifo.poll(); r != null; r = fifo.poll()) {
+                assertThat(r.frameLength).as("round %d: sampled frame length", round).isPositive();
+                sampled.add(java.util.HexFormat.of().formatHex(r.header, 0, r.headerLength) + "/" + r.frameLength);
+                fifo.release(r);
+            }
+            for (byte[] f : lbS.sent.subList(0, tagCounts.length)) { // 128: the topology's default header bytes
+                sent.add(java.util.HexFormat.of().formatHex(f, 0, Math.min(f.length, 128)) + "/" + f.length);
+            }
+            assertThat(sampled).as("round %d: samples of the hunts", round).containsAll(sent);
         }
     }
 
