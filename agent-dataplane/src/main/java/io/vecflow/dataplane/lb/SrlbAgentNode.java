@@ -160,7 +160,10 @@ public final class SrlbAgentNode extends Node {
         boolean remote = owner != me;
         SrlbFlowTable ot = remote ? a.peers[owner].table : t;
         boolean full = !remote && insert && slot < 0;
-        long gen = remote ? ot.sharedGeneration(slot) : 0; // before state and expiry: a later life reads as stale
+        // the owner's generation, read with its state and expiry (opaque reads, unordered among themselves: an old
+        // generation with a new state only loses this change, which the flow's next packet hands over again; a new
+        // generation with the old life's state reads an expired entry, i.e. no state)
+        long gen = remote ? ot.sharedGeneration(slot) : 0;
         int state = slot < 0 ? ServerAgentState.NONE : remote ? ot.sharedState(slot) : t.state(slot);
         long exp = slot < 0 ? now : remote ? ot.sharedExpires(slot) : t.expires(slot);
         int remaining = sl - vipIdx - 2;
