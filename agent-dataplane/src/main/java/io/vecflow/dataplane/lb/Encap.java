@@ -1,6 +1,7 @@
 package io.vecflow.dataplane.lb;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * LB encapsulations, written in place into a packet buffer: GRE over IPv4/IPv6 (RFC 2784), IP-in-IPv4 (RFC 2003; IPv6
@@ -36,6 +37,8 @@ import java.lang.foreign.MemorySegment;
  * ({@link IcmpTooBig}).
  */
 public final class Encap {
+    /** A plain 8-byte copy unit (native order: bytes moved as they are, no byte swap). */
+    private static final ValueLayout.OfLong RAW64 = ValueLayout.JAVA_LONG_UNALIGNED;
     /** Default outer TTL / hop limit. */
     public static final int DEFAULT_TTL = 64;
     /** Bytes of the untagged Ethernet header written in front. */
@@ -285,10 +288,10 @@ public final class Encap {
      * OFFSET {@code 2 + i} (so the VIP is at {@code segments_left − offset}). Segments Left = Last Entry = k + 1;
      * the destination becomes candidate 1. Upper-layer checksums stay valid (RFC 8200 §8.1: they use the final
      * destination, the VIP). {@code l3Off} is unchanged. To make room, either the L2 and IPv6 headers move back into
-     * the headroom by the SRH size (when it fits and the headers are shorter than the payload: a full-size frame moves
-     * 54 bytes, not 1,400; {@link #shift()} is then negative and the caller moves the frame start, e.g.
-     * {@code BufferPool.advance}), or the transport header and payload move forward ({@link #shift()} 0). As in the
-     * SRLB code, the SRH goes right after the fixed header even if the client
+     * the headroom by the SRH size when it fits (54 bytes untagged, in 8-byte words, whatever the payload: a full-size
+     * frame does not move its 1,400 bytes; {@link #shift()} is then negative and the caller moves the frame start,
+     * e.g. {@code BufferPool.advance}), or the transport header and payload move forward ({@link #shift()} 0). As in
+     * the SRLB code, the SRH goes right after the fixed header even if the client
      * sent extension headers (a Hop-by-Hop header would then no longer be first, RFC 8200 §4.1; clients of a VIP
      * practically never send one).
      *
@@ -376,11 +379,12 @@ public final class Encap {
             errorOffset = 0;
             return ERR_TRUNCATED;
         }
-        if ((Bytes.u8(seg, p) >>> 4) != 6) {
+        long w0 = Bytes.i64(seg, p); // version, traffic class, flow label, payload length, next header, hop limit
+        if ((int) (w0 >>> 60) != 6) {
             errorOffset = 0;
             return ERR_NOT_IP;
         }
-        int plen = Bytes.u16(seg, p + 4);
+        int plen = (int) (w0 >>> 16) & 0xFFFF;
         if (plen == 0 || 40 + plen > avail) {
             errorOffset = 4;
             return ERR_MALFORMED;
@@ -391,26 +395,30 @@ public final class Encap {
             errorOffset = 4;
             return ERR_NO_ROOM;
         }
-        if (srhBytes <= headroom && l3Off + 40 < plen) {
-            shift = -srhBytes; // the L2 + IPv6 headers move back; the payload stays
-            MemorySegment.copy(seg, bufStart, seg, bufStart - srhBytes, l3Off + 40);
+        if (srhBytes <= headroom) {
+            // the L2 + IPv6 headers move back by the SRH size, in 8-byte words (the last word may carry up to 7
+            // bytes past them, into the SRH's place, which is written below; the source words stay in the buffer);
+            // the payload stays
+            shift = -srhBytes;
+            int n = l3Off + 40;
+            for (int i = 0; i < n; i += 8) {
+                seg.set(RAW64, bufStart - srhBytes + i, seg.get(RAW64, bufStart + i));
+            }
             p -= srhBytes;
         } else {
             shift = 0;
             MemorySegment.copy(seg, p + 40, seg, p + 40 + srhBytes, plen);
         }
         long srh = p + 40;
-        Bytes.put8(seg, srh, Bytes.u8(seg, p + 6)); // SRH Next Header = the original upper layer
-        Bytes.put8(seg, srh + 1, srhBytes / 8 - 1);
-        Bytes.put8(seg, srh + 2, 4);
-        Bytes.put8(seg, srh + 3, k + 1); // Segments Left
-        Bytes.put8(seg, srh + 4, k + 1); // Last Entry
-        Bytes.put8(seg, srh + 5, 0);
-        Bytes.put16(seg, srh + 6, 0);
+        // Next Header = the original upper layer, Hdr Ext Len, Routing Type 4, Segments Left = Last Entry = k + 1,
+        // Flags 0, Tag 0: the SRH's first 8 bytes in one word
+        Bytes.put64(seg, srh, (w0 >>> 8 & 0xFF) << 56 | (long) (srhBytes / 8 - 1) << 48 | 4L << 40
+                | (long) (k + 1) << 32 | (long) (k + 1) << 24);
         Bytes.put64(seg, srh + 8, Bytes.i64(seg, p + 24)); // Segment List[0] = VIP
         Bytes.put64(seg, srh + 16, Bytes.i64(seg, p + 32));
-        Bytes.put16(seg, p + 4, plen + srhBytes);
-        Bytes.put8(seg, p + 6, FlowKey.PROTO_ROUTING);
+        // payload length + SRH, next header = routing (43); version, class, flow label and hop limit kept
+        Bytes.put64(seg, p, w0 & 0xFFFF_FFFF_0000_00FFL | (long) (plen + srhBytes) << 16
+                | (long) FlowKey.PROTO_ROUTING << 8);
         return newLen;
     }
 
