@@ -9,8 +9,8 @@ import java.lang.invoke.VarHandle;
  * (shared/specs/lb.md §3 "Flow tables": per core, fixed entries, lazy expiry, key {client, VIP, ports}).
  *
  * <p>Layout: {@code capacity} slots (a power of two), each one record of {@value #STRIDE} longs (80 bytes: key,
- * expiry, state and server, SID, generation) in one {@code long[]} (array of structures: a hit touches one or two cache lines; a
- * structure of arrays touched nine, which cost SRLB 1.35–1.6× Maglev per packet at 100k–1M flows in LbGraphBenchmark).
+ * expiry, state and server, SID, generation) in one {@code long[]} (array of structures: a hit touches one or two
+ * cache lines; a structure of arrays touched nine, which cost SRLB 1.35–1.6× Maglev per packet at 100k–1M flows in LbGraphBenchmark).
  * A flow lives in one of the {@value #PROBE} slots after {@code hash & (capacity − 1)} (linear probing, wrapping).
  * An expired slot ({@code now − expires ≥ 0}) is free; there is no deletion. Where SRLB's code has 1024 cache-line
  * entries plus 256 collision buckets of 16 per core, this is one open-addressed array probed over {@value #PROBE}
@@ -25,8 +25,9 @@ import java.lang.invoke.VarHandle;
  * allocated after construction. Memory: 80 bytes per slot.
  *
  * <p><b>Generation.</b> Each new life of a slot — claimed for a key, or an expired key looked up again for
- * insertion — stamps it with a new generation ({@link #generation}, a per-table count), so a change decided from one life of a flow can tell it is not applied to a later
- * flow with the same key in the same slot (the server agent's handoff, {@code SrlbAgent}).
+ * insertion — stamps it with a new generation ({@link #generation}, a per-table count), so that a change decided
+ * from one life of a flow is not applied to a later flow with the same key in the same slot (the server agent's
+ * handoff, {@code SrlbAgent}).
  *
  * <p><b>Reads by other threads.</b> The {@code shared*} methods let another worker read a slot while its one writer
  * changes it (the server agent with several workers, {@code SrlbAgent}): each word is read with an opaque access
