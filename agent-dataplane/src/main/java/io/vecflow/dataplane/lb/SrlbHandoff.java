@@ -15,8 +15,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *   <li>the server agent ({@link SrlbAgent}): a packet decided from another worker's entry; the record's function byte
  *       is the event (SID FUNCTION 0x0–0x2, or {@code SrlbAgent.EVENT_REPLY} [| FIN/RST]), {@link #SA_HI}/{@link #SA_LO}
  *       carry the LB SID, {@link #SERVER} is 0 and {@link #GENERATION} is the generation of the owner's entry the
- *       decision was made from ({@code SrlbFlowTable#generation}), which the owner checks; the owner's {@link SrlbAgentHandoffNode} applies it at the start of
- *       its next dispatch round.</li>
+ *       decision was made from ({@code SrlbFlowTable#generation}), which the owner checks; the owner's
+ *       {@link SrlbAgentHandoffNode} applies it at the start of its next dispatch round.</li>
  * </ul>
  *
  * <p>One bounded multi-producer, single-consumer ring per worker ({@value #CAPACITY} records of {@value #FIELDS}
