@@ -27,19 +27,28 @@ import org.slf4j.LoggerFactory;
 /**
  * Batched inserts into ClickHouse through the official Java client (client-v2, HTTP), RowBinary format: flow samples
  * into {@code flows}, discards into {@code drops}, interface counters into {@code if_counters} (the schema is
- * {@link FlowSchema}; it is created or migrated at start, see {@link SchemaMigrator}).
+ * {@link FlowSchema}; it is created or migrated when the sink connects, see {@link SchemaMigrator}).
  *
  * <p><b>Batches</b> are bounded by rows ({@link Settings#batchRows}) and time ({@link Settings#flushMs}) per table.
- * <b>Back-pressure</b>: rows waiting for a table are bounded by {@link Settings#maxPendingBytes}; a row that would go
- * beyond is dropped and counted ({@link #rowsDropped()}), so memory stays bounded when ClickHouse is slow or down.
- * <b>Exactly once</b>: each row carries its datagram's ingest stream and offset; a failed insert is retried (3
- * attempts) only after asking the table whether the batch landed anyway (its greatest offset per stream), and rows at
- * or below a loaded watermark ({@link #loadWatermarks}) are skipped as replays, so neither a retried batch nor a Kafka
- * replay after a crash doubles rows. This works on every server version (insert_deduplication_token needs 22.2+).
+ * <b>Nothing is dropped</b>: a batch whose insert fails is kept and retried (with capped backoff when the sink
+ * flushes by itself; by the caller's next {@link #flush()} otherwise), new rows queue behind it. Memory is bounded by
+ * the caller, who asks before each datagram: {@link #canAccept()} (the inlet's in-process path, which spools raw
+ * datagrams to disk while it says no) or {@link #wantsFlush()} (the Kafka outlet, which flushes and commits, and
+ * stops consuming while a flush fails). Per table at most {@link Settings#maxPendingBytes} wait (plus the rows of one
+ * datagram), and as much again may be in an insert.
+ * <b>Exactly once</b>: each row carries its datagram's ingest stream and offset; a batch is retried only after asking
+ * the table whether it landed anyway (its greatest offset per stream), and rows at or below a loaded watermark
+ * ({@link #loadWatermarks}) are skipped as replays, so neither a retried batch nor a Kafka replay after a crash doubles
+ * rows. This works on every server version (insert_deduplication_token needs 22.2+).
+ *
+ * <p><b>Starting while ClickHouse is away</b>: with {@link Settings#waitForServer} false the constructor returns at
+ * once and a background thread connects (version probe, schema migration) with capped backoff; until then
+ * {@link #connected()} is false, rows queue within the bounds above and inserts fail. Repeated failures are logged once
+ * a minute with a count.
  *
  * <p>Works with ClickHouse 18.16 (Debian 12) as well as current servers: responses uncompressed, every statement
- * names its FORMAT and fully qualified table (the old server ignores the format and database headers); servers from
- * 21.1 get {@code async_insert=0} explicitly (26.3 made async inserts the default; storage notes §5).
+ * names its FORMAT and fully qualified table (the old server ignores the format and database headers); per-server
+ * insert settings come from {@link FlowSchema.ServerFeatures}.
  */
 public final class ClickHouseSink implements FlowSink {
     private static final Logger log = LoggerFactory.getLogger(ClickHouseSink.class);
@@ -58,8 +67,16 @@ public final class ClickHouseSink implements FlowSink {
         public int batchRows = 50_000;
         /** Longest time a row waits before its insert, ms (default 1000). */
         public long flushMs = 1000;
-        /** Bytes of encoded rows that may wait per table before rows are dropped (default 64 MiB). */
+        /**
+         * Bytes of encoded rows that may wait per table (default 64 MiB): {@link #canAccept()} says no beyond it,
+         * {@link #wantsFlush()} says yes from half of it.
+         */
         public long maxPendingBytes = 64L << 20;
+        /**
+         * True (default): the constructor connects and throws if ClickHouse cannot be reached. False: it returns at
+         * once and connects in the background, retrying with capped backoff (1 s .. 30 s).
+         */
+        public boolean waitForServer = true;
         /** Retention in days per table name; tables not listed keep {@link FlowSchema.Table#ttlDays()}. */
         public Map<String, Integer> ttlDays = new HashMap<>();
         /** How far back watermark queries look, days (default 7; the raw topic keeps one day). */
@@ -80,14 +97,20 @@ public final class ClickHouseSink implements FlowSink {
 
     private final Client client;
     private final String database;
-    private final FlowSchema.ServerFeatures features;
+    private volatile FlowSchema.ServerFeatures features;
     private final Settings settings;
     private final TableBatch flows, drops, counters, lbDecisions, lbCounters;
     private final TableBatch[] batches;
     private final ScheduledExecutorService timer;
-    private final Retention retention;
+    private volatile Retention retention;
+    private volatile boolean connected, closed;
+    private volatile String lastError = "";
+    private final Thread connector;
+    private final RateLimitedLog warn = new RateLimitedLog(log, 60_000);
     /** Test hook: this many successful inserts report a failure afterwards (to prove retries do not double rows). */
     volatile int failAfterInsertForTest;
+    /** Test hook: while true every insert fails (as when the server is away). */
+    volatile boolean failInsertsForTest;
 
     /**
      * Connects, probes the server version, creates or migrates the schema.
@@ -117,11 +140,13 @@ public final class ClickHouseSink implements FlowSink {
     }
 
     /**
-     * Connects, probes the server version ({@code SELECT version()}), creates or migrates the schema, and starts the
-     * flush timer (and, on servers without TTL, the hourly partition retention, first run 10 minutes after start).
+     * Connects ({@code SELECT version()}), creates or migrates the schema, and starts the flush timer (and, on servers
+     * without TTL, the hourly partition retention, first run 10 minutes after connecting). With
+     * {@link Settings#waitForServer} false, connecting happens in the background and this never fails for an
+     * unreachable server.
      *
-     * @throws IOException if the server cannot be reached, does not answer with a version, or refuses the DDL; the
-     *     message names the URL
+     * @throws IOException with {@code waitForServer}, if the server cannot be reached, does not answer with a
+     *     version, or refuses the DDL; the message names the URL
      * @throws IllegalArgumentException if the database name is not a plain identifier or a setting is out of range
      */
     public ClickHouseSink(Settings s) throws IOException {
@@ -141,43 +166,101 @@ public final class ClickHouseSink implements FlowSink {
                 .setPassword(s.password == null ? "" : s.password)
                 .compressServerResponse(false)
                 .compressClientRequest(false)
-                .setMaxRetries(2)
+                .setMaxRetries(0)
                 .build();
-        String version;
-        try {
-            version = queryString("SELECT version() FORMAT TabSeparated").trim();
-            this.features = FlowSchema.ServerFeatures.fromVersion(version);
-            new SchemaMigrator(this, database, features, s.ttlDays).migrate();
-        } catch (IOException | RuntimeException e) {
-            client.close();
-            throw new IOException("ClickHouse at " + s.url + ": " + e.getMessage(), e);
-        }
         flows = new TableBatch(FlowSchema.table("flows"));
         drops = new TableBatch(FlowSchema.table("drops"));
         counters = new TableBatch(FlowSchema.table("if_counters"));
         lbDecisions = new TableBatch(FlowSchema.table("lb_decisions"));
         lbCounters = new TableBatch(FlowSchema.table("lb_counters"));
         batches = new TableBatch[] {flows, drops, counters, lbDecisions, lbCounters};
-        log.debug("ClickHouse {} at {}: writing {}", version, s.url, database);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "clickhouse-flush");
             t.setDaemon(true);
             return t;
         });
-        if (s.autoFlush) {
-            timer.scheduleWithFixedDelay(this::flushQuietly, s.flushMs, s.flushMs, TimeUnit.MILLISECONDS);
+        if (s.waitForServer) {
+            try {
+                connect();
+            } catch (IOException | RuntimeException e) {
+                timer.shutdownNow();
+                client.close();
+                throw new IOException("ClickHouse at " + s.url + ": " + e.getMessage(), e);
+            }
+            connector = null;
+        } else {
+            connector = new Thread(this::connectLoop, "clickhouse-connect");
+            connector.setDaemon(true);
+            connector.start();
         }
-        retention = features.ttl() ? null : new Retention(this, database, s.ttlDays);
-        if (retention != null) {
-            // First run 10 minutes after start (not at once: a collector restarted in a loop would otherwise scan
-            // system.parts on every start), then hourly.
-            timer.scheduleWithFixedDelay(retention::runQuietly, 10, 60, TimeUnit.MINUTES);
+        if (s.autoFlush) {
+            timer.scheduleWithFixedDelay(this::flushQuietly, s.flushMs, Math.min(s.flushMs, 100),
+                    TimeUnit.MILLISECONDS);
         }
     }
 
-    /** @return what the server supports. */
+    /** Probes the version, migrates the schema, starts retention; then {@link #connected()} is true. */
+    private void connect() throws IOException {
+        String version = queryString("SELECT version() FORMAT TabSeparated").trim();
+        FlowSchema.ServerFeatures f = FlowSchema.ServerFeatures.fromVersion(version);
+        new SchemaMigrator(this, database, f, settings.ttlDays).migrate();
+        this.features = f;
+        if (!f.ttl()) {
+            Retention r = new Retention(this, database, settings.ttlDays);
+            retention = r;
+            // First run 10 minutes after connecting (not at once: a collector restarted in a loop would otherwise
+            // scan system.parts on every start), then hourly.
+            timer.scheduleWithFixedDelay(r::runQuietly, 10, 60, TimeUnit.MINUTES);
+        }
+        connected = true;
+        log.debug("ClickHouse {} at {}: writing {}", version, settings.url, database);
+    }
+
+    private void connectLoop() {
+        long backoffMs = 1000;
+        long t0 = System.nanoTime();
+        while (!closed) {
+            try {
+                connect();
+                if (System.nanoTime() - t0 > 2_000_000_000L) {
+                    log.info("ClickHouse at {} reached after {} s", settings.url, (System.nanoTime() - t0) / 1_000_000_000L);
+                }
+                warn.reset("connect");
+                return;
+            } catch (IOException | RuntimeException e) {
+                lastError = rootMessage(e);
+                warn.warn("connect", "ClickHouse at {} cannot be reached yet (retrying, at most every 30 s): {}",
+                        settings.url, lastError);
+            }
+            try {
+                Thread.sleep(backoffMs);
+            } catch (InterruptedException e) {
+                return;
+            }
+            backoffMs = Math.min(backoffMs * 2, 30_000);
+        }
+    }
+
+    /** @return whether the sink reached the server and set up the schema (false while it keeps trying). */
+    public boolean connected() {
+        return connected;
+    }
+
+    /** @return the last error talking to the server ("" if none yet). */
+    public String lastError() {
+        return lastError;
+    }
+
+    /**
+     * @return what the server supports
+     * @throws IllegalStateException before the sink connected
+     */
     public FlowSchema.ServerFeatures features() {
-        return features;
+        FlowSchema.ServerFeatures f = features;
+        if (f == null) {
+            throw new IllegalStateException("ClickHouse at " + settings.url + " not reached yet");
+        }
+        return f;
     }
 
     /** @return the database written into. */
@@ -318,18 +401,85 @@ public final class ClickHouseSink implements FlowSink {
         b.flushIfFull();
     }
 
+    /**
+     * Whether the rows of one more datagram may be queued now without going beyond
+     * {@link Settings#maxPendingBytes} in any table: false while a table is full, e.g. because ClickHouse is away
+     * and its batch waits for a retry. The inlet's in-process path asks before decoding each datagram and spools
+     * the datagram while the answer is no.
+     */
+    public boolean canAccept() {
+        for (TableBatch b : batches) {
+            if (b.active.size() >= settings.maxPendingBytes) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether the caller should flush now: a table holds {@link Settings#batchRows} rows or half of
+     * {@link Settings#maxPendingBytes}. The Kafka outlet asks after each record and then flushes and commits, so
+     * its memory stays bounded however far behind it is.
+     */
+    public boolean wantsFlush() {
+        for (TableBatch b : batches) {
+            if (b.active.rows() >= settings.batchRows || b.active.size() >= settings.maxPendingBytes / 2) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return whether a batch waits for a retry after a failed insert (in any table). */
+    public boolean retrying() {
+        for (TableBatch b : batches) {
+            if (b.retry) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return rows waiting in batches whose insert failed and will be retried, all tables. */
+    public long rowsRetrying() {
+        long n = 0;
+        for (TableBatch b : batches) {
+            n += b.retryRows;
+        }
+        return n;
+    }
+
+    /** @return rows queued and not yet inserted (pending and retrying), all tables. */
+    public long rowsPending() {
+        long n = 0;
+        for (TableBatch b : batches) {
+            n += b.active.rows() + b.retryRows;
+        }
+        return n;
+    }
+
     private void flushQuietly() {
-        try {
-            flush();
-        } catch (Exception e) {
-            log.warn("ClickHouse insert failed: {}", rootMessage(e));
+        long now = System.nanoTime();
+        for (TableBatch b : batches) {
+            if (!b.dueForTimedFlush(now)) {
+                continue;
+            }
+            try {
+                b.flush();
+            } catch (IOException e) {
+                // counted and logged by the batch; retried after its backoff
+            } catch (RuntimeException e) {
+                warn.warn("flush-" + b.table.name(), "ClickHouse flush of {} failed: {}", b.qualified, e.toString());
+            }
         }
     }
 
     /**
-     * Inserts every pending row of every table and waits.
+     * Inserts every pending row of every table and waits: first any batch kept from a failed insert, then what
+     * queued behind it. Rows are never dropped: on failure they stay queued for the next call.
      *
-     * @throws IOException if a table's insert failed after retries (its rows are counted in {@link #rowsFailed()})
+     * @throws IOException if a table's insert failed (its rows stay queued and are counted in
+     *     {@link #rowsRetrying()}); the message names the table and the server's answer
      */
     @Override
     public void flush() throws IOException {
@@ -347,16 +497,48 @@ public final class ClickHouseSink implements FlowSink {
     }
 
     /**
+     * Forgets every queued row (pending and retrying) without inserting it: the Kafka outlet calls this when its
+     * partitions move to another outlet while a flush fails; the new owner replays them from the committed offsets.
+     * Counted in {@link #rowsReleased()}.
+     */
+    public void release() {
+        for (TableBatch b : batches) {
+            b.release();
+        }
+    }
+
+    /**
      * Loads, for the given streams, the greatest offset each table already holds; rows at or below it are skipped
      * from then on (counted in {@link #rowsReplaySkipped()}). The Kafka outlet calls this when partitions are
      * assigned, before it replays from the committed offsets.
      *
      * @param streams stream ids (Kafka partitions)
-     * @throws IOException if a query fails
+     * @throws IOException if a query fails (or the sink has not connected yet)
      */
     public void loadWatermarks(long[] streams) throws IOException {
+        requireConnected();
         for (TableBatch b : batches) {
             b.loadWatermarks(streams);
+        }
+    }
+
+    /**
+     * The greatest IngestOffset stored per stream in one table of the database (within the watermark lookback).
+     *
+     * @param table table name without the database, e.g. {@code agents}
+     * @param streams stream ids
+     * @return stream → greatest offset (absent streams: none stored)
+     * @throws IOException if the query fails
+     */
+    public StreamOffsets storedOffsets(String table, long[] streams) throws IOException {
+        requireConnected();
+        return storedMax(database + "." + table, streams, 0);
+    }
+
+    private void requireConnected() throws IOException {
+        if (!connected) {
+            throw new IOException("ClickHouse at " + settings.url + " not reached yet" + (lastError.isEmpty() ? ""
+                    : ": " + lastError));
         }
     }
 
@@ -366,26 +548,26 @@ public final class ClickHouseSink implements FlowSink {
      * @param table table name without the database
      * @param columns column list, in the rows' order
      * @param w the encoded rows
-     * @throws IOException if the insert fails after retries
+     * @throws IOException if the insert fails (one attempt; the caller keeps the rows and retries)
      */
     public void insertRows(String table, List<String> columns, RowBinaryWriter w) throws IOException {
         if (w.rows() == 0) {
             return;
         }
-        Exception last = null;
-        for (int attempt = 0; attempt < 3; attempt++) {
-            try {
-                insert(database + "." + table, columns, w);
-                return;
-            } catch (Exception e) {
-                last = e;
-            }
+        requireConnected();
+        try {
+            insert(database + "." + table, columns, w);
+        } catch (Exception e) {
+            lastError = rootMessage(e);
+            throw new IOException("insert of " + w.rows() + " rows into " + database + "." + table + " failed: "
+                    + lastError, e);
         }
-        throw new IOException("insert of " + w.rows() + " rows into " + database + "." + table + " failed: "
-                + rootMessage(last), last);
     }
 
     private void insert(String table, List<String> columns, RowBinaryWriter w) throws Exception {
+        if (failInsertsForTest) {
+            throw new IOException("injected: ClickHouse away");
+        }
         InsertSettings is = new InsertSettings();
         if (features.major() >= 21) {
             is.serverSetting("async_insert", "0");
@@ -399,24 +581,46 @@ public final class ClickHouseSink implements FlowSink {
         return flows.written.get() + drops.written.get();
     }
 
+    /** @return 0: rows whose insert fails are kept and retried, never given up ({@link #rowsRetrying()}). */
     @Override
     public long rowsFailed() {
-        return flows.failed.get() + drops.failed.get();
+        return 0;
     }
 
-    /** @return rows dropped by back-pressure (pending bytes at the cap), all tables. */
-    public long rowsDropped() {
-        return flows.dropped.sum() + drops.dropped.sum() + counters.dropped.sum();
+    /** @return insert attempts that failed (each batch is retried until it lands), all tables. */
+    public long insertFailures() {
+        long n = 0;
+        for (TableBatch b : batches) {
+            n += b.insertFailures.get();
+        }
+        return n;
+    }
+
+    /** @return rows forgotten by {@link #release()} (to be replayed by another outlet), all tables. */
+    public long rowsReleased() {
+        long n = 0;
+        for (TableBatch b : batches) {
+            n += b.released.get();
+        }
+        return n;
     }
 
     /** @return rows skipped because the table already held their offset (replays), all tables. */
     public long rowsReplaySkipped() {
-        return flows.replaySkipped.sum() + drops.replaySkipped.sum() + counters.replaySkipped.sum();
+        long n = 0;
+        for (TableBatch b : batches) {
+            n += b.replaySkipped.sum();
+        }
+        return n;
     }
 
     /** @return batches found already stored when a retry asked (not inserted twice), all tables. */
     public long batchesFoundStored() {
-        return flows.foundStored.get() + drops.foundStored.get() + counters.foundStored.get();
+        long n = 0;
+        for (TableBatch b : batches) {
+            n += b.foundStored.get();
+        }
+        return n;
     }
 
     /** @return if_counters rows written. */
@@ -438,16 +642,28 @@ public final class ClickHouseSink implements FlowSink {
         return n;
     }
 
+    /** @return seconds since the last successful insert into any table, or since start when none yet. */
+    public double secondsSinceLastInsert() {
+        long last = startNanos;
+        for (TableBatch b : batches) {
+            last = Math.max(last, b.lastSuccessNanos);
+        }
+        return (System.nanoTime() - last) / 1e9;
+    }
+
+    private final long startNanos = System.nanoTime();
+
     /**
-     * Per-table counters for metrics: {table, written, failed, dropped, replaySkipped, inserts, lastInsertNanos}.
+     * Per-table counters for metrics.
      *
      * @return one entry per table written by this sink
      */
     public List<TableStats> tableStats() {
         List<TableStats> out = new ArrayList<>();
         for (TableBatch b : batches) {
-            out.add(new TableStats(b.table.name(), b.written.get(), b.failed.get(), b.dropped.sum(),
-                    b.replaySkipped.sum(), b.inserts.get(), b.lastInsertNanos));
+            out.add(new TableStats(b.table.name(), b.written.get(), b.retryRows, b.active.rows(),
+                    b.replaySkipped.sum(), b.released.get(), b.inserts.get(), b.insertFailures.get(),
+                    b.lastInsertNanos));
         }
         return out;
     }
@@ -457,32 +673,54 @@ public final class ClickHouseSink implements FlowSink {
      *
      * @param table table name
      * @param written rows inserted
-     * @param failed rows whose insert failed after retries
-     * @param dropped rows refused by back-pressure
+     * @param retrying rows of a batch whose insert failed, waiting for its retry
+     * @param pending rows queued behind it
      * @param replaySkipped rows skipped as already stored
+     * @param released rows forgotten for another outlet to replay
      * @param inserts successful insert statements
+     * @param insertFailures insert attempts that failed
      * @param lastInsertNanos duration of the last successful insert, ns
      */
-    public record TableStats(String table, long written, long failed, long dropped, long replaySkipped, long inserts,
-            long lastInsertNanos) {}
+    public record TableStats(String table, long written, long retrying, long pending, long replaySkipped,
+            long released, long inserts, long insertFailures, long lastInsertNanos) {}
 
     @Override
     public String name() {
         return "clickhouse";
     }
 
+    /**
+     * Stops the timer and the connector, makes a last attempt at inserting what is queued, and closes the client.
+     *
+     * @throws IOException if that last attempt fails: the rows still queued are lost with the process (logged with
+     *     their number)
+     */
     @Override
     public void close() throws Exception {
+        closed = true;
+        if (connector != null) {
+            connector.interrupt();
+        }
         timer.shutdown();
         timer.awaitTermination(10, TimeUnit.SECONDS);
         try {
-            flush();
+            if (connected) {
+                flush();
+            }
         } finally {
+            long left = rowsPending();
+            if (left > 0) {
+                log.warn("ClickHouse at {} unreachable at shutdown: {} queued rows not stored", settings.url, left);
+            }
             client.close();
         }
     }
 
-    /** The pending rows of one table, double-buffered: appends go to {@code active} while {@code spare} inserts. */
+    /**
+     * The queued rows of one table. {@code active} takes appends; a flush swaps it with {@code spare} and inserts
+     * that; a batch whose insert failed stays in {@code spare} ({@code retry}) and is retried before the next swap,
+     * so rows land in the order they came and none is dropped.
+     */
     private final class TableBatch {
         final FlowSchema.Table table;
         final String qualified;
@@ -495,10 +733,15 @@ public final class ClickHouseSink implements FlowSink {
         StreamOffsets spareMax = new StreamOffsets();
         final StreamOffsets watermarks = new StreamOffsets(); // guarded by appendLock
         volatile int inFlightBytes;
-        final AtomicLong written = new AtomicLong(), failed = new AtomicLong(), inserts = new AtomicLong(),
-                foundStored = new AtomicLong();
-        final LongAdder dropped = new LongAdder(), replaySkipped = new LongAdder();
-        volatile long lastInsertNanos;
+        volatile boolean retry; // spare holds a batch whose insert failed (guarded by flushLock for writes)
+        volatile long retryRows;
+        boolean maybeStored; // the failed attempt may have landed: ask before inserting again
+        long nextAttemptNanos, backoffNanos;
+        long firstRowNanos; // when active got its first row since the last swap (guarded by appendLock)
+        final AtomicLong written = new AtomicLong(), inserts = new AtomicLong(), foundStored = new AtomicLong(),
+                insertFailures = new AtomicLong(), released = new AtomicLong();
+        final LongAdder replaySkipped = new LongAdder();
+        volatile long lastInsertNanos, lastSuccessNanos;
 
         TableBatch(FlowSchema.Table table) {
             this.table = table;
@@ -506,15 +749,14 @@ public final class ClickHouseSink implements FlowSink {
             this.columns = table.columnNames();
         }
 
-        /** Under appendLock: false (counted) if the row is a replay or back-pressure refuses it. */
+        /** Under appendLock: false (counted) if the row is a replay of one the table holds. */
         boolean admit(long stream, long offset) {
             if (watermarks.size() > 0 && offset <= watermarks.get(stream)) {
                 replaySkipped.increment();
                 return false;
             }
-            if (active.size() >= settings.maxPendingBytes) {
-                dropped.increment();
-                return false;
+            if (active.rows() == 0) {
+                firstRowNanos = System.nanoTime();
             }
             return true;
         }
@@ -525,9 +767,18 @@ public final class ClickHouseSink implements FlowSink {
         }
 
         void flushIfFull() {
-            if (settings.autoFlush && active.rows() >= settings.batchRows && !flushLock.isLocked()) {
+            if (settings.autoFlush && !retry && active.rows() >= settings.batchRows && !flushLock.isLocked()) {
                 timer.execute(ClickHouseSink.this::flushQuietly);
             }
+        }
+
+        /** For the timer: rows waited flushMs, a batch is full, or a retry is due after its backoff. */
+        boolean dueForTimedFlush(long now) {
+            if (retry || !connected) {
+                return (retry || active.rows() > 0) && now - nextAttemptNanos >= 0;
+            }
+            int rows = active.rows();
+            return rows >= settings.batchRows || rows > 0 && now - firstRowNanos >= settings.flushMs * 1_000_000L;
         }
 
         long pendingBytes() {
@@ -538,7 +789,7 @@ public final class ClickHouseSink implements FlowSink {
             if (streams.length == 0) {
                 return;
             }
-            StreamOffsets loaded = storedMax(streams, 0);
+            StreamOffsets loaded = storedMax(qualified, streams, 0);
             appendLock.lock();
             try {
                 watermarks.clear();
@@ -553,90 +804,131 @@ public final class ClickHouseSink implements FlowSink {
             }
         }
 
-        /** The greatest IngestOffset stored per stream, looking back from {@code sinceSeconds} (0 = lookback). */
-        StreamOffsets storedMax(long[] streams, long sinceSeconds) throws IOException {
-            StringBuilder in = new StringBuilder();
-            for (long s : streams) {
-                in.append(in.isEmpty() ? "" : ",").append(s);
-            }
-            long since = sinceSeconds > 0 ? sinceSeconds
-                    : System.currentTimeMillis() / 1000 - settings.watermarkLookbackDays * 86_400L;
-            StreamOffsets out = new StreamOffsets();
-            for (String[] r : queryRows("SELECT IngestStream, max(IngestOffset) FROM " + qualified
-                    + " WHERE IngestStream IN (" + in + ") AND TimeReceived >= toDateTime(" + since
-                    + ") GROUP BY IngestStream FORMAT TabSeparated")) {
-                out.max(Long.parseLong(r[0]), Long.parseLong(r[1]));
-            }
-            return out;
-        }
-
-        void flush() throws IOException {
+        void release() {
             flushLock.lock();
             try {
-                RowBinaryWriter batch;
-                StreamOffsets batchMax;
                 appendLock.lock();
                 try {
-                    if (active.rows() == 0) {
-                        return;
+                    released.addAndGet(active.rows() + (retry ? spare.rows() : 0));
+                    active.reset();
+                    activeMax.clear();
+                    if (retry) {
+                        spare.reset();
+                        spareMax.clear();
+                        retry = false;
+                        retryRows = 0;
+                        inFlightBytes = 0;
                     }
-                    batch = active;
-                    active = spare;
-                    spare = batch;
-                    batchMax = activeMax;
-                    activeMax = spareMax;
-                    spareMax = batchMax;
-                    inFlightBytes = batch.size();
                 } finally {
                     appendLock.unlock();
-                }
-                int rows = batch.rows();
-                Exception last = null;
-                try {
-                    for (int attempt = 0; attempt < 3; attempt++) {
-                        try {
-                            if (attempt > 0 && stored(batchMax)) {
-                                foundStored.incrementAndGet();
-                                written.addAndGet(rows);
-                                return;
-                            }
-                            long t0 = System.nanoTime();
-                            insert(qualified, columns, batch);
-                            if (failAfterInsertForTest > 0) {
-                                failAfterInsertForTest--;
-                                throw new IOException("injected: the insert landed but its answer was lost");
-                            }
-                            lastInsertNanos = System.nanoTime() - t0;
-                            written.addAndGet(rows);
-                            inserts.incrementAndGet();
-                            return;
-                        } catch (Exception e) {
-                            last = e;
-                            try {
-                                Thread.sleep(200L << attempt);
-                            } catch (InterruptedException ie) {
-                                Thread.currentThread().interrupt();
-                                break;
-                            }
-                        }
-                    }
-                    failed.addAndGet(rows);
-                    throw new IOException("insert of " + rows + " rows into " + qualified + " failed: "
-                            + rootMessage(last), last);
-                } finally {
-                    batch.reset();
-                    batchMax.clear();
-                    inFlightBytes = 0;
                 }
             } finally {
                 flushLock.unlock();
             }
         }
 
+        void flush() throws IOException {
+            flushLock.lock();
+            try {
+                if (retry) {
+                    insertSpareOnceMore(); // throws if it fails again: active waits behind it
+                }
+                appendLock.lock();
+                try {
+                    if (active.rows() == 0) {
+                        return;
+                    }
+                    RowBinaryWriter batch = active;
+                    active = spare;
+                    spare = batch;
+                    StreamOffsets batchMax = activeMax;
+                    activeMax = spareMax;
+                    spareMax = batchMax;
+                    inFlightBytes = batch.size();
+                    maybeStored = false;
+                } finally {
+                    appendLock.unlock();
+                }
+                insertSpareOnceMore();
+            } finally {
+                flushLock.unlock();
+            }
+        }
+
+        /**
+         * Under flushLock: inserts {@code spare}, and once more after 200 ms if the server answered but the attempt
+         * failed (a lost answer, a moment's overload); throws, keeping the batch, if that fails too.
+         */
+        private void insertSpareOnceMore() throws IOException {
+            try {
+                insertSpare();
+            } catch (IOException e) {
+                if (!connected || closed) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+                insertSpare();
+            }
+        }
+
+        /** Under flushLock: inserts {@code spare}; on failure keeps it for a retry and throws. */
+        private void insertSpare() throws IOException {
+            int rows = spare.rows();
+            try {
+                if (!connected) {
+                    throw new IOException("not connected" + (lastError.isEmpty() ? "" : ": " + lastError));
+                }
+                if (maybeStored && stored(spareMax)) {
+                    foundStored.incrementAndGet();
+                } else {
+                    long t0 = System.nanoTime();
+                    insert(qualified, columns, spare);
+                    if (failAfterInsertForTest > 0) {
+                        failAfterInsertForTest--;
+                        throw new IOException("injected: the insert landed but its answer was lost");
+                    }
+                    lastInsertNanos = System.nanoTime() - t0;
+                    inserts.incrementAndGet();
+                }
+            } catch (Exception e) {
+                insertFailures.incrementAndGet();
+                maybeStored = connected; // an insert that was sent may have landed (answer lost, timeout)
+                retry = true;
+                retryRows = rows;
+                long now = System.nanoTime();
+                backoffNanos = backoffNanos == 0 ? 500_000_000L : Math.min(backoffNanos * 2, 30_000_000_000L);
+                nextAttemptNanos = now + backoffNanos;
+                lastError = rootMessage(e);
+                warn.warn("insert-" + table.name(), "insert of {} rows into {} failed, kept for a retry (at most "
+                        + "every 30 s; nothing is dropped): {}", rows, qualified, lastError);
+                throw new IOException("insert of " + rows + " rows into " + qualified + " failed: " + lastError, e);
+            }
+            if (retry) {
+                log.info("insert into {} works again: {} kept rows stored", qualified, rows);
+                warn.reset("insert-" + table.name());
+            }
+            written.addAndGet(rows);
+            lastSuccessNanos = System.nanoTime();
+            retry = false;
+            retryRows = 0;
+            backoffNanos = 0;
+            spare.reset();
+            spareMax.clear();
+            inFlightBytes = 0;
+        }
+
         /** Whether an insert that reported failure stored the batch anyway: every stream's offset is there. */
         private boolean stored(StreamOffsets batchMax) throws IOException {
             long[] streams = batchMax.streams();
-            StreamOffsets there = storedMax(streams, 0);
+            if (streams.length == 0) {
+                return false;
+            }
+            StreamOffsets there = storedMax(qualified, streams, 0);
             for (long s : streams) {
                 if (there.get(s) < batchMax.get(s)) {
                     return false;
@@ -644,6 +936,26 @@ public final class ClickHouseSink implements FlowSink {
             }
             return true;
         }
+    }
+
+    /** The greatest IngestOffset stored per stream in a table, looking back from {@code sinceSeconds} (0 = lookback). */
+    private StreamOffsets storedMax(String qualified, long[] streams, long sinceSeconds) throws IOException {
+        StringBuilder in = new StringBuilder();
+        for (long s : streams) {
+            in.append(in.isEmpty() ? "" : ",").append(s);
+        }
+        long since = sinceSeconds > 0 ? sinceSeconds
+                : System.currentTimeMillis() / 1000 - settings.watermarkLookbackDays * 86_400L;
+        StreamOffsets out = new StreamOffsets();
+        if (streams.length == 0) {
+            return out;
+        }
+        for (String[] r : queryRows("SELECT IngestStream, max(IngestOffset) FROM " + qualified
+                + " WHERE IngestStream IN (" + in + ") AND TimeReceived >= toDateTime(" + since
+                + ") GROUP BY IngestStream FORMAT TabSeparated")) {
+            out.max(Long.parseLong(r[0]), Long.parseLong(r[1]));
+        }
+        return out;
     }
 
     /** @return the set of column names of a table on the server (empty if it does not exist). */

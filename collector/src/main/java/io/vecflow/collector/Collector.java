@@ -71,15 +71,29 @@ public final class Collector implements AutoCloseable {
         /** Burst in datagrams, 0 = the rate. */
         public long burst;
         /**
-         * Role all with Kafka: true (default) = the outlet decodes what it consumes back from the raw topic; false =
-         * decode in-process and use Kafka as a raw archive only (the demo does this, so it never replays a shared
-         * topic's older records).
+         * Where a consumer group without committed offsets starts: {@code earliest} (default: a new outlet group
+         * stores the topic's whole retention) or {@code latest} (the demo: only what is written after it joined).
          */
-        public boolean allConsumesKafka = true;
+        public String kafkaOffsetReset = "earliest";
         /** Consumer group of outlets (default vecflow-outlet). */
         public String kafkaConsumerGroup = "vecflow-outlet";
-        /** Bytes of encoded rows that may wait per ClickHouse table before rows are dropped (default 64 MiB). */
+        /**
+         * Bytes of encoded rows that may wait per ClickHouse table (default 64 MiB): beyond, the outlet flushes and
+         * pauses, the in-process path spools raw datagrams; rows are never dropped.
+         */
         public long clickhouseMaxPendingBytes = 64L << 20;
+        /** Directory of the inlet's spool (datagrams its downstream cannot take now), or null for none. */
+        public Path spoolDirectory;
+        /** Most bytes the spool holds on disk (default 4 GiB). */
+        public long spoolMaxBytes = 4L << 30;
+        /** Bytes per spool segment file (default 16 MiB). */
+        public int spoolSegmentBytes = 16 << 20;
+        /**
+         * Whether the constructor waits for ClickHouse and Kafka (true: it throws if they are away, as tests and tools
+         * expect) or starts at once and connects in the background (false: the daemon, so that a store or broker
+         * outage at start is an outage like any other).
+         */
+        public boolean waitForServices = true;
         /** ClickHouse retention in days per table; tables not listed keep their default. */
         public java.util.Map<String, Integer> clickhouseTtlDays = new java.util.HashMap<>();
         /** JSON-lines output file, or null. */
@@ -102,12 +116,18 @@ public final class Collector implements AutoCloseable {
     private Admission admission;
     private ClickHouseSink clickhouse;
     private LossRecorder lossRecorder;
+    private KafkaRawSink kafkaRaw;
+    private Spooler spooler;
 
     /**
-     * Opens the sinks, then binds the UDP port (inlet, all) and starts consuming (outlet, all with Kafka).
+     * Opens the sinks, then binds the UDP port (inlet, all) and starts consuming (outlet, all with Kafka). Between
+     * the inlet and what it feeds (the Kafka raw topic, or the in-process decoder and its sinks) sits a
+     * {@link Spooler}: datagrams the downstream cannot take now go to the spool directory, never blocking a receive
+     * thread.
      *
      * @throws IllegalArgumentException if the role needs Kafka and none is configured
-     * @throws Exception if a sink cannot be reached or the port cannot be bound
+     * @throws Exception if a sink cannot be reached ({@link Settings#waitForServices}), the spool cannot be opened
+     *     or the port cannot be bound
      */
     public Collector(Settings s) throws Exception {
         this.settings = s;
@@ -115,12 +135,14 @@ public final class Collector implements AutoCloseable {
         if (s.role != Role.ALL && !kafka) {
             throw new IllegalArgumentException("role " + s.role.name().toLowerCase() + " needs kafka.bootstrap");
         }
-        boolean consume = s.role == Role.OUTLET || (s.role == Role.ALL && kafka && s.allConsumesKafka);
+        // One path for every datagram: with Kafka, role all stores what it consumes back from the raw topic.
+        boolean consume = s.role == Role.OUTLET || (s.role == Role.ALL && kafka);
         boolean decodeHere = s.role == Role.ALL && !consume;
         try {
             if (s.role != Role.OUTLET) {
                 if (kafka) {
-                    rawSinks.add(new KafkaRawSink(s.kafkaBootstrap, s.kafkaRawTopic, s.kafkaPartitions));
+                    kafkaRaw = new KafkaRawSink(s.kafkaBootstrap, s.kafkaRawTopic, s.kafkaPartitions,
+                            s.waitForServices);
                 }
                 if (!s.forwardTargets.isEmpty()) {
                     forward = new ForwardSink(s.forwardTargets);
@@ -138,6 +160,7 @@ public final class Collector implements AutoCloseable {
                     cs.maxPendingBytes = s.clickhouseMaxPendingBytes;
                     cs.ttlDays = s.clickhouseTtlDays;
                     cs.autoFlush = !consume;
+                    cs.waitForServer = s.waitForServices;
                     clickhouse = new ClickHouseSink(cs);
                     flowSinks.add(clickhouse);
                     // The outlet records loss rows at each commit (so a replay after a crash counts a datagram's
@@ -158,8 +181,7 @@ public final class Collector implements AutoCloseable {
             if (consume) {
                 outlet = new KafkaOutlet(s.kafkaBootstrap, s.kafkaRawTopic, s.kafkaConsumerGroup,
                         new DatagramProcessor(stats.decode, stats, List.of(), flowSinks).lbEnterprise(s.lbEnterprise),
-                        flowSinks, clickhouse,
-                        lossRecorder, s.clickhouseBatchRows, s.clickhouseFlushMs);
+                        flowSinks, clickhouse, lossRecorder, stats.loss, s.clickhouseFlushMs, s.kafkaOffsetReset);
             }
             if (s.role != Role.OUTLET) {
                 if (!s.allowPrefixes.isEmpty() || s.rateLimit > 0) {
@@ -169,11 +191,41 @@ public final class Collector implements AutoCloseable {
                     // Nothing to check: no admission at all; say once that anyone may send (not for loopback-only).
                     log.warn(Admission.NO_ALLOWLIST_WARNING + " (admission.allow in the collector config)");
                 }
+                Spooler.Settings ss = new Spooler.Settings();
+                ss.directory = s.spoolDirectory;
+                ss.maxBytes = s.spoolMaxBytes;
+                ss.segmentBytes = s.spoolSegmentBytes;
+                if (kafkaRaw != null) {
+                    KafkaRawSink k = kafkaRaw;
+                    spooler = new Spooler("kafka", k, k::send, ss);
+                } else if (decodeHere) {
+                    ClickHouseSink ch = clickhouse;
+                    DatagramProcessor drain = new DatagramProcessor(stats.decode, stats, List.of(), flowSinks)
+                            .lbEnterprise(s.lbEnterprise);
+                    spooler = new Spooler("decode", new Spooler.Downstream() {
+                        @Override
+                        public boolean ready() {
+                            return ch == null || ch.canAccept();
+                        }
+
+                        @Override
+                        public String name() {
+                            return ch == null ? "decoder" : "ClickHouse at " + s.clickhouseUrl;
+                        }
+                    }, drain.decodeTarget(), ss);
+                }
+                Spooler sp = spooler;
+                KafkaRawSink k = kafkaRaw;
                 inlet = new UdpInlet(new InetSocketAddress(s.bindAddress, s.port), s.threads, s.receiveBufferBytes,
-                        s.maxDatagramBytes, s.readBatch, stats.datagramsTruncated,
-                        () -> new DatagramProcessor(stats.decode, stats, rawSinks,
-                                decodeHere ? flowSinks : List.of(), decodeHere, admission)
-                                .lbEnterprise(s.lbEnterprise));
+                        s.maxDatagramBytes, s.readBatch, stats.datagramsTruncated, () -> {
+                            DatagramProcessor p = new DatagramProcessor(stats.decode, stats, rawSinks,
+                                    decodeHere ? flowSinks : List.of(), decodeHere, admission)
+                                    .lbEnterprise(s.lbEnterprise);
+                            if (sp != null) {
+                                p.spooler(sp, k != null ? k::send : p.decodeTarget());
+                            }
+                            return p;
+                        });
             }
         } catch (Exception e) {
             closeAll();
@@ -221,9 +273,29 @@ public final class Collector implements AutoCloseable {
         return stats;
     }
 
-    /** @return the raw sinks. */
+    /** @return the raw sinks: the Kafka raw topic (if any) and the forward targets. */
     public List<RawSink> rawSinks() {
-        return List.copyOf(rawSinks);
+        List<RawSink> out = new ArrayList<>();
+        if (kafkaRaw != null) {
+            out.add(kafkaRaw);
+        }
+        out.addAll(rawSinks);
+        return out;
+    }
+
+    /** @return the Kafka raw topic sink, or null. */
+    public KafkaRawSink kafkaRaw() {
+        return kafkaRaw;
+    }
+
+    /** @return the inlet's spooler, or null (outlet role). */
+    public Spooler spooler() {
+        return spooler;
+    }
+
+    /** @return the UDP inlet, or null (outlet role). */
+    public UdpInlet inlet() {
+        return inlet;
     }
 
     /** @return the row sinks. */
@@ -238,7 +310,11 @@ public final class Collector implements AutoCloseable {
      */
     public void flush() throws Exception {
         Exception first = null;
-        for (RawSink s : rawSinks) {
+        if (spooler != null && !spooler.awaitDrained(30_000)) {
+            first = new java.io.IOException("the spool still holds " + spooler.heldDatagrams()
+                    + " datagrams: its downstream is not taking them");
+        }
+        for (RawSink s : rawSinks()) {
             try {
                 s.flush();
             } catch (Exception e) {
@@ -271,12 +347,25 @@ public final class Collector implements AutoCloseable {
 
     private void closeAll() throws InterruptedException {
         if (inlet != null) {
-            inlet.close();
+            inlet.close(); // nothing more comes in
+        }
+        if (spooler != null) {
+            spooler.stopDrain(); // nothing more goes out of the spool
+        }
+        if (kafkaRaw != null) {
+            // What the producer holds unacknowledged goes back to the spool, ahead of what is spooled.
+            if (spooler != null) {
+                kafkaRaw.onUndelivered(spooler.returnUndelivered());
+            }
+            closeQuietly(kafkaRaw);
         }
         if (outlet != null) {
             outlet.close(); // flushes the row sinks and commits
         }
         closeSinks();
+        if (spooler != null) {
+            closeQuietly(spooler);
+        }
     }
 
     private void closeSinks() {

@@ -44,6 +44,8 @@ public final class CollectorConfig {
     public Admission admission = new Admission();
     /** Prometheus endpoint. */
     public Metrics metrics = new Metrics();
+    /** The inlet's spool. */
+    public Spool spool = new Spool();
     /** agents rows interval, ms. */
     @JsonProperty("loss-interval-ms")
     public long lossIntervalMs = 10_000;
@@ -114,6 +116,32 @@ public final class CollectorConfig {
         public long burst;
     }
 
+    /** The {@code spool} section: where the inlet keeps datagrams its downstream cannot take now. */
+    public static final class Spool {
+        /** On (default) or off (datagrams the downstream cannot take are then lost, counted). */
+        public boolean enabled = true;
+        /** Directory; empty = {@link #defaultDirectory()}. */
+        public String directory = "";
+        /** Most bytes held. */
+        public long maxBytes = 4L << 30;
+        /** Bytes per segment file. */
+        public int segmentBytes = 16 << 20;
+
+        /**
+         * @return {@code /var/lib/vecflow/spool} for root (the packages' StateDirectory), else
+         *     {@code $XDG_STATE_HOME/vecflow/spool} ({@code ~/.local/state/vecflow/spool})
+         */
+        public static Path defaultDirectory() {
+            if ("root".equals(System.getProperty("user.name"))) {
+                return Path.of("/var/lib/vecflow/spool");
+            }
+            String xdg = System.getenv("XDG_STATE_HOME");
+            Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg)
+                    : Path.of(System.getProperty("user.home"), ".local", "state");
+            return base.resolve("vecflow").resolve("spool");
+        }
+    }
+
     /** The {@code metrics} section. */
     public static final class Metrics {
         /** Address of the endpoint. */
@@ -168,6 +196,8 @@ public final class CollectorConfig {
             c.clickhouse = c.clickhouse == null ? new ClickHouse() : c.clickhouse;
             c.admission = c.admission == null ? new Admission() : c.admission;
             c.metrics = c.metrics == null ? new Metrics() : c.metrics;
+            c.spool = c.spool == null ? new Spool() : c.spool;
+            c.spool.directory = c.spool.directory == null ? "" : c.spool.directory;
             c.forward = c.forward == null ? new ArrayList<>() : c.forward;
             c.jsonLines = c.jsonLines == null ? "" : c.jsonLines;
             c.text = yaml;
@@ -285,6 +315,10 @@ public final class CollectorConfig {
         check(source, admission.rateLimit >= 0, "admission.rate-limit", admission.rateLimit, ">= 0");
         check(source, admission.burst >= 0, "admission.burst", admission.burst, ">= 0");
         check(source, metrics.port >= 0 && metrics.port <= 65535, "metrics.port", metrics.port, "0..65535");
+        check(source, spool.segmentBytes >= 1 << 20 && spool.segmentBytes <= 1 << 30 && spool.segmentBytes % 8 == 0,
+                "spool.segment-bytes", spool.segmentBytes, "1048576..1073741824, a multiple of 8");
+        check(source, spool.maxBytes >= spool.segmentBytes, "spool.max-bytes", spool.maxBytes,
+                ">= spool.segment-bytes");
         check(source, lossIntervalMs >= 100, "loss-interval-ms", lossIntervalMs, ">= 100");
         check(source, lbEnterprise >= 1 && lbEnterprise <= io.vecflow.sflow.LbDecisionRecord.MAX_ENTERPRISE,
                 "lb-enterprise", lbEnterprise, "1..1048575");
@@ -390,6 +424,10 @@ public final class CollectorConfig {
         s.burst = admission.burst;
         s.lossIntervalMs = lossIntervalMs;
         s.lbEnterprise = lbEnterprise;
+        s.spoolDirectory = !spool.enabled ? null
+                : spool.directory.isEmpty() ? Spool.defaultDirectory() : Path.of(spool.directory);
+        s.spoolMaxBytes = spool.maxBytes;
+        s.spoolSegmentBytes = spool.segmentBytes;
         return s;
     }
 

@@ -94,18 +94,125 @@ public final class CollectorMetrics implements AutoCloseable {
                     cb.call(a == null ? 0 : a.refusedRate.sum(), "rate");
                 }).register(r);
         CounterWithCallback.builder().name("vecflow_clickhouse_rows")
-                .help("rows per ClickHouse table by result: written, failed (insert failed after retries), dropped "
-                        + "(back-pressure: pending bytes at the cap), replay_skipped (already stored)")
+                .help("rows per ClickHouse table by result: written, replay_skipped (already stored), released "
+                        + "(left to another outlet to replay when partitions moved during an outage)")
                 .labelNames("table", "result").callback(cb -> {
                     ClickHouseSink ch = c.clickhouse();
                     if (ch != null) {
                         for (ClickHouseSink.TableStats t : ch.tableStats()) {
                             cb.call(t.written(), t.table(), "written");
-                            cb.call(t.failed(), t.table(), "failed");
-                            cb.call(t.dropped(), t.table(), "dropped");
                             cb.call(t.replaySkipped(), t.table(), "replay_skipped");
+                            cb.call(t.released(), t.table(), "released");
                         }
                     }
+                }).register(r);
+        GaugeWithCallback.builder().name("vecflow_clickhouse_rows_waiting")
+                .help("rows per ClickHouse table not inserted yet: retrying (a batch whose insert failed, retried "
+                        + "with backoff) and pending (queued behind it or for the next batch); never dropped")
+                .labelNames("table", "state").callback(cb -> {
+                    ClickHouseSink ch = c.clickhouse();
+                    if (ch != null) {
+                        for (ClickHouseSink.TableStats t : ch.tableStats()) {
+                            cb.call(t.retrying(), t.table(), "retrying");
+                            cb.call(t.pending(), t.table(), "pending");
+                        }
+                    }
+                }).register(r);
+        CounterWithCallback.builder().name("vecflow_clickhouse_insert_failures")
+                .help("insert attempts that failed per table (the batch is kept and retried)").labelNames("table")
+                .callback(cb -> {
+                    ClickHouseSink ch = c.clickhouse();
+                    if (ch != null) {
+                        for (ClickHouseSink.TableStats t : ch.tableStats()) {
+                            cb.call(t.insertFailures(), t.table());
+                        }
+                    }
+                }).register(r);
+        GaugeWithCallback.builder().name("vecflow_clickhouse_seconds_since_insert")
+                .help("seconds since the last successful insert into any table (or since start)")
+                .callback(cb -> {
+                    if (c.clickhouse() != null) {
+                        cb.call(c.clickhouse().secondsSinceLastInsert());
+                    }
+                }).register(r);
+        GaugeWithCallback.builder().name("vecflow_collector_ready")
+                .help("1 when a stage is doing its job now, 0 when it is stuck or waiting (stage=inlet: the "
+                        + "inlet's downstream takes datagrams, not spooling; outlet: consuming, not paused; "
+                        + "clickhouse: connected and no insert waiting for a retry; kafka: the raw topic's "
+                        + "producer is not stalled)")
+                .labelNames("stage").callback(cb -> {
+                    if (c.spooler() != null) {
+                        cb.call(c.spooler().spooling() ? 0 : 1, "inlet");
+                    }
+                    if (c.outlet() != null) {
+                        cb.call(c.outlet().isAlive() && c.outlet().state() == KafkaOutlet.State.CONSUMING ? 1 : 0,
+                                "outlet");
+                    }
+                    if (c.clickhouse() != null) {
+                        cb.call(c.clickhouse().connected() && !c.clickhouse().retrying() ? 1 : 0, "clickhouse");
+                    }
+                    if (c.kafkaRaw() != null) {
+                        cb.call(c.kafkaRaw().topicReady() && !c.kafkaRaw().stalled() ? 1 : 0, "kafka");
+                    }
+                }).register(r);
+        CounterWithCallback.builder().name("vecflow_inlet_datagrams")
+                .help("datagrams by what the inlet did with them: direct (handed to Kafka or the decoder at once), "
+                        + "spooled (to disk while the downstream was away or behind), replayed (from the spool), "
+                        + "lost (the spool was full or off)")
+                .labelNames("result").callback(cb -> {
+                    Spooler sp = c.spooler();
+                    if (sp != null) {
+                        cb.call(sp.direct(), "direct");
+                        cb.call(sp.spooled(), "spooled");
+                        cb.call(sp.replayed(), "replayed");
+                        cb.call(sp.lost(), "lost");
+                    }
+                }).register(r);
+        GaugeWithCallback.builder().name("vecflow_inlet_spool_bytes")
+                .help("bytes held in the inlet's spool (state=held) and its limit (state=max)").labelNames("state")
+                .callback(cb -> {
+                    Spooler sp = c.spooler();
+                    if (sp != null && sp.directory() != null) {
+                        cb.call(sp.heldBytes(), "held");
+                        cb.call(sp.maxBytes(), "max");
+                    }
+                }).register(r);
+        GaugeWithCallback.builder().name("vecflow_inlet_spool_datagrams").help("datagrams held in the inlet's spool")
+                .callback(cb -> {
+                    if (c.spooler() != null) {
+                        cb.call(c.spooler().heldDatagrams());
+                    }
+                }).register(r);
+        GaugeWithCallback.builder().name("vecflow_inlet_spooling_seconds")
+                .help("seconds since the inlet began spooling (0 when it delivers directly)").callback(cb -> {
+                    if (c.spooler() != null) {
+                        cb.call(c.spooler().spoolingSeconds());
+                    }
+                }).register(r);
+        GaugeWithCallback.builder().name("vecflow_kafka_raw_in_flight_bytes")
+                .help("datagram bytes handed to the Kafka producer and not acknowledged yet").callback(cb -> {
+                    if (c.kafkaRaw() != null) {
+                        cb.call(c.kafkaRaw().inFlightBytes());
+                    }
+                }).register(r);
+        counter(r, "vecflow_collector_datagrams_duplicate",
+                "datagrams seen twice (same agent, sequence and uptime): their rows are left out",
+                st.datagramsDuplicate::sum);
+        CounterWithCallback.builder().name("vecflow_collector_socket_drops")
+                .help("datagrams the kernel dropped at the collector's own UDP sockets (their receive buffer was "
+                        + "full), from /proc/net/udp and udp6")
+                .callback(cb -> {
+                    if (c.inlet() != null) {
+                        cb.call(c.inlet().socketDrops());
+                    }
+                }).register(r);
+        CounterWithCallback.builder().name("vecflow_host_udp_rcvbuf_errors")
+                .help("the host's UDP receive buffer errors, all sockets (/proc/net/snmp Udp RcvbufErrors, "
+                        + "/proc/net/snmp6 Udp6RcvbufErrors)").labelNames("family")
+                .callback(cb -> {
+                    long[] v = SocketDrops.hostRcvbufErrors();
+                    cb.call(v[0], "ipv4");
+                    cb.call(v[1], "ipv6");
                 }).register(r);
         CounterWithCallback.builder().name("vecflow_clickhouse_inserts").help("successful inserts per table")
                 .labelNames("table").callback(cb -> {
@@ -129,8 +236,29 @@ public final class CollectorMetrics implements AutoCloseable {
                 .help("encoded rows waiting for an insert, bytes (bounded by max-pending-bytes per table)")
                 .callback(cb -> cb.call(c.clickhouse() == null ? 0 : c.clickhouse().pendingBytes())).register(r);
         GaugeWithCallback.builder().name("vecflow_kafka_outlet_lag")
-                .help("largest partition lag of the outlet's consumer, records (Kafka records-lag-max)")
-                .callback(cb -> cb.call(c.outlet() == null ? 0 : c.outlet().lag())).register(r);
+                .help("largest partition lag of the outlet: records in the raw topic not yet stored and committed "
+                        + "(log end offset - committed offset), also while consumption is paused")
+                .callback(cb -> {
+                    if (c.outlet() != null) {
+                        cb.call(c.outlet().lag());
+                    }
+                }).register(r);
+        GaugeWithCallback.builder().name("vecflow_kafka_outlet_state")
+                .help("1 for what the outlet is doing now: consuming, retrying (a flush failed: paused, the held "
+                        + "rows retried with backoff), loading_watermarks (waiting for ClickHouse before consuming)")
+                .labelNames("state").callback(cb -> {
+                    if (c.outlet() != null) {
+                        for (KafkaOutlet.State s : KafkaOutlet.State.values()) {
+                            cb.call(c.outlet().state() == s ? 1 : 0, s.name().toLowerCase(java.util.Locale.ROOT));
+                        }
+                    }
+                }).register(r);
+        GaugeWithCallback.builder().name("vecflow_kafka_outlet_seconds_since_commit")
+                .help("seconds since the outlet's last offset commit").callback(cb -> {
+                    if (c.outlet() != null) {
+                        cb.call(c.outlet().secondsSinceCommit());
+                    }
+                }).register(r);
         counter(r, "vecflow_kafka_outlet_commits", "offset commits, each after every row sink flushed",
                 () -> c.outlet() == null ? 0 : c.outlet().commits());
         CounterWithCallback.builder().name("vecflow_forward_datagrams")

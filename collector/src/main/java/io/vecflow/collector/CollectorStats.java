@@ -28,6 +28,11 @@ public final class CollectorStats {
     public final LongAdder unknownHeaderProtocol = new LongAdder();
     /** Samples with sampling_rate 0 (flagged; never multiplied by). */
     public final LongAdder zeroSamplingRate = new LongAdder();
+    /**
+     * Datagrams seen twice (same agent, sub-agent, sequence number and uptime as a recent one: a network duplicate
+     * or a re-sent copy): their rows are left out, so each is stored once.
+     */
+    public final LongAdder datagramsDuplicate = new LongAdder();
     /** Exceptions thrown by a raw or row sink's accept (the datagram still reaches the other sinks). */
     public final LongAdder sinkErrors = new LongAdder();
     /** Flow samples carrying a "vecflow LB decision" record that decoded (each also becomes an lb_decisions row). */

@@ -91,11 +91,14 @@ public final class DatagramProcessor implements SflowVisitor {
     }
 
     /**
-     * Processes one UDP payload: hands it to every raw sink, decodes it, and hands one row per flow sample to every
-     * row sink. Never throws for bad input or a failing sink: decode failures are counted in
-     * {@link CollectorStats#decode}, sink exceptions in {@link CollectorStats#sinkErrors}. The datagram is counted in
-     * {@link CollectorStats#datagramsReceived} only once every sink has seen it, so a reader that sees the count
-     * reach N can flush the sinks and find the rows of the first N datagrams there.
+     * Processes one UDP payload from the inlet: admission, then every raw sink (forward targets: the bytes unchanged),
+     * then the datagram goes on — through the {@linkplain #spooler(Spooler, Spooler.Target) spooler} when there is
+     * one (to Kafka, or to this processor's decoding, spooled to disk while that downstream is away), else straight
+     * to decoding (when this processor decodes). Decoding hands one row per flow sample to every row sink. Never
+     * throws for bad input or a failing sink: decode failures are counted in {@link CollectorStats#decode}, sink
+     * exceptions in {@link CollectorStats#sinkErrors}. The datagram is counted in
+     * {@link CollectorStats#datagramsReceived} only once every sink has seen it (or it was spooled), so a reader that
+     * sees the count reach N can flush the sinks and find the rows of the first N datagrams there.
      *
      * @param data buffer (reused by the caller after return)
      * @param off payload offset
@@ -107,24 +110,9 @@ public final class DatagramProcessor implements SflowVisitor {
      */
     public SflowDecodeException process(byte[] data, int off, int len, long receivedNanos, byte[] peer16,
             int peerPort) {
-        return process(data, off, len, receivedNanos, peer16, peerPort, localStream, ++localOffset);
-    }
-
-    /**
-     * Processes one datagram read from an ingest stream (the Kafka outlet): as {@link #process(byte[], int, int,
-     * long, byte[], int)}, with the rows tagged by the stream and offset the datagram came from.
-     *
-     * @param stream ingest stream id (the Kafka partition, 0 ≤ stream &lt; 2^31)
-     * @param offset the record's offset in that stream (rising)
-     * @return null, or the decode failure (already counted)
-     */
-    public SflowDecodeException process(byte[] data, int off, int len, long receivedNanos, byte[] peer16,
-            int peerPort, long stream, long offset) {
-        ingestStream = stream;
-        ingestOffset = offset;
-        // Admission before any sink: a refused datagram reaches neither Kafka nor storage (counted by reason). A
-        // datagram whose header cannot be read goes on to the decoder, which counts it as a decode error.
         try {
+            // Admission before any sink: a refused datagram reaches neither Kafka nor storage (counted by reason). A
+            // datagram whose header cannot be read goes on to the decoder, which counts it as a decode error.
             if (admission != null) {
                 boolean readable = Admission.readAgentAddress(data, off, len, agent16);
                 // With an allowlist, a datagram whose agent cannot be read has no allowed agent: refused (it would
@@ -144,20 +132,97 @@ public final class DatagramProcessor implements SflowVisitor {
                     sinkError(s.name(), e);
                 }
             }
+            if (spooler != null) {
+                spooler.offer(data, off, len, receivedNanos, peer16, peerPort, spoolTarget);
+                return null;
+            }
             if (!decode) {
                 return null;
             }
-            this.receivedNanos = receivedNanos;
-            this.peer16 = peer16;
-            return decoder.decode(data, off, len, this);
+            return decode(data, off, len, receivedNanos, peer16, localStream, ++localOffset);
         } finally {
-            if (stream >= 0x8000_0000L) { // from the UDP inlet
-                stats.bytesReceived.add(len);
-                stats.datagramsReceived.increment();
-            } else { // from the Kafka raw topic
-                stats.datagramsConsumed.increment();
-            }
+            stats.bytesReceived.add(len);
+            stats.datagramsReceived.increment();
         }
+    }
+
+    /**
+     * Puts a spooler between the raw sinks and what follows: datagrams go through {@code spooler} to {@code direct}
+     * (e.g. the Kafka raw sink's {@link KafkaRawSink#send}, or {@link #decodeTarget()} of this processor).
+     *
+     * @return this
+     */
+    public DatagramProcessor spooler(Spooler spooler, Spooler.Target direct) {
+        this.spooler = spooler;
+        this.spoolTarget = direct;
+        return this;
+    }
+
+    /**
+     * @return a target that decodes each datagram with this processor into its row sinks, as a datagram of its own
+     *     in-process stream (for a {@link Spooler}: a receive thread's direct target, or the drain thread's)
+     */
+    public Spooler.Target decodeTarget() {
+        return (d, o, l, t, p, port) -> {
+            decode(d, o, l, t, p, localStream, ++localOffset);
+            return true;
+        };
+    }
+
+    /**
+     * Processes one datagram read from an ingest stream (the Kafka outlet): decoded, its rows tagged by the stream
+     * and offset the datagram came from; no admission, no raw sinks. Counted in
+     * {@link CollectorStats#datagramsConsumed}.
+     *
+     * @param stream ingest stream id (the Kafka partition, 0 ≤ stream &lt; 2^31)
+     * @param offset the record's offset in that stream (rising)
+     * @return null, or the decode failure (already counted)
+     */
+    public SflowDecodeException process(byte[] data, int off, int len, long receivedNanos, byte[] peer16,
+            int peerPort, long stream, long offset) {
+        try {
+            return decode(data, off, len, receivedNanos, peer16, stream, offset);
+        } finally {
+            stats.datagramsConsumed.increment();
+        }
+    }
+
+    /**
+     * Datagrams of {@code stream} at or below {@code offset} were already counted by the loss accounting (the
+     * {@code agents} rows hold them): replays of them are decoded into rows (the row sinks skip what they hold) but
+     * not counted again.
+     */
+    public void countedThrough(long stream, long offset) {
+        counted.max(stream, offset);
+    }
+
+    /** @return the greatest offset of {@code stream} counted by the loss accounting, or -1. */
+    public long countedOffset(long stream) {
+        return counted.get(stream);
+    }
+
+    /**
+     * Forgets what was counted of {@code stream} (its counts were not stored and are discarded: the partition's next
+     * owner counts it again from what the {@code agents} table holds).
+     */
+    public void forgetCounted(long stream) {
+        counted.remove(stream);
+    }
+
+    private SflowDecodeException decode(byte[] data, int off, int len, long receivedNanos, byte[] peer16,
+            long stream, long offset) {
+        ingestStream = stream;
+        ingestOffset = offset;
+        this.receivedNanos = receivedNanos;
+        this.peer16 = peer16;
+        // A datagram of a replayed Kafka offset the loss accounting already counted: rows, no counting.
+        track = stream >= 0x8000_0000L || offset > counted.get(stream);
+        if (track && stream < 0x8000_0000L) {
+            counted.max(stream, offset);
+        }
+        skipRows = false;
+        print = LossTracker.fingerprint(data, off, len);
+        return decoder.decode(data, off, len, this);
     }
 
     /**
@@ -184,14 +249,28 @@ public final class DatagramProcessor implements SflowVisitor {
     }
 
     private LossTracker.AgentStats agent;
+    private boolean track, skipRows;
+    private long print;
+    private final StreamOffsets counted = new StreamOffsets();
+    private Spooler spooler;
+    private Spooler.Target spoolTarget;
 
     @Override
     public void onDatagram(DatagramHeader header) {
-        agent = stats.loss.onDatagram(header);
+        agent = track ? stats.loss.onDatagram(header, ingestStream, ingestOffset, print) : null;
+        if (agent == LossTracker.DUPLICATE) {
+            // The same datagram (sequence and uptime) seen a moment ago: its rows are stored once.
+            agent = null;
+            skipRows = true;
+            stats.datagramsDuplicate.increment();
+        }
     }
 
     @Override
     public void onCounterSample(DatagramHeader h, io.vecflow.sflow.CounterSample s) {
+        if (skipRows) {
+            return;
+        }
         stats.loss.onSample(agent, LossTracker.COUNTERS, s.sourceIdType, s.sourceIdIndex, s.sequenceNumber, -1);
         if (counterRow.set(receivedNanos, h, s)) {
             counterRow.ingestStream = ingestStream;
@@ -247,12 +326,18 @@ public final class DatagramProcessor implements SflowVisitor {
 
     @Override
     public void onDiscardSample(DatagramHeader h, FlowSample s) {
+        if (skipRows) {
+            return;
+        }
         stats.loss.onSample(agent, LossTracker.DISCARDS, s.sourceIdType, s.sourceIdIndex, s.sequenceNumber, s.drops);
         row(h, s); // discards are rows too (SampleType = discard, DiscardReason, ForwardingStatus)
     }
 
     @Override
     public void onFlowSample(DatagramHeader h, FlowSample s) {
+        if (skipRows) {
+            return;
+        }
         stats.loss.onSample(agent, LossTracker.FLOW, s.sourceIdType, s.sourceIdIndex, s.sequenceNumber, s.drops);
         row(h, s);
     }

@@ -218,7 +218,10 @@ public final class FlowSchema {
             new Column("Samples", Type.UINT64),
             new Column("SamplesLost", Type.UINT64),
             new Column("SamplesReordered", Type.UINT64),
-            new Column("ReportedDrops", Type.UINT64));
+            new Column("ReportedDrops", Type.UINT64),
+            new Column("DatagramsDuplicated", Type.UINT64),
+            new Column("IngestStream", Type.UINT32),
+            new Column("IngestOffset", Type.UINT64));
 
     /**
      * The lb_decisions columns: one row per load-balancer decision (new flow placed, SRLB candidate accepted or

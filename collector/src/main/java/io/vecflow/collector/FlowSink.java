@@ -18,6 +18,15 @@ public interface FlowSink extends AutoCloseable {
     default void acceptLbCounters(CounterRow row) {}
 
     /**
+     * Called by the Kafka outlet when partitions (ingest streams) are assigned to it: the rows of these streams that
+     * follow may repeat offsets this sink already took (a replay from the committed offsets after a rebalance), and
+     * a sink that cannot ask its destination what it holds should skip offsets it already wrote. Default: nothing.
+     *
+     * @param streams the stream ids (Kafka partitions)
+     */
+    default void assigned(long[] streams) {}
+
+    /**
      * Writes everything accepted so far to its destination and waits for it.
      *
      * @throws Exception if the destination failed (rows are counted as failed, not silently lost)

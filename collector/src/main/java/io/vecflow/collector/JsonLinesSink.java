@@ -21,6 +21,8 @@ public final class JsonLinesSink implements FlowSink {
     private final Path file;
     private long written;
     private long failed;
+    private long replaySkipped;
+    private final StreamOffsets writtenMax = new StreamOffsets(), replayFloor = new StreamOffsets();
 
     /**
      * @param file output file (created or truncated)
@@ -60,7 +62,33 @@ public final class JsonLinesSink implements FlowSink {
     }
 
     @Override
+    public synchronized void assigned(long[] streams) {
+        // Offsets already written for these streams are skipped from now on: a replay after a rebalance writes
+        // each row once.
+        for (long st : streams) {
+            long w = written(st);
+            if (w >= 0) {
+                replayFloor.max(st, w);
+            }
+        }
+    }
+
+    private long written(long stream) {
+        return writtenMax.get(stream);
+    }
+
+    /** @return rows skipped as replays of offsets already written. */
+    public synchronized long rowsReplaySkipped() {
+        return replaySkipped;
+    }
+
+    @Override
     public synchronized void accept(FlowRow r) {
+        if (r.ingestOffset <= replayFloor.get(r.ingestStream)) {
+            replaySkipped++;
+            return;
+        }
+        writtenMax.max(r.ingestStream, r.ingestOffset);
         try {
             gen.writeStartObject();
             gen.writeStringField("time_received", Instant.ofEpochSecond(0, r.timeReceivedNanos).toString());

@@ -26,45 +26,71 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * Writes every raw datagram to a Kafka topic (default {@code vecflow-raw-v1}), one record per UDP datagram:
  * the record value is the UDP payload unchanged (replayable, re-exportable byte for byte); headers
  * {@value #HEADER_RECEIVED_NS} (receive time, ns since the epoch, 8 bytes big-endian) and {@value #HEADER_SOURCE}
- * (UDP source, 16-byte IPv4-mapped address then 2-byte big-endian port); record timestamp = receive time in ms; key = the sFlow agent address ({@link #agentKey}).
+ * (UDP source, 16-byte IPv4-mapped address then 2-byte big-endian port); record timestamp = receive time in ms; key =
+ * the sFlow agent address ({@link #agentKey}).
  *
- * <p>Producer settings follow the project's storage notes: idempotent, acks=all, lz4, linger 20 ms, 256 KiB batches,
- * 64 MiB buffer. The topic is created at start if missing.
+ * <p><b>Never blocks the receive path.</b> Producer settings follow the project's storage notes (idempotent,
+ * acks=all, lz4, linger 20 ms, 256 KiB batches, 64 MiB buffer) with {@code max.block.ms=0} and an unbounded
+ * {@code delivery.timeout.ms}: a record the producer took is retried until the broker takes it, and {@link #send}
+ * never waits. {@link #ready()} says whether a send now would be taken: false until the topic exists and its
+ * metadata is known (set up in the background, retried with capped backoff, when the collector starts while the
+ * broker is away), while more than {@value #MAX_IN_FLIGHT_BYTES} bytes wait for acknowledgement, and while the
+ * producer is stalled (records wait and none was acknowledged for {@value #STALL_MS} ms: the broker is unreachable).
+ * The inlet's {@link Spooler} spools datagrams to disk meanwhile, and also those the producer refuses at once
+ * ({@link #send} returns false). Records still unacknowledged when the sink closes go, in their order, to the
+ * {@linkplain #onUndelivered undelivered target} (the spool's first queue); only records the broker refuses for good
+ * (e.g. not authorised) are counted as {@link #failed()}.
  */
-public final class KafkaRawSink implements RawSink {
+public final class KafkaRawSink implements RawSink, Spooler.Downstream {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(KafkaRawSink.class);
     /** Default topic name (versioned: bump on an incompatible envelope change). */
     public static final String DEFAULT_TOPIC = "vecflow-raw-v1";
     /** Header with the receive time in ns (8 bytes, big-endian). */
     public static final String HEADER_RECEIVED_NS = "received_ns";
     /** Header with the UDP source: 16-byte IPv4-mapped address + 2-byte port, big-endian. */
     public static final String HEADER_SOURCE = "source";
+    /** Most bytes of datagrams handed to the producer and not yet acknowledged before {@link #ready()} says no. */
+    public static final long MAX_IN_FLIGHT_BYTES = 32L << 20;
+    /** No acknowledgement for this long while records wait: the producer is stalled (broker away), ms. */
+    public static final long STALL_MS = 2000;
 
     private final KafkaProducer<byte[], byte[]> producer;
     private final String topic;
     private final String bootstrap;
-    private final AtomicLong written = new AtomicLong(), failed = new AtomicLong();
+    private final int partitions;
+    private final AtomicLong written = new AtomicLong(), failed = new AtomicLong(), undelivered = new AtomicLong(),
+            refusedAtOnce = new AtomicLong();
+    private final AtomicLong inFlightBytes = new AtomicLong(), inFlightRecords = new AtomicLong();
+    private volatile long lastProgressNanos = System.nanoTime();
+    private volatile boolean topicReady, closing;
     private volatile Exception lastError;
+    private volatile Spooler.Target undeliveredTarget;
     private long failedReported; // guarded by this (flush)
-    private final Callback callback = (md, e) -> {
-        if (e == null) {
-            written.incrementAndGet();
-        } else {
-            lastError = e;
-            failed.incrementAndGet();
-        }
-    };
+    private final Thread setup;
+    private final RateLimitedLog warn = new RateLimitedLog(log, 60_000);
 
     /**
+     * Creates the topic if missing and waits for its metadata (the broker must be up).
+     *
      * @param bootstrap Kafka bootstrap servers, {@code host:port[,host:port]}
      * @param topic topic name
      * @param partitions partitions when the topic has to be created
-     * @throws Exception if the broker cannot be reached or the topic cannot be created (an
-     *     {@link IllegalStateException} naming the topic and the bootstrap, after at most about 20 s)
+     * @throws IllegalStateException if the broker cannot be reached or the topic cannot be created, naming the
+     *     topic and the bootstrap, after at most about 35 s
      */
-    public KafkaRawSink(String bootstrap, String topic, int partitions) throws Exception {
+    public KafkaRawSink(String bootstrap, String topic, int partitions) {
+        this(bootstrap, topic, partitions, true);
+    }
+
+    /**
+     * @param waitForBroker true: set up the topic now and throw if the broker is away; false: set it up in the
+     *     background, retrying with capped backoff (1 s .. 30 s) until it works, {@link #ready()} false meanwhile
+     * @throws IllegalStateException with {@code waitForBroker}, as the 3-argument constructor
+     */
+    public KafkaRawSink(String bootstrap, String topic, int partitions, boolean waitForBroker) {
         this.topic = topic;
         this.bootstrap = bootstrap;
-        KafkaTopics.create(bootstrap, topic, partitions);
+        this.partitions = partitions;
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -73,14 +99,165 @@ public final class KafkaRawSink implements RawSink {
         p.put(ProducerConfig.LINGER_MS_CONFIG, 20);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1000);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 0);
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "vecflow-inlet");
         this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
-        KafkaTopics.awaitMetadata(producer, topic, bootstrap);
+        if (waitForBroker) {
+            try {
+                KafkaTopics.create(bootstrap, topic, partitions);
+                awaitMetadata(TimeUnit.SECONDS.toNanos(15));
+            } catch (RuntimeException e) {
+                producer.close(java.time.Duration.ZERO);
+                throw e;
+            }
+            topicReady = true;
+            setup = null;
+        } else {
+            setup = new Thread(this::setUp, "kafka-raw-setup");
+            setup.setDaemon(true);
+            setup.start();
+        }
+    }
+
+    private void awaitMetadata(long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (true) {
+            try {
+                if (!producer.partitionsFor(topic).isEmpty()) {
+                    return;
+                }
+            } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                // max.block.ms is 0: the metadata request is on its way
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no metadata for Kafka topic " + topic + " from " + bootstrap
+                        + " in " + timeoutNanos / 1_000_000_000L + " s");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
+        }
+    }
+
+    private void setUp() {
+        long backoffMs = 1000;
+        while (!closing) {
+            try {
+                KafkaTopics.create(bootstrap, topic, partitions);
+                awaitMetadata(TimeUnit.SECONDS.toNanos(15));
+                topicReady = true;
+                log.info("Kafka topic {} at {} ready", topic, bootstrap);
+                return;
+            } catch (RuntimeException e) {
+                lastError = e;
+                warn.warn("setup", "Kafka topic {} at {} not ready (retrying every {} s at most): {}", topic,
+                        bootstrap, 30, e.getMessage());
+            }
+            try {
+                Thread.sleep(backoffMs);
+            } catch (InterruptedException e) {
+                return;
+            }
+            backoffMs = Math.min(backoffMs * 2, 30_000);
+        }
+    }
+
+    /** One record in the producer: acknowledgement accounting, and its bytes for the spool if it is not delivered. */
+    private final class Pending implements Callback {
+        final byte[] value;
+        final long receivedNanos;
+        final byte[] src;
+
+        Pending(byte[] value, long receivedNanos, byte[] src) {
+            this.value = value;
+            this.receivedNanos = receivedNanos;
+            this.src = src;
+        }
+
+        @Override
+        public void onCompletion(org.apache.kafka.clients.producer.RecordMetadata md, Exception e) {
+            inFlightBytes.addAndGet(-value.length);
+            inFlightRecords.decrementAndGet();
+            if (e == null) {
+                written.incrementAndGet();
+                lastProgressNanos = System.nanoTime();
+                return;
+            }
+            boolean permanent = e instanceof org.apache.kafka.common.errors.ApiException
+                    && !(e instanceof org.apache.kafka.common.errors.RetriableException);
+            if (!permanent && handOn(this)) {
+                return;
+            }
+            lastError = e;
+            failed.incrementAndGet();
+            warn.warn("send", "Kafka topic {} at {} refused a datagram: {}", topic, bootstrap, e.toString());
+        }
+    }
+
+    /** Gives an undelivered record to the undelivered target (the spool); false if there is none. */
+    private boolean handOn(Pending r) {
+        Spooler.Target t = undeliveredTarget;
+        if (t == null) {
+            return false;
+        }
+        undelivered.incrementAndGet();
+        byte[] peer = java.util.Arrays.copyOf(r.src, 16);
+        return t.deliver(r.value, 0, r.value.length, r.receivedNanos, peer,
+                (r.src[16] & 0xFF) << 8 | (r.src[17] & 0xFF));
+    }
+
+    /**
+     * Where records go that the producer still holds unacknowledged when it closes, or that fail with a retriable
+     * error (the inlet sets {@link Spooler#returnUndelivered()} before {@link #close()}); without one they are
+     * counted as failed.
+     */
+    public void onUndelivered(Spooler.Target target) {
+        this.undeliveredTarget = target;
     }
 
     @Override
-    public void accept(byte[] data, int off, int len, long receivedNanos, byte[] peer16, int peerPort) {
+    public boolean ready() {
+        if (!topicReady || closing) {
+            return false;
+        }
+        if (inFlightBytes.get() >= MAX_IN_FLIGHT_BYTES) {
+            return false;
+        }
+        return inFlightRecords.get() == 0 || System.nanoTime() - lastProgressNanos < STALL_MS * 1_000_000L;
+    }
+
+    /** @return whether records wait and none was acknowledged for {@value #STALL_MS} ms (the broker is away). */
+    public boolean stalled() {
+        return inFlightRecords.get() > 0 && System.nanoTime() - lastProgressNanos >= STALL_MS * 1_000_000L;
+    }
+
+    /** @return whether the topic is set up (created and its metadata known). */
+    public boolean topicReady() {
+        return topicReady;
+    }
+
+    /** @return datagram bytes handed to the producer and not acknowledged yet. */
+    public long inFlightBytes() {
+        return inFlightBytes.get();
+    }
+
+    /** @return datagrams handed on to the undelivered target (unacknowledged at close). */
+    public long undelivered() {
+        return undelivered.get();
+    }
+
+    /** @return sends the producer refused at once (the caller kept the datagram, e.g. in the spool). */
+    public long refusedAtOnce() {
+        return refusedAtOnce.get();
+    }
+
+    /**
+     * Hands one datagram to the producer without waiting.
+     *
+     * @return true if the producer took it (it is then delivered, or handed to the undelivered target when the sink
+     *     closes first); false if the producer refused it at once (no metadata yet, buffer exhausted, closed): nothing
+     *     is kept, the caller still holds the datagram
+     */
+    public boolean send(byte[] data, int off, int len, long receivedNanos, byte[] peer16, int peerPort) {
         byte[] value = Arrays.copyOfRange(data, off, off + len);
         byte[] src = Arrays.copyOf(peer16, 18);
         src[16] = (byte) (peerPort >>> 8);
@@ -88,11 +265,35 @@ public final class KafkaRawSink implements RawSink {
         RecordHeaders headers = new RecordHeaders();
         headers.add(new RecordHeader(HEADER_RECEIVED_NS, ByteBuffer.allocate(8).putLong(receivedNanos).array()));
         headers.add(new RecordHeader(HEADER_SOURCE, src));
+        if (inFlightRecords.getAndIncrement() == 0) {
+            lastProgressNanos = System.nanoTime(); // a stall is measured from the first record waiting
+        }
+        inFlightBytes.addAndGet(len);
         try {
             producer.send(new ProducerRecord<>(topic, null, receivedNanos / 1_000_000, agentKey(value), value, headers),
-                    callback);
+                    new Pending(value, receivedNanos, src));
+            return true;
         } catch (RuntimeException e) {
+            // Refused before it was taken: no callback will come.
+            inFlightBytes.addAndGet(-len);
+            inFlightRecords.decrementAndGet();
             lastError = e;
+            refusedAtOnce.incrementAndGet();
+            return false;
+        }
+    }
+
+    /**
+     * As {@link #send}, for callers without a {@link Spooler} (tests, tools): first waits up to 10 s for
+     * {@link #ready()}.
+     */
+    @Override
+    public void accept(byte[] data, int off, int len, long receivedNanos, byte[] peer16, int peerPort) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!ready() && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+        }
+        if (!send(data, off, len, receivedNanos, peer16, peerPort)) {
             failed.incrementAndGet();
         }
     }
@@ -119,6 +320,10 @@ public final class KafkaRawSink implements RawSink {
      */
     @Override
     public synchronized void flush() throws IOException {
+        if (!topicReady) {
+            throw new IOException("Kafka topic " + topic + " at " + bootstrap + " is not set up yet"
+                    + (lastError == null ? "" : ": " + lastError.getMessage()));
+        }
         producer.flush();
         long f = failed.get();
         if (f > failedReported) {
@@ -145,9 +350,21 @@ public final class KafkaRawSink implements RawSink {
         return "kafka:" + topic;
     }
 
+    /**
+     * Closes the producer, waiting up to 10 s for the broker to acknowledge what it holds; records still
+     * unacknowledged then go to the undelivered target (set it first, e.g. to {@link Spooler#returnUndelivered()}).
+     */
     @Override
     public void close() {
-        producer.close(java.time.Duration.ofSeconds(10));
+        closing = true;
+        if (setup != null) {
+            setup.interrupt();
+        }
+        producer.close(java.time.Duration.ofSeconds(inFlightRecords.get() > 0 && stalled() ? 2 : 10));
+        long n = undelivered.get();
+        if (n > 0) {
+            log.info("Kafka topic {}: {} datagrams not acknowledged by the broker were handed to the spool", topic, n);
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.vecflow.collector;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,9 +12,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Stores {@link LossTracker}'s counters in ClickHouse's {@code agents} table: every interval (and at close) one
- * row per agent (SampleFamily 255: datagrams, lost, reordered, restarts) and one per data source and sample family
- * (samples, lost, reordered, agent-reported drops), each holding the increase since the previous row. Rows with no
- * change are not written.
+ * row per agent (SampleFamily 255: datagrams, lost, reordered, restarts, duplicated) and one per data source and
+ * sample family (samples, lost, reordered, agent-reported drops), each holding the increase since the previous row
+ * that was <em>stored</em>: when an insert fails, the next one carries the increase over both periods, so no count is
+ * lost to an outage. Rows with no change are not written. Each row carries the ingest stream and offset of the agent's
+ * latest datagram counted, so the Kafka outlet, after a restart, does not count again what the table holds
+ * ({@link DatagramProcessor#countedThrough}).
  */
 public final class LossRecorder implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LossRecorder.class);
@@ -21,9 +25,10 @@ public final class LossRecorder implements AutoCloseable {
 
     private final LossTracker tracker;
     private final ClickHouseSink sink;
-    private final Map<String, long[]> previous = new HashMap<>();
+    private final Map<String, long[]> stored = new HashMap<>(); // per key, the totals the table holds
     private final ScheduledExecutorService timer;
-    private long rowsWritten;
+    private final RateLimitedLog warn = new RateLimitedLog(log, 60_000);
+    private long rowsWritten, failures;
 
     /**
      * @param tracker the counters
@@ -46,53 +51,118 @@ public final class LossRecorder implements AutoCloseable {
     private void recordQuietly() {
         try {
             record();
+            warn.reset("insert");
         } catch (Exception e) {
-            log.warn("agents insert failed: {}", e.getMessage());
+            warn.warn("insert", "agents insert failed, the counts wait for the next one: {}", e.getMessage());
         }
     }
 
-    /** Writes the increases since the last call. @throws java.io.IOException if the insert fails */
+    /**
+     * Writes the increases since the last stored row of each key; on success they become the new baseline, on
+     * failure nothing changes (the next call writes the increase over both periods).
+     *
+     * @throws java.io.IOException if the insert fails
+     */
     public synchronized void record() throws java.io.IOException {
         long now = System.currentTimeMillis() / 1000;
         RowBinaryWriter w = new RowBinaryWriter(4096);
-        long[] v = new long[8];
+        List<Object[]> next = new ArrayList<>(); // {key, totals} to store once the insert worked
         for (LossTracker.AgentStats a : tracker.agents()) {
+            long[] v = new long[9];
             v[0] = a.datagrams;
             v[1] = a.datagramsLost;
             v[2] = a.datagramsReordered;
             v[3] = a.resets;
-            v[4] = v[5] = v[6] = v[7] = 0;
-            if (delta(key(a.agent, a.subAgentId, 0, 0, 255), v)) {
-                w.writeLoss(now, a.agent, a.subAgentId, 0, 0, 255, v);
+            v[8] = a.datagramsDuplicated;
+            String k = key(a.agent, a.subAgentId, 0, 0, 255);
+            long[] d = delta(k, v, next);
+            if (d != null) {
+                w.writeLoss(now, a.agent, a.subAgentId, 0, 0, 255, d, a.lastStream, a.lastOffset);
             }
         }
+        Map<String, long[]> streamOf = new HashMap<>();
+        for (LossTracker.AgentStats a : tracker.agents()) {
+            streamOf.put(java.util.HexFormat.of().formatHex(a.agent) + "/" + a.subAgentId,
+                    new long[] {a.lastStream, a.lastOffset});
+        }
         for (LossTracker.SourceStats s : tracker.sources()) {
-            v[0] = v[1] = v[2] = v[3] = 0;
+            long[] v = new long[9];
             v[4] = s.samples;
             v[5] = s.samplesLost;
             v[6] = s.samplesReordered;
             v[7] = s.reportedDrops;
-            if (delta(key(s.agent, s.subAgentId, s.sourceIdType, s.sourceIdIndex, s.family), v)) {
-                w.writeLoss(now, s.agent, s.subAgentId, s.sourceIdType, s.sourceIdIndex, s.family, v);
+            long[] d = delta(key(s.agent, s.subAgentId, s.sourceIdType, s.sourceIdIndex, s.family), v, next);
+            if (d != null) {
+                long[] so = streamOf.getOrDefault(java.util.HexFormat.of().formatHex(s.agent) + "/" + s.subAgentId,
+                        new long[] {0x8000_0000L, 0});
+                w.writeLoss(now, s.agent, s.subAgentId, s.sourceIdType, s.sourceIdIndex, s.family, d, so[0], so[1]);
             }
         }
-        sink.insertRows("agents", COLUMNS, w);
+        try {
+            sink.insertRows("agents", COLUMNS, w);
+        } catch (java.io.IOException e) {
+            failures++;
+            throw e;
+        }
+        for (Object[] kv : next) {
+            stored.put((String) kv[0], (long[]) kv[1]);
+        }
         rowsWritten += w.rows();
     }
 
-    /** Replaces {@code v} by its increase over the previous values of {@code key}; false when nothing changed. */
-    private boolean delta(String key, long[] v) {
-        long[] prev = previous.put(key, v.clone());
+    /** The increase of {@code v} over what is stored for {@code key}, or null when nothing changed. */
+    private long[] delta(String key, long[] v, List<Object[]> next) {
+        long[] prev = stored.get(key);
+        long[] d = new long[v.length];
         boolean changed = false;
         for (int i = 0; i < v.length; i++) {
-            v[i] -= prev == null ? 0 : prev[i];
-            changed |= v[i] != 0;
+            d[i] = v[i] - (prev == null ? 0 : prev[i]);
+            changed |= d[i] != 0;
         }
-        return changed;
+        if (!changed) {
+            return null;
+        }
+        next.add(new Object[] {key, v});
+        return d;
     }
 
     private static String key(byte[] agent, long sub, int type, long index, int family) {
         return java.util.HexFormat.of().formatHex(agent) + "/" + sub + "/" + type + ":" + index + "/" + family;
+    }
+
+    /**
+     * Drops the increases not stored yet of the agents whose latest datagram came from one of {@code streams} (the
+     * Kafka outlet, when those partitions go to another outlet that counts them again from what the table holds).
+     *
+     * @param streams ingest stream ids
+     */
+    public synchronized void discardUnrecorded(long[] streams) {
+        java.util.Set<String> agents = new java.util.HashSet<>();
+        for (LossTracker.AgentStats a : tracker.agents()) {
+            for (long st : streams) {
+                if (a.lastStream == st) {
+                    long[] v = new long[9];
+                    v[0] = a.datagrams;
+                    v[1] = a.datagramsLost;
+                    v[2] = a.datagramsReordered;
+                    v[3] = a.resets;
+                    v[8] = a.datagramsDuplicated;
+                    stored.put(key(a.agent, a.subAgentId, 0, 0, 255), v);
+                    agents.add(java.util.HexFormat.of().formatHex(a.agent) + "/" + a.subAgentId);
+                    break;
+                }
+            }
+        }
+        for (LossTracker.SourceStats s : tracker.sources()) {
+            if (agents.contains(java.util.HexFormat.of().formatHex(s.agent) + "/" + s.subAgentId)) {
+                long[] v = new long[9];
+                v[4] = s.samples;
+                v[5] = s.samplesLost;
+                v[6] = s.samplesReordered;
+                v[7] = s.reportedDrops;
+                stored.put(key(s.agent, s.subAgentId, s.sourceIdType, s.sourceIdIndex, s.family), v);
+            }
+        }
     }
 
     /** @return agents rows written. */
@@ -100,10 +170,17 @@ public final class LossRecorder implements AutoCloseable {
         return rowsWritten;
     }
 
+    /** @return agents inserts that failed (their increases were carried into a later row). */
+    public synchronized long failures() {
+        return failures;
+    }
+
     @Override
     public void close() throws Exception {
         timer.shutdown();
         timer.awaitTermination(10, TimeUnit.SECONDS);
-        record();
+        if (sink.connected()) {
+            record();
+        }
     }
 }

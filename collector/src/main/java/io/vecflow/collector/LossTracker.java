@@ -74,11 +74,17 @@ public final class LossTracker {
         public final byte[] agent = new byte[16];
         /** sub_agent_id. */
         public long subAgentId;
-        /** Datagrams seen, lost (sequence gaps), reordered or duplicated, and agent restarts. */
+        /** Datagrams seen, lost (sequence gaps), late (reordered), and agent restarts. */
         public long datagrams, datagramsLost, datagramsReordered, resets;
+        /** Datagrams seen twice (same sequence and uptime as one already seen): not counted in {@link #datagrams}. */
+        public long datagramsDuplicated;
+        /** Ingest stream and offset of the agent's latest datagram (what its {@code agents} rows are tagged with). */
+        public long lastStream, lastOffset;
         long lastSeq = -1, lastUptime = -1;
         /** Recent datagrams as {@code seq << 32 | uptime} in slot {@code seq % RECENT}; valid where recentMask is set. */
         final long[] recent = new long[RECENT];
+        /** Content fingerprints of the recent datagrams (length and last bytes), same slots. */
+        final long[] recentPrint = new long[RECENT];
         int recentMask;
         final LongObjectMap<SourceStats> sources = new LongObjectMap<>(16);
         final List<SourceStats> sourceList = new ArrayList<>();
@@ -91,6 +97,9 @@ public final class LossTracker {
             c.datagramsLost = datagramsLost;
             c.datagramsReordered = datagramsReordered;
             c.resets = resets;
+            c.datagramsDuplicated = datagramsDuplicated;
+            c.lastStream = lastStream;
+            c.lastOffset = lastOffset;
             return c;
         }
     }
@@ -151,6 +160,13 @@ public final class LossTracker {
 
     private final AgentKey probe = new AgentKey();
 
+    /**
+     * Returned by {@link #onDatagram(DatagramHeader, long, long)} for a datagram seen before (same agent, sub-agent,
+     * sequence number and uptime as one of the agent's recent datagrams): a network duplicate or a re-sent copy,
+     * whose rows the caller leaves out. Never mutate it.
+     */
+    public static final AgentStats DUPLICATE = new AgentStats();
+
     private final Map<AgentKey, AgentStats> agents = new HashMap<>();
     private final byte[] scratch = new byte[16];
     private long overflow;
@@ -162,7 +178,38 @@ public final class LossTracker {
      *
      * @return the agent, or null when the agent table is full (counted in {@link #overflow()})
      */
-    public synchronized AgentStats onDatagram(DatagramHeader h) {
+    public AgentStats onDatagram(DatagramHeader h) {
+        return onDatagram(h, 0x8000_0000L, 0, 0);
+    }
+
+    /**
+     * A fingerprint of a datagram's content for {@link #onDatagram(DatagramHeader, long, long, long)}: its length,
+     * the 64 bytes after the 40 first ones (the datagram header and the first sample's header: its sequence number,
+     * source, sampling rate, pool, drops and interfaces), and its last 8 bytes. Cheap (no pass over the whole
+     * datagram), and it tells apart datagrams that share a header but not their samples.
+     */
+    public static long fingerprint(byte[] data, int off, int len) {
+        long h = (long) len * 0x9E3779B97F4A7C15L;
+        int from = off + Math.min(len, 40), to = off + Math.min(len, 104);
+        for (int i = from; i < to; i++) {
+            h = (h ^ (data[i] & 0xFF)) * 0x100000001B3L;
+        }
+        for (int i = Math.max(off, off + len - 8); i < off + len; i++) {
+            h = (h ^ (data[i] & 0xFF)) * 0x100000001B3L;
+        }
+        return h;
+    }
+
+    /**
+     * Records a datagram header read from an ingest stream; returns the agent's state for the samples that follow.
+     *
+     * @param stream ingest stream of the datagram (Kafka partition, or an in-process stream)
+     * @param offset its offset there
+     * @param print the datagram's {@link #fingerprint}: a copy has the same sequence, uptime and fingerprint
+     * @return the agent; {@link #DUPLICATE} when the datagram was seen before (not counted, its samples must not be
+     *     recorded); or null when the agent table is full (counted in {@link #overflow()})
+     */
+    public synchronized AgentStats onDatagram(DatagramHeader h, long stream, long offset, long print) {
         h.writeAgentAddress16(scratch, 0);
         long hi = be64(scratch, 0), lo = be64(scratch, 8);
         AgentStats a;
@@ -185,46 +232,61 @@ public final class LossTracker {
             lastLo = lo;
             lastSub = h.subAgentId;
         }
-        a.datagrams++;
         long seq = h.sequenceNumber & U32;
         long uptime = h.uptimeMs & U32;
         if (a.lastSeq < 0) {
-            inOrder(a, seq, uptime);
+            a.datagrams++;
+            a.lastStream = stream;
+            a.lastOffset = offset;
+            inOrder(a, seq, uptime, print);
             return a;
         }
         long ahead = (seq - a.lastSeq) & U32;
         long back = (a.lastSeq - seq) & U32;
+        int late = ahead != 0 && ahead <= MAX_GAP ? 0
+                : back <= REORDER_WINDOW ? lateOrDuplicate(a, back, uptime, print) : 0;
+        if (late == DUPLICATE_COPY) {
+            a.datagramsDuplicated++;
+            return DUPLICATE;
+        }
+        a.datagrams++;
+        a.lastStream = stream;
+        a.lastOffset = offset;
         if (ahead != 0 && ahead <= MAX_GAP) {
             a.datagramsLost += ahead - 1; // the sequence continues: in order, whatever the uptime does
-            inOrder(a, seq, uptime);
-        } else if (back <= REORDER_WINDOW && lateOrDuplicate(a, back, uptime)) {
+            inOrder(a, seq, uptime, print);
+        } else if (late == LATE) {
             a.datagramsReordered++; // not a loss; the last in-order datagram stays the reference
             if (back < RECENT) {
-                remember(a, seq, uptime);
+                remember(a, seq, uptime, print);
             }
         } else {
-            restart(a, seq, uptime);
+            restart(a, seq, uptime, print);
         }
         return a;
     }
 
-    private static void inOrder(AgentStats a, long seq, long uptime) {
+    private static void inOrder(AgentStats a, long seq, long uptime, long print) {
         a.lastSeq = seq;
         a.lastUptime = uptime;
-        remember(a, seq, uptime);
+        remember(a, seq, uptime, print);
     }
 
-    private static void remember(AgentStats a, long seq, long uptime) {
+    private static void remember(AgentStats a, long seq, long uptime, long print) {
         int slot = (int) (seq & (RECENT - 1));
         a.recent[slot] = seq << 32 | uptime;
+        a.recentPrint[slot] = print;
         a.recentMask |= 1 << slot;
     }
 
+    private static final int RESTART = 0, LATE = 1, DUPLICATE_COPY = 2;
+
     /**
      * @param back how far behind the last in-order sequence the datagram is (0 = the same sequence)
-     * @return true if the datagram's uptime fits a late or duplicated copy (see the class rule), false for a restart
+     * @return {@link #DUPLICATE_COPY} if a datagram with that sequence and uptime was seen, {@link #LATE} if the
+     *     uptime fits a late datagram (see the class rule), {@link #RESTART} otherwise
      */
-    private static boolean lateOrDuplicate(AgentStats a, long back, long uptime) {
+    private static int lateOrDuplicate(AgentStats a, long back, long uptime, long print) {
         long newerBack = -1, newerUptime = a.lastUptime, olderBack = -1, olderUptime = 0;
         for (int slot = 0; slot < RECENT; slot++) {
             if ((a.recentMask & 1 << slot) == 0) {
@@ -234,7 +296,9 @@ public final class LossTracker {
             long eb = (a.lastSeq - (e >>> 32)) & U32;
             long eu = e & U32;
             if (eb == back) {
-                return eu == uptime; // seen before: a copy carries the same uptime, a restarted agent another one
+                // seen before: a copy carries the same uptime and content, a restarted agent another uptime; the
+                // same header over other samples is not a copy (counted late)
+                return eu != uptime ? RESTART : a.recentPrint[slot] == print ? DUPLICATE_COPY : LATE;
             } else if (eb < back) {
                 if (eb > newerBack) { // the closest newer datagram seen
                     newerBack = eb;
@@ -245,17 +309,21 @@ public final class LossTracker {
                 olderUptime = eu;
             }
         }
+        if (back == 0) {
+            return RESTART; // the last in-order sequence again with another uptime
+        }
         long sentBefore = (newerUptime - uptime) & U32; // how long before the closest newer datagram it was sent
         if (sentBefore > MAX_LATENESS_MS) {
-            return false; // too early, or after the newer datagram (the difference wraps to nearly 2^32)
+            return RESTART; // too early, or after the newer datagram (the difference wraps to nearly 2^32)
         }
-        return olderBack < 0 || sentBefore <= ((newerUptime - olderUptime) & U32); // not before the older one
+        // not before the older one
+        return olderBack < 0 || sentBefore <= ((newerUptime - olderUptime) & U32) ? LATE : RESTART;
     }
 
-    private static void restart(AgentStats a, long seq, long uptime) {
+    private static void restart(AgentStats a, long seq, long uptime, long print) {
         a.resets++;
         a.recentMask = 0;
-        inOrder(a, seq, uptime);
+        inOrder(a, seq, uptime, print);
         for (SourceStats s : a.sourceList) {
             s.lastSeq = -1;
             s.lastDrops = -1;
@@ -313,6 +381,30 @@ public final class LossTracker {
             }
             s.lastDrops = drops;
         }
+    }
+
+    /**
+     * Forgets the sequence positions of the agents whose latest datagram came from one of {@code streams}: their
+     * next datagram and samples start a new baseline (no gap counted across it). For partitions another outlet
+     * counted meanwhile; totals are kept.
+     *
+     * @param streams ingest stream ids
+     */
+    public synchronized void rebaseline(long[] streams) {
+        for (AgentStats a : agents.values()) {
+            for (long s : streams) {
+                if (a.lastStream == s) {
+                    a.lastSeq = -1;
+                    a.recentMask = 0;
+                    for (SourceStats src : a.sourceList) {
+                        src.lastSeq = -1;
+                        src.lastDrops = -1;
+                    }
+                    break;
+                }
+            }
+        }
+        lastAgent = null;
     }
 
     /** @return agents or sources not tracked because a table was full. */

@@ -282,20 +282,24 @@ public final class RowBinaryWriter {
      * @param agent16 agent address, 16 bytes
      * @param family sample family (0 flow, 1 counters, 2 discards, 255 datagram-level)
      * @param counts Datagrams, DatagramsLost, DatagramsReordered, Resets, Samples, SamplesLost, SamplesReordered,
-     *        ReportedDrops (8 values)
+     *        ReportedDrops, DatagramsDuplicated (9 values)
+     * @param ingestStream the stream of the agent's latest datagram counted (Kafka partition, or in-process)
+     * @param ingestOffset its offset: the outlet skips counting datagrams at or below the greatest one stored
      */
     public void writeLoss(long timeSeconds, byte[] agent16, long subAgentId, int sourceIdType, long sourceIdIndex,
-            int family, long[] counts) {
-        ensure(128);
+            int family, long[] counts, long ingestStream, long ingestOffset) {
+        ensure(160);
         u32(timeSeconds);
         bytes16(agent16);
         u32(subAgentId);
         u8(sourceIdType);
         u32(sourceIdIndex);
         u8(family);
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < 9; i++) {
             u64(counts[i]);
         }
+        u32(ingestStream);
+        u64(ingestOffset);
         rows++;
     }
 

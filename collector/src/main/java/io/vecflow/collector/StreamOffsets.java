@@ -40,6 +40,23 @@ public final class StreamOffsets {
         return keys[i] == EMPTY ? -1 : values[i];
     }
 
+    /** Removes {@code stream} (backward-shift deletion keeps lookups allocation-free). */
+    public void remove(long stream) {
+        int i = slot(stream);
+        if (keys[i] == EMPTY) {
+            return;
+        }
+        keys[i] = EMPTY;
+        size--;
+        int mask = keys.length - 1;
+        for (int j = (i + 1) & mask; keys[j] != EMPTY; j = (j + 1) & mask) {
+            long k = keys[j], v = values[j];
+            keys[j] = EMPTY;
+            size--;
+            max(k, v);
+        }
+    }
+
     /** @return the number of streams recorded. */
     public int size() {
         return size;

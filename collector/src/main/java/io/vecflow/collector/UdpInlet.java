@@ -161,6 +161,14 @@ public final class UdpInlet implements AutoCloseable {
         return bound;
     }
 
+    /**
+     * @return datagrams the kernel dropped at this inlet's sockets because their receive buffers were full (the
+     *     {@code drops} of {@code /proc/net/udp} and {@code udp6} for this process's sockets on the bound port)
+     */
+    public long socketDrops() {
+        return SocketDrops.ofPort(bound.getPort());
+    }
+
     /** @return datagrams dropped because they were longer than {@code maxDatagramBytes} (batched reads only). */
     public long truncatedDatagrams() {
         return truncated.sum();

@@ -169,31 +169,61 @@ class ClickHouseSinkTest {
     }
 
     @Test
-    void insertsIntoADroppedTableAreCountedAsFailedAndReported() throws Exception {
+    void insertsIntoADroppedTableAreKeptAndRetriedUntilTheTableIsBack() throws Exception {
         String dropped = db + "_dropped";
         try (ClickHouseSink sink = new ClickHouseSink(url, "default", "", dropped, 2, 3_600_000)) {
             sink.execute("DROP TABLE " + dropped + ".flows");
             List<FlowRow> rows = rows();
-            // flush() reports the failure to its caller.
+            // flush() reports the failure to its caller; the rows stay queued.
             sink.accept(rows.get(0));
             assertThatThrownBy(sink::flush).isInstanceOf(IOException.class)
                     .hasMessageContaining("1 rows")
                     .hasMessageContaining(dropped + ".flows");
-            assertThat(sink.rowsFailed()).isEqualTo(1);
+            assertThat(sink.rowsRetrying()).isEqualTo(1);
+            assertThat(sink.retrying()).isTrue();
+            assertThat(sink.insertFailures()).isEqualTo(2); // the attempt and its quick retry
             assertThat(sink.rowsWritten()).isZero();
-            // A batchRows-triggered insert that fails is counted too (and logged), not silently lost.
+            // Rows that come meanwhile queue behind the kept batch; a batchRows-triggered insert retries it (counted
+            // and logged), nothing is dropped.
             sink.accept(rows.get(1));
             sink.accept(rows.get(2));
-            TestSupport.await("the failed background insert to be counted", WAIT, () -> sink.rowsFailed() == 3,
-                    () -> "(failed " + sink.rowsFailed() + ")");
+            assertThat(sink.rowsPending()).isEqualTo(3);
             assertThat(sink.rowsWritten()).isZero();
             assertThat(sink.inserts()).isZero();
-            // Once the table is back, the sink writes again.
+            assertThat(sink.rowsFailed()).isZero();
+            // Once the table is back, everything lands, in order, once.
             sink.execute(FlowSchema.createFlows(dropped, sink.features(), 15));
             sink.accept(rows.get(3));
             sink.flush();
-            assertThat(sink.rowsWritten()).isEqualTo(1);
-            assertThat(sink.rowsFailed()).isEqualTo(3);
+            assertThat(sink.rowsWritten()).isEqualTo(4);
+            assertThat(sink.rowsPending()).isZero();
+            assertThat(sink.retrying()).isFalse();
+            assertThat(Long.parseLong(sink.queryString("SELECT count() FROM " + dropped
+                    + ".flows FORMAT TabSeparated").trim())).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void aSinkThatCannotReachClickHouseStartsAndConnectsLater() throws Exception {
+        // Starts against a port where nothing listens yet, queues rows, and stores them once the server answers.
+        int port = TestSupport.closedPort();
+        ClickHouseSink.Settings s = ClickHouseSink.Settings.of("http://127.0.0.1:" + port);
+        s.database = db + "_late";
+        s.waitForServer = false;
+        s.flushMs = 50;
+        try (ClickHouseSink sink = new ClickHouseSink(s)) {
+            assertThat(sink.connected()).isFalse();
+            sink.accept(rows().get(0));
+            Thread.sleep(300);
+            assertThat(sink.rowsPending()).isEqualTo(1);
+            assertThat(sink.canAccept()).isTrue();
+            // A TCP relay on that port to the real server stands for "ClickHouse came up".
+            java.net.URI real = java.net.URI.create(url);
+            try (TestSupport.TcpRelay relay = new TestSupport.TcpRelay(port, real.getHost(), real.getPort())) {
+                TestSupport.await("the sink to connect and insert", Duration.ofSeconds(15),
+                        () -> sink.rowsWritten() == 1, () -> "(connected " + sink.connected() + ", "
+                                + sink.lastError() + ")");
+            }
         }
     }
 }

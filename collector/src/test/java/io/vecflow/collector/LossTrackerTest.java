@@ -30,7 +30,7 @@ class LossTrackerTest {
         datagram(1, 0, 2, 1100);
         datagram(1, 0, 5, 1200); // 3 and 4 lost
         datagram(1, 0, 4, 1150); // 4 arrives late: reordered, not un-lost
-        datagram(1, 0, 5, 1200); // duplicate
+        assertThat(datagram(1, 0, 5, 1200)).as("a copy of 5").isSameAs(LossTracker.DUPLICATE);
         datagram(2, 0, 0xFFFFFFFFL, 10); // another agent: its own sequence
         datagram(2, 0, 0, 20); // u32 wrap: no gap
         datagram(2, 0, 1, 30);
@@ -41,9 +41,10 @@ class LossTrackerTest {
         assertThat(byAgent).hasSize(3);
         LossTracker.AgentStats a = byAgent.stream().filter(x -> x.agent[15] == 1 && x.subAgentId == 0).findFirst()
                 .orElseThrow();
-        assertThat(a.datagrams).isEqualTo(7);
+        assertThat(a.datagrams).as("the copy of 5 is not counted").isEqualTo(6);
         assertThat(a.datagramsLost).isEqualTo(2);
-        assertThat(a.datagramsReordered).as("late 4 and duplicate 5").isEqualTo(2);
+        assertThat(a.datagramsReordered).as("late 4").isEqualTo(1);
+        assertThat(a.datagramsDuplicated).as("the copy of 5").isEqualTo(1);
         assertThat(a.resets).isEqualTo(1);
         LossTracker.AgentStats b = byAgent.stream().filter(x -> x.agent[15] == 2).findFirst().orElseThrow();
         assertThat(b.datagrams).isEqualTo(3);
@@ -56,7 +57,7 @@ class LossTrackerTest {
         LossTracker.AgentStats c = t.agents().stream().filter(x -> x.agent[15] == 3).findFirst().orElseThrow();
         assertThat(c.resets).isEqualTo(1);
         assertThat(c.datagramsLost).isEqualTo(1);
-        assertThat(t.totals()[0]).isEqualTo(15);
+        assertThat(t.totals()[0]).isEqualTo(14);
     }
 
     private LossTracker.AgentStats agent(int lastOctet) {
@@ -100,12 +101,13 @@ class LossTrackerTest {
         datagram(1, 0, 2, 1010);
         datagram(1, 0, 4, 1030);
         datagram(1, 0, 3, 1020); // late: sent between 2 and 4
-        datagram(1, 0, 4, 1030); // duplicate
-        datagram(1, 0, 3, 1020); // duplicate of the late one
+        assertThat(datagram(1, 0, 4, 1030)).as("duplicate").isSameAs(LossTracker.DUPLICATE);
+        assertThat(datagram(1, 0, 3, 1020)).as("duplicate of the late one").isSameAs(LossTracker.DUPLICATE);
         datagram(1, 0, 5, 1040);
         LossTracker.AgentStats a = agent(1);
         assertThat(a.resets).isZero();
-        assertThat(a.datagramsReordered).isEqualTo(3);
+        assertThat(a.datagramsReordered).isEqualTo(1);
+        assertThat(a.datagramsDuplicated).isEqualTo(2);
         assertThat(a.datagramsLost).as("3 was counted lost when 4 came; late, it stays counted").isEqualTo(1);
 
         // After a long in-order run the remembered window has moved on: a step back beyond it with an uptime just
@@ -116,6 +118,24 @@ class LossTrackerTest {
         datagram(2, 0, 50, 500);
         assertThat(agent(2).resets).isZero();
         assertThat(agent(2).datagramsReordered).isEqualTo(1);
+    }
+
+    @Test
+    void theSameHeaderOverOtherSamplesIsNotACopy() {
+        DatagramHeader h = new DatagramHeader();
+        h.agentAddressType = io.vecflow.sflow.SflowFormats.ADDRESS_IPV4;
+        h.agentAddress[3] = 9;
+        h.sequenceNumber = 7;
+        h.uptimeMs = 700;
+        assertThat(t.onDatagram(h, 0, 1, 111)).isNotSameAs(LossTracker.DUPLICATE);
+        assertThat(t.onDatagram(h, 0, 2, 222)).as("other content").isNotSameAs(LossTracker.DUPLICATE);
+        assertThat(t.onDatagram(h, 0, 3, 222)).as("the second one again").isSameAs(LossTracker.DUPLICATE);
+        LossTracker.AgentStats a = agent(9);
+        assertThat(a.datagrams).isEqualTo(2);
+        assertThat(a.datagramsReordered).isEqualTo(1);
+        assertThat(a.datagramsDuplicated).isEqualTo(1);
+        assertThat(a.lastStream).isZero();
+        assertThat(a.lastOffset).as("the stream position of the last datagram counted").isEqualTo(2);
     }
 
     @Test

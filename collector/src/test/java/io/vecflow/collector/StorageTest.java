@@ -164,7 +164,8 @@ class StorageTest {
     }
 
     @Test
-    void aFloodKeepsPendingRowsUnderTheCapAndCountsWhatWasDropped() throws Exception {
+    void aFloodKeepsPendingRowsUnderTheCapSpoolsTheRestAndStoresEveryRow(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path spool) throws Exception {
         String db = db("flood");
         List<byte[]> payloads = new ArrayList<>();
         for (String c : Captures.all()) {
@@ -179,6 +180,9 @@ class StorageTest {
         s.clickhouseFlushMs = 3_600_000;        // no timed insert: every row stays pending
         s.clickhouseMaxPendingBytes = 256 << 10;
         s.lossIntervalMs = 3_600_000;
+        s.spoolDirectory = spool;
+        s.spoolMaxBytes = 64 << 20;
+        s.spoolSegmentBytes = 1 << 20;
         try (Collector c = new Collector(s); TestSupport.Sender tx = new TestSupport.Sender(c.localAddress())) {
             ClickHouseSink ch = c.clickhouse();
             long maxPending = 0;
@@ -186,7 +190,10 @@ class StorageTest {
             long deadline = System.nanoTime() + 10_000_000_000L;
             // Bounded: at most 20,000 datagrams or 10 s.
             while (sent < 20_000 && System.nanoTime() < deadline) {
-                tx.send(payloads.get(sent % payloads.size()));
+                // Each copy a datagram of its own (a fresh sequence number), not a duplicate to leave out.
+                byte[] d = payloads.get(sent % payloads.size()).clone();
+                io.vecflow.sflow.DatagramHeader.rewriteSequence(d, 0, d.length, 1_000_000 + sent, 1000L * sent);
+                tx.send(d);
                 sent++;
                 if (sent % 64 == 0) {
                     maxPending = Math.max(maxPending, ch.pendingBytes());
@@ -198,24 +205,33 @@ class StorageTest {
             int total = sent;
             TestSupport.await("every datagram", WAIT, () -> c.stats().datagramsReceived.sum() >= total);
             maxPending = Math.max(maxPending, ch.pendingBytes());
-            System.out.printf("flood: %d datagrams, %d rows, pending peak %d bytes (cap %d per table), %d dropped%n",
-                    total, c.stats().flowRows.sum() + c.stats().counterRows.sum(), maxPending,
-                    s.clickhouseMaxPendingBytes, ch.rowsDropped());
-            // Three tables, each at most the cap plus the one row that crossed it.
-            assertThat(maxPending).isLessThanOrEqualTo(3 * (s.clickhouseMaxPendingBytes + 4096));
-            assertThat(ch.rowsDropped()).isPositive();
-            // Nothing is lost silently: every row is pending or counted as dropped.
-            long pendingRows = 0;
+            long spooled = c.spooler().spooled();
+            System.out.printf("flood: %d datagrams, pending peak %d bytes (cap %d per table), %d datagrams spooled%n",
+                    total, maxPending, s.clickhouseMaxPendingBytes, spooled);
+            // Five tables, each at most the cap plus the rows of the one datagram that crossed it.
+            assertThat(maxPending).isLessThanOrEqualTo(5 * (s.clickhouseMaxPendingBytes + 65536));
+            assertThat(spooled).as("datagrams beyond the cap go to the spool").isPositive();
+            assertThat(c.spooler().lost()).isZero();
             for (ClickHouseSink.TableStats t : ch.tableStats()) {
                 assertThat(t.written()).isZero();
-                assertThat(t.failed()).isZero();
             }
-            long dropped = ch.rowsDropped();
-            ch.flush();
+            // Inserting frees the cap, the spool drains behind it: every row of every datagram lands, none twice.
+            long end = System.nanoTime() + 15_000_000_000L;
+            while ((c.spooler().spooling() || ch.rowsPending() > 0) && System.nanoTime() < end) {
+                ch.flush();
+                Thread.sleep(20);
+            }
+            assertThat(c.spooler().spooling()).isFalse();
+            assertThat(c.spooler().replayed()).isEqualTo(spooled);
+            long stored = 0;
             for (ClickHouseSink.TableStats t : ch.tableStats()) {
-                pendingRows += t.written();
+                if (t.table().equals("flows") || t.table().equals("drops") || t.table().equals("if_counters")) {
+                    stored += t.written();
+                }
             }
-            assertThat(pendingRows + dropped).isEqualTo(c.stats().flowRows.sum() + c.stats().counterRows.sum());
+            assertThat(stored).isEqualTo(c.stats().flowRows.sum() + c.stats().counterRows.sum());
+            assertThat(count("SELECT count() FROM " + db + ".flows") + count("SELECT count() FROM " + db
+                    + ".drops")).isEqualTo(c.stats().flowRows.sum());
         }
     }
 

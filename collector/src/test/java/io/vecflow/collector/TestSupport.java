@@ -78,6 +78,78 @@ final class TestSupport {
         }
     }
 
+    /**
+     * A TCP relay on 127.0.0.1:{@code port} to a real server: tests stop it to make that server "go away" for the
+     * code under test (connections cut, new ones refused) without touching the shared server, and start a new relay
+     * on the same port for "it came back".
+     */
+    static final class TcpRelay implements AutoCloseable {
+        private final ServerSocket server;
+        private final List<java.net.Socket> open = java.util.Collections.synchronizedList(new ArrayList<>());
+        private final Thread acceptor;
+
+        TcpRelay(int port, String host, int targetPort) throws IOException {
+            server = new ServerSocket();
+            server.setReuseAddress(true);
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            acceptor = new Thread(() -> {
+                while (!server.isClosed()) {
+                    try {
+                        java.net.Socket in = server.accept();
+                        java.net.Socket out = new java.net.Socket(host, targetPort);
+                        open.add(in);
+                        open.add(out);
+                        pump(in, out);
+                        pump(out, in);
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            }, "tcp-relay-" + port);
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        private static void pump(java.net.Socket from, java.net.Socket to) {
+            Thread t = new Thread(() -> {
+                byte[] b = new byte[65536];
+                try {
+                    int n;
+                    while ((n = from.getInputStream().read(b)) > 0) {
+                        to.getOutputStream().write(b, 0, n);
+                    }
+                } catch (IOException e) {
+                    // closed
+                } finally {
+                    try {
+                        from.close();
+                        to.close();
+                    } catch (IOException e) {
+                        // closed
+                    }
+                }
+            }, "tcp-relay-pump");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        /** @return the relay's port. */
+        int port() {
+            return server.getLocalPort();
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            synchronized (open) {
+                for (java.net.Socket s : open) {
+                    s.close();
+                }
+                open.clear();
+            }
+        }
+    }
+
     /** Sends UDP datagrams from one socket on 127.0.0.1 (so the kernel keeps them on one inlet socket, in order). */
     static final class Sender implements AutoCloseable {
         private final DatagramSocket socket;

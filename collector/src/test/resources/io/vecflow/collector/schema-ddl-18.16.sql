@@ -190,7 +190,10 @@ CREATE TABLE IF NOT EXISTS vecflow.agents
     Samples UInt64,
     SamplesLost UInt64,
     SamplesReordered UInt64,
-    ReportedDrops UInt64
+    ReportedDrops UInt64,
+    DatagramsDuplicated UInt64,
+    IngestStream UInt32,
+    IngestOffset UInt64
 )
 ENGINE = MergeTree
 PARTITION BY toYYYYMMDD(TimeReceived)

@@ -129,6 +129,9 @@ final class CollectorCommand implements Callable<Integer> {
             return 0;
         }
         Collector.Settings s = cfg.toSettings();
+        // The daemon starts whether or not ClickHouse and Kafka answer: an outage at start is an outage like any
+        // other (rows wait, datagrams spool, the metrics say so).
+        s.waitForServices = false;
         try (Shutdown sd = Shutdown.install()) {
             Collector c = new Collector(s);
             io.vecflow.collector.CollectorMetrics metrics = null;
@@ -163,7 +166,11 @@ final class CollectorCommand implements Callable<Integer> {
                     metrics.close();
                 }
                 try {
-                    c.flush();
+                    if (c.clickhouse() == null || c.clickhouse().connected()) {
+                        c.flush();
+                    }
+                } catch (Exception e) {
+                    out.printf("flush at shutdown failed: %s%n", e.getMessage());
                 } finally {
                     c.close();
                     printStats(out, c);
@@ -182,6 +189,14 @@ final class CollectorCommand implements Callable<Integer> {
         long[] t = st.loss.totals();
         out.printf("agents: datagrams %,d, lost %,d, reordered %,d, restarts %,d; samples %,d, lost %,d, "
                 + "agent-reported drops %,d%n", t[0], t[1], t[2], t[3], t[4], t[5], t[6]);
+        if (st.datagramsDuplicate.sum() > 0) {
+            out.printf("duplicated datagrams left out: %,d%n", st.datagramsDuplicate.sum());
+        }
+        if (c.spooler() != null && (c.spooler().spooled() > 0 || c.spooler().heldDatagrams() > 0
+                || c.spooler().lost() > 0)) {
+            out.printf("spool: %,d datagrams spooled, %,d replayed, %,d kept for the next run, %,d lost (spool full)%n",
+                    c.spooler().spooled(), c.spooler().replayed(), c.spooler().heldDatagrams(), c.spooler().lost());
+        }
         if (st.datagramsConsumed.sum() > 0 || c.outlet() != null) {
             out.printf("outlet: %,d raw records consumed, %,d commits%n", st.datagramsConsumed.sum(),
                     c.outlet() == null ? 0 : c.outlet().commits());
@@ -196,8 +211,9 @@ final class CollectorCommand implements Callable<Integer> {
         for (FlowSink f : c.flowSinks()) {
             out.printf("  %s: %,d rows written, %,d failed%n", f.name(), f.rowsWritten(), f.rowsFailed());
             if (f instanceof io.vecflow.collector.ClickHouseSink ch) {
-                out.printf("  clickhouse: %,d if_counters rows, %,d rows dropped by back-pressure, %,d replays skipped%n",
-                        ch.counterRowsWritten(), ch.rowsDropped(), ch.rowsReplaySkipped());
+                out.printf("  clickhouse: %,d if_counters rows, %,d replays skipped, %,d insert failures (retried), "
+                        + "%,d rows not stored at shutdown%n", ch.counterRowsWritten(), ch.rowsReplaySkipped(),
+                        ch.insertFailures(), ch.rowsPending());
             }
         }
         out.flush();

@@ -101,12 +101,20 @@ public final class Demo {
         cs.clickhouseFlushMs = 500;
         cs.kafkaBootstrap = o.kafka;
         cs.kafkaRawTopic = o.kafkaTopic;
-        cs.allConsumesKafka = false; // Kafka is the raw archive here; rows are decoded in-process
+        if (o.kafka != null) {
+            // One path: datagrams -> raw topic -> this run's outlet -> sinks. A group of its own that starts at the
+            // end of the topic stores this run's datagrams, not the topic's history, and shares no partition.
+            cs.kafkaConsumerGroup = "vecflow-demo-" + java.util.UUID.randomUUID();
+            cs.kafkaOffsetReset = "latest";
+        }
         TopFlows top = new TopFlows();
         cs.extraFlowSinks.add(top);
 
         try (Collector collector = new Collector(cs)) {
             int port = collector.localAddress().getPort();
+            if (collector.outlet() != null) {
+                waitFor(() -> collector.outlet().hasPartitions(), 30_000, "the outlet to join its consumer group");
+            }
             HsflowdConfig hc = HsflowdConfig.parse("""
                     # written by vecflow demo
                     sflow {
@@ -180,6 +188,10 @@ public final class Demo {
                 waitFor(() -> collector.stats().datagramsReceived.sum() >= agent.datagramsSent(), 15_000,
                         "collector to receive " + agent.datagramsSent() + " datagrams");
                 collector.flush();
+                if (collector.outlet() != null && !collector.outlet().awaitCaughtUp(30_000)) {
+                    throw new IllegalStateException("timed out after 30000 ms waiting for the outlet to store the "
+                            + "raw topic's records (lag " + collector.outlet().lag() + ")");
+                }
             } finally {
                 emitter.close();
                 pcap.close();

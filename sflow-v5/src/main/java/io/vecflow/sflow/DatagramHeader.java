@@ -26,6 +26,43 @@ public final class DatagramHeader {
     /** Header length in bytes: 28 (IPv4 agent) or 40 (IPv6 agent). */
     public int headerLength;
 
+    /**
+     * Rewrites the sequence_number and uptime of an encoded sFlow v5 datagram in place (for replaying a capture as
+     * fresh datagrams: load generators and tests; a collector takes same-sequence, same-uptime, same-content copies
+     * for duplicates).
+     *
+     * @param d the datagram
+     * @param off its offset
+     * @param len its length in bytes
+     * @param sequenceNumber new sequence_number (u32)
+     * @param uptimeMs new uptime (u32 ms)
+     * @return false (nothing written) if the bytes are not an sFlow v5 header with a known address type
+     */
+    public static boolean rewriteSequence(byte[] d, int off, int len, long sequenceNumber, long uptimeMs) {
+        if (len < 28 || be32(d, off) != 5) {
+            return false;
+        }
+        long type = be32(d, off + 4);
+        int a = type == SflowFormats.ADDRESS_IPV4 ? 4 : type == SflowFormats.ADDRESS_IPV6 ? 16 : -1;
+        if (a < 0 || len < 24 + a) {
+            return false;
+        }
+        put32(d, off + 12 + a, sequenceNumber);
+        put32(d, off + 16 + a, uptimeMs);
+        return true;
+    }
+
+    private static long be32(byte[] b, int o) {
+        return (b[o] & 0xFFL) << 24 | (b[o + 1] & 0xFF) << 16 | (b[o + 2] & 0xFF) << 8 | (b[o + 3] & 0xFF);
+    }
+
+    private static void put32(byte[] b, int o, long v) {
+        b[o] = (byte) (v >>> 24);
+        b[o + 1] = (byte) (v >>> 16);
+        b[o + 2] = (byte) (v >>> 8);
+        b[o + 3] = (byte) v;
+    }
+
     /** @return 4 for an IPv4 agent, 16 for IPv6. */
     public int agentAddressLength() {
         return agentAddressType == SflowFormats.ADDRESS_IPV6 ? 16 : 4;
