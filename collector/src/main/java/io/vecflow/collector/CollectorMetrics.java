@@ -236,11 +236,18 @@ public final class CollectorMetrics implements AutoCloseable {
                 .help("encoded rows waiting for an insert, bytes (bounded by max-pending-bytes per table)")
                 .callback(cb -> cb.call(c.clickhouse() == null ? 0 : c.clickhouse().pendingBytes())).register(r);
         GaugeWithCallback.builder().name("vecflow_kafka_outlet_lag")
-                .help("largest partition lag of the outlet: records in the raw topic not yet stored and committed "
-                        + "(log end offset - committed offset), also while consumption is paused")
+                .help("records in the raw topic not yet stored and committed by this outlet, summed over its "
+                        + "partitions (log end offset - committed offset), also while consumption is paused")
                 .callback(cb -> {
                     if (c.outlet() != null) {
                         cb.call(c.outlet().lag());
+                    }
+                }).register(r);
+        GaugeWithCallback.builder().name("vecflow_kafka_outlet_partition_lag")
+                .help("records not yet stored and committed, per assigned partition").labelNames("partition")
+                .callback(cb -> {
+                    if (c.outlet() != null) {
+                        c.outlet().partitionLag().forEach((p, l) -> cb.call(l, Integer.toString(p)));
                     }
                 }).register(r);
         GaugeWithCallback.builder().name("vecflow_kafka_outlet_state")

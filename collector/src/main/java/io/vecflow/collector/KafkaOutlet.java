@@ -73,7 +73,8 @@ public final class KafkaOutlet implements AutoCloseable {
     private final RateLimitedLog warn = new RateLimitedLog(log, 60_000);
     private volatile boolean running = true;
     private volatile long recordsConsumed, commits, flushFailures, badRecords;
-    private volatile double lag;
+    private volatile double lag, maxLag;
+    private volatile Map<Integer, Long> partitionLag = Map.of();
     private volatile boolean lagKnown;
     private volatile long lagReadNanos;
     private volatile boolean consumerAssignmentEmpty = true;
@@ -391,19 +392,23 @@ public final class KafkaOutlet implements AutoCloseable {
     }
 
     /**
-     * The largest lag over the assigned partitions: log end offset minus the next offset after what is stored and
-     * committed — the records not yet in ClickHouse, true also while consumption is paused.
+     * The lag over the assigned partitions: per partition, log end offset minus the next offset after what is stored
+     * and committed — the records not yet in ClickHouse, true also while consumption is paused; their sum and the
+     * largest.
      */
     private void updateLag() {
         Set<TopicPartition> parts = consumer.assignment();
         consumerAssignmentEmpty = parts.isEmpty() || !needWatermarks.isEmpty();
         if (parts.isEmpty()) {
             lag = 0;
+            maxLag = 0;
+            partitionLag = Map.of();
             return;
         }
         try {
             Map<TopicPartition, Long> end = consumer.endOffsets(parts, Duration.ofSeconds(2));
-            long max = 0;
+            long sum = 0, max = 0;
+            Map<Integer, Long> per = new java.util.TreeMap<>();
             for (TopicPartition tp : parts) {
                 Long e = end.get(tp);
                 if (e == null) {
@@ -415,9 +420,14 @@ public final class KafkaOutlet implements AutoCloseable {
                             ? o.offset() : beginning(tp);
                     committed.put(tp, c);
                 }
-                max = Math.max(max, e - c);
+                long l = Math.max(0, e - c);
+                per.put(tp.partition(), l);
+                sum += l;
+                max = Math.max(max, l);
             }
-            lag = max;
+            lag = sum;
+            maxLag = max;
+            partitionLag = per;
             lagKnown = true;
             lagReadNanos = System.nanoTime();
         } catch (RuntimeException e) {
@@ -459,11 +469,21 @@ public final class KafkaOutlet implements AutoCloseable {
     }
 
     /**
-     * @return the largest lag over the assigned partitions, records not yet stored and committed (log end offset
-     *     minus committed offset), refreshed every second, also while paused
+     * @return the lag summed over the assigned partitions: records in the topic not yet stored and committed (log
+     *     end offset minus committed offset), refreshed every 0.5 s, also while paused
      */
     public double lag() {
         return lag;
+    }
+
+    /** @return the largest lag of one assigned partition, records. */
+    public double maxPartitionLag() {
+        return maxLag;
+    }
+
+    /** @return the lag per assigned partition (partition → records), as of the last reading. */
+    public Map<Integer, Long> partitionLag() {
+        return partitionLag;
     }
 
     /**
