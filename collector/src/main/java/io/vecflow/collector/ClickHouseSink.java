@@ -387,7 +387,7 @@ public final class ClickHouseSink implements FlowSink {
 
     private void insert(String table, List<String> columns, RowBinaryWriter w) throws Exception {
         InsertSettings is = new InsertSettings();
-        if (features.major() >= 21) {
+        if (features.asyncInsertSetting()) {
             is.serverSetting("async_insert", "0");
         }
         client.insert(table, columns, new ByteArrayInputStream(w.buffer(), 0, w.size()), ClickHouseFormat.RowBinary,
