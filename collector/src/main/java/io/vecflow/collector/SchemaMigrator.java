@@ -71,19 +71,23 @@ public final class SchemaMigrator {
                 // Before the tables step: there, flows and drops get Direction by ADD COLUMN (its DEFAULT computes it
                 // for the rows already stored) and the views are created again, now passing Direction on. A rollup
                 // needs the column in its SummingMergeTree key, which ADD COLUMN alone would not give.
+                // The old views are dropped whether or not this run altered their rollup: a run cut short after the
+                // ALTER repeats the step, and an old view into a rollup that has Direction fails every insert into
+                // flows on 18.16 ("Expected column Direction").
                 Set<String> tables = m.sink.tables();
                 for (FlowSchema.View v : FlowSchema.VIEWS) {
-                    if (!v.target().startsWith("flows_") || !tables.contains(v.target())
-                            || m.sink.columnsOf(v.target()).contains("Direction")) {
+                    if (!v.target().startsWith("flows_") || !tables.contains(v.target())) {
                         continue;
                     }
-                    m.exec(FlowSchema.addRollupDirection(m.db, v.target(), m.features));
+                    if (!m.sink.columnsOf(v.target()).contains("Direction")) {
+                        m.exec(FlowSchema.addRollupDirection(m.db, v.target(), m.features));
+                        log.info("{}.{}: Direction appended to the key", m.db, v.target());
+                    }
                     if (tables.contains(v.name())) {
                         // Holds no rows (TO table); rows inserted into flows between this and its re-creation a few
                         // statements later reach no rollup.
                         m.exec("DROP TABLE " + m.db + "." + v.name());
                     }
-                    log.info("{}.{}: Direction added to the key; {} re-created", m.db, v.target(), v.name());
                 }
             }));
 

@@ -52,10 +52,17 @@ import org.junit.jupiter.api.Test;
  * sFlow drops counters), records loss accounting, and the test inserts an {@code lb_decisions} fixture (no
  * component writes that table yet). Then every dashboard's variables and panel queries are expanded as Grafana and
  * grafana-clickhouse-datasource do ({@link GrafanaQueryExpander}) for a 1 h, a 2 d and a 30 d range ending now, with
- * every multi-value variable on "All", and run: each must succeed, return at least one row, not be all zeros in
- * its numeric columns (an aggregate over nothing still returns one row), and, for time-series targets, carry a
- * DateTime column in ascending order. A second pass selects the first value of every multi-value variable and
- * requires every query to run. A panel added to any dashboard file is covered without changing this test.
+ * every multi-value variable on "All" (custom variables at their saved default), and run: each must succeed, return
+ * at least one row, not be all zeros in its numeric columns (an aggregate over nothing still returns one row), and,
+ * for time-series targets, carry a DateTime column in ascending order. A second pass selects the first value of every
+ * multi-value variable, a third each value of every custom variable (and All), and requires every query to run. A
+ * panel added to any dashboard file is covered without changing this test.
+ *
+ * <p>{@link #aPacketSampledOnIngressAndEgressIsCountedOnceByDefault}: an agent sampling both directions; every Flows
+ * panel counts each packet once by default. {@link #backendSharePerVipKeepsEveryBackendOfEveryBucket}: the join of the
+ * load balancer's share panel keeps every backend. {@link #dashboardJsonIsValid} also refuses SQL whose meaning
+ * depends on the server version ({@link #versionDependentConstructs}) and flows/rollup panels without the direction
+ * filter.
  *
  * <p>Database name: the dashboards name tables as {@code ${database}.table}, {@code database} being a hidden constant
  * variable ({@code vecflow}, the provisioned {@code defaultDatabase}); the test sets that variable to its own
