@@ -277,6 +277,17 @@ class RowBinaryWriterTest {
     }
 
     @Test
+    void aDirectionOutsideTheEnumIsWrittenAsUndefined() {
+        FlowRow r = sampleRow();
+        for (int d : new int[] {3, -1, 255}) {
+            r.direction = d;
+            assertThat(encode(r)[62]).as("Direction byte for " + d).isZero();
+        }
+        r.direction = FlowRow.INGRESS;
+        assertThat(encode(r)[62]).isEqualTo((byte) 1);
+    }
+
+    @Test
     void rowsAppendBackToBackAndTheBufferGrowsAndResets() {
         FlowRow r = sampleRow();
         RowBinaryWriter w = new RowBinaryWriter(1); // grows from the 64-byte minimum
