@@ -569,7 +569,7 @@ public final class ClickHouseSink implements FlowSink {
             throw new IOException("injected: ClickHouse away");
         }
         InsertSettings is = new InsertSettings();
-        if (features.major() >= 21) {
+        if (features.asyncInsertSetting()) {
             is.serverSetting("async_insert", "0");
         }
         client.insert(table, columns, new ByteArrayInputStream(w.buffer(), 0, w.size()), ClickHouseFormat.RowBinary,

@@ -22,6 +22,11 @@ import java.util.Arrays;
  *
  * <p><b>AS numbers</b> (extended_gateway, pitfall 16): SrcAS = src_as, or the router's own AS when src_as is 0;
  * DstAS = the last ASN of dst_as_path, or the router's AS when the path is empty; 0 without extended_gateway.
+ *
+ * <p><b>Direction</b> ({@link #direction(int, long, int, long, int, long)}): sFlow v5 has no direction field; the data
+ * source says where the sampler sits. hsflowd's mod_psample takes an ingress sample's source from its input port and
+ * an egress sample's from its output port (VPP's sflow plugin sends them on PSAMPLE groups 3 and 4; vecflow's agent
+ * does the same), so source_id ifIndex = input → ingress, = output → egress, anything else → undefined.
  */
 public final class FlowRow {
     /** {@link #sampleType} of a flow sample (0:1, 0:3). */
@@ -30,6 +35,12 @@ public final class FlowRow {
     public static final int DISCARD = 1;
     /** Capacity of {@link #dstAsPath}. */
     public static final int MAX_AS_PATH = FlowRecords.MAX_AS_PATH;
+    /** {@link #direction}: the data source is not one of the sample's interfaces (or not an interface). */
+    public static final int DIRECTION_UNDEFINED = 0;
+    /** {@link #direction}: sampled as it entered the agent (data source = input interface). */
+    public static final int INGRESS = 1;
+    /** {@link #direction}: sampled as it left the agent (data source = output interface). */
+    public static final int EGRESS = 2;
 
     /** Receive time, ns since the UNIX epoch. */
     public long timeReceivedNanos;
@@ -45,6 +56,8 @@ public final class FlowRow {
     public int sourceIdType;
     /** {@link #FLOW} or {@link #DISCARD}. */
     public int sampleType;
+    /** {@link #INGRESS}, {@link #EGRESS} or {@link #DIRECTION_UNDEFINED}, from the data source (class comment). */
+    public int direction;
     /** Discard reason code (discards only; 0 otherwise — check {@link #sampleType}). */
     public long discardReason;
     /** IPFIX forwardingStatus: 64 (forwarded, unknown) for flow samples, 128..191 for discards. */
@@ -131,6 +144,7 @@ public final class FlowRow {
         sampleType = s.isDiscard() ? DISCARD : FLOW;
         discardReason = s.isDiscard() ? s.reason : 0;
         forwardingStatus = s.isDiscard() ? DiscardReasons.forwardingStatus(s.reason) : 64;
+        direction = direction(s.sourceIdType, s.sourceIdIndex, s.inputFormat, s.input, s.outputFormat, s.output);
         samplingRate = s.samplingRate;
         samplePool = s.samplePool;
         drops = s.drops;
@@ -267,6 +281,35 @@ public final class FlowRow {
         }
     }
 
+    /**
+     * Where a sample was taken, from its data source (sFlow v5 carries no direction): source_id type 0 (ifIndex) with
+     * a non-zero index equal to the input interface (format 0) → {@link #INGRESS}; else equal to the output interface
+     * (format 0) → {@link #EGRESS}; else {@link #DIRECTION_UNDEFINED} — e.g. source 0:0, a VLAN (type 1) or entity
+     * (type 2) source, or an ifIndex that is neither interface (a LAG or bridge sampler). When input and output are the
+     * same port (hairpin), ingress. {@link FlowSchema#DIRECTION_RULE} is the same rule in SQL.
+     *
+     * @param sourceIdType source_id type (0 ifIndex, 1 smonVlanDataSource, 2 entPhysicalEntry)
+     * @param sourceIdIndex source_id index
+     * @param inputFormat input interface format (0 single ifIndex, 1 discarded, 2 multiple)
+     * @param input input interface value
+     * @param outputFormat output interface format, as inputFormat
+     * @param output output interface value
+     * @return {@link #INGRESS}, {@link #EGRESS} or {@link #DIRECTION_UNDEFINED}
+     */
+    public static int direction(int sourceIdType, long sourceIdIndex, int inputFormat, long input, int outputFormat,
+            long output) {
+        if (sourceIdType != 0 || sourceIdIndex == 0) {
+            return DIRECTION_UNDEFINED;
+        }
+        if (inputFormat == 0 && sourceIdIndex == input) {
+            return INGRESS;
+        }
+        if (outputFormat == 0 && sourceIdIndex == output) {
+            return EGRESS;
+        }
+        return DIRECTION_UNDEFINED;
+    }
+
     /** Copies every field of another row into this one (for sinks that keep rows); returns this. */
     public FlowRow copyFrom(FlowRow r) {
         timeReceivedNanos = r.timeReceivedNanos;
@@ -278,6 +321,7 @@ public final class FlowRow {
         sourceIdIndex = r.sourceIdIndex;
         sourceIdType = r.sourceIdType;
         sampleType = r.sampleType;
+        direction = r.direction;
         discardReason = r.discardReason;
         forwardingStatus = r.forwardingStatus;
         samplingRate = r.samplingRate;

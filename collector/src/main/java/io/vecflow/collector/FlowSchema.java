@@ -26,6 +26,11 @@ import java.util.regex.Pattern;
  * (ReplacingMergeTree fed by views), rollups {@code flows_1m}, {@code flows_5m}, {@code flows_1h}
  * (SummingMergeTree fed by views; Bytes and Packets already multiplied by sampling_rate, Samples = raw rows).
  *
+ * <p>{@code Direction} (flows, drops and the rollups' key) is where the agent sampled the packet, from the data source
+ * ({@link FlowRow#direction(int, long, int, long, int, long)}): {@code ingress}, {@code egress} or {@code undefined};
+ * on flows and drops its {@code DEFAULT} is the same rule in SQL ({@link #DIRECTION_RULE}), so rows stored before
+ * the column existed, and inserts that leave it out, get it from the row's own source and interfaces.
+ *
  * <p>Every row that comes from a datagram carries {@code IngestStream}/{@code IngestOffset}: the Kafka partition and
  * offset of the raw record (outlet role), or a per-process stream id with bit 31 set and a per-stream datagram counter
  * (in-process role). Offsets rise within a stream, so the greatest offset stored per stream is a watermark: a
@@ -36,8 +41,26 @@ public final class FlowSchema {
 
     /** Logical column types; {@link #type} renders them per server. */
     public enum Type {
-        DATETIME, UINT8, UINT16, UINT32, UINT64, FLOAT64, IP, STRING, LC_STRING, ARRAY_UINT32, ARRAY_IP
+        DATETIME, UINT8, UINT16, UINT32, UINT64, FLOAT64, IP, STRING, LC_STRING, ARRAY_UINT32, ARRAY_IP,
+        /** {@code Enum8} of {@link #DIRECTIONS}, numbered as {@link FlowRow#direction}; the same on every server. */
+        DIRECTION
     }
+
+    /**
+     * Names of the {@code Direction} values, indexed by {@link FlowRow#direction} ({@link FlowRow#DIRECTION_UNDEFINED}
+     * 0, {@link FlowRow#INGRESS} 1, {@link FlowRow#EGRESS} 2). 0 first: it is the Enum's default, the value of a
+     * rollup row stored before the column existed.
+     */
+    public static final List<String> DIRECTIONS = List.of("undefined", "ingress", "egress");
+
+    /**
+     * The direction rule of {@link FlowRow#direction(int, long, int, long, int, long)} in ClickHouse SQL over the
+     * flows columns: the {@code DEFAULT} of {@code Direction} in flows and drops (18.16 and current servers alike).
+     */
+    public static final String DIRECTION_RULE = "multiIf(SourceIdType = 0 AND SourceIdIndex != 0 AND InIfFormat = 0 "
+            + "AND SourceIdIndex = InIf, '" + DIRECTIONS.get(FlowRow.INGRESS) + "', SourceIdType = 0 AND "
+            + "SourceIdIndex != 0 AND OutIfFormat = 0 AND SourceIdIndex = OutIf, '" + DIRECTIONS.get(FlowRow.EGRESS)
+            + "', '" + DIRECTIONS.get(FlowRow.DIRECTION_UNDEFINED) + "')";
 
     /**
      * A column.
@@ -46,14 +69,19 @@ public final class FlowSchema {
      * @param type logical type
      * @param codec codec for modern servers, or null
      * @param index skip index type for modern servers (e.g. {@code bloom_filter(0.001)}), or null
+     * @param defaultExpression the column's {@code DEFAULT} expression over other columns (every server), or null
      */
-    public record Column(String name, Type type, String codec, String index) {
+    public record Column(String name, Type type, String codec, String index, String defaultExpression) {
         Column(String name, Type type) {
-            this(name, type, null, null);
+            this(name, type, null, null, null);
         }
 
         Column(String name, Type type, String codec) {
-            this(name, type, codec, null);
+            this(name, type, codec, null, null);
+        }
+
+        Column(String name, Type type, String codec, String index) {
+            this(name, type, codec, index, null);
         }
     }
 
@@ -107,6 +135,7 @@ public final class FlowSchema {
             new Column("SourceIdType", Type.UINT8),
             new Column("SourceIdIndex", Type.UINT32),
             new Column("SampleType", Type.UINT8),
+            new Column("Direction", Type.DIRECTION, null, null, DIRECTION_RULE),
             new Column("DiscardReason", Type.UINT32),
             new Column("ForwardingStatus", Type.UINT8),
             new Column("SamplingRate", Type.UINT32),
@@ -350,7 +379,10 @@ public final class FlowSchema {
             new Column("NormSmallP99", Type.FLOAT64),
             new Column("NormLargeMean", Type.FLOAT64));
 
-    /** Rollup columns: the dimensions kept, then the sums. */
+    /**
+     * Rollup columns: the dimensions kept (the order key, {@link #ROLLUP_KEY}), then the sums. Direction is a
+     * dimension: a packet sampled on ingress and on egress has a row for each, which the dashboards never add.
+     */
     public static final List<Column> ROLLUP = List.of(
             new Column("TimeReceived", Type.DATETIME, "DoubleDelta, LZ4"),
             new Column("AgentAddress", Type.IP),
@@ -363,12 +395,18 @@ public final class FlowSchema {
             new Column("SrcAS", Type.UINT32),
             new Column("DstAS", Type.UINT32),
             new Column("ForwardingStatus", Type.UINT8),
+            new Column("Direction", Type.DIRECTION),
             new Column("Bytes", Type.UINT64, "T64, LZ4"),
             new Column("Packets", Type.UINT64, "T64, LZ4"),
             new Column("Samples", Type.UINT64, "T64, LZ4"));
 
-    private static final String ROLLUP_KEY = "TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, "
-            + "SrcAS, DstAS, ForwardingStatus";
+    /**
+     * The rollups' order key, which SummingMergeTree sums by. Direction is last: a rollup created before it existed
+     * gets it with {@code ADD COLUMN ... MODIFY ORDER BY}, which may only append a new column to the key
+     * ({@link #addRollupDirection}).
+     */
+    static final String ROLLUP_KEY = "TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, "
+            + "SrcAS, DstAS, ForwardingStatus, Direction";
 
     /** Tables, in creation order (views need their source and target). */
     public static final List<Table> TABLES = List.of(
@@ -416,8 +454,8 @@ public final class FlowSchema {
         // No GROUP BY: SummingMergeTree sums equal keys when it merges parts (queries sum() anyway). The aliases
         // shadow source columns, which both 18.16 and current servers accept in a non-aggregating SELECT.
         return "SELECT " + bucket + " AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, "
-                + "SrcAS, DstAS, ForwardingStatus, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, "
-                + "toUInt64(1) AS Samples FROM {db}.flows";
+                + "SrcAS, DstAS, ForwardingStatus, Direction, Bytes * SamplingRate AS Bytes, "
+                + "Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM {db}.flows";
     }
 
     /** Materialized views, created after every table. */
@@ -457,6 +495,17 @@ public final class FlowSchema {
     public record ServerFeatures(int major, int minor, boolean ipv6Type, boolean codecs, boolean ttl,
             boolean lowCardinality, boolean skipIndexes) {
         private static final Pattern VERSION = Pattern.compile("(\\d{1,9})\\.(\\d{1,9})(?:\\..*)?");
+
+        /**
+         * Whether the server knows the {@code async_insert} setting (21.11 on; 26.3 made async inserts the default,
+         * so the sink turns them off explicitly). An older server refuses a query that names a setting it does not
+         * know ("Unknown setting"), so the setting is sent only when this is true.
+         *
+         * @return true from 21.11
+         */
+        public boolean asyncInsertSetting() {
+            return major > 21 || (major == 21 && minor >= 11);
+        }
 
         /**
          * Parses the text of {@code SELECT version()}: {@code major.minor} then optional further parts, e.g.
@@ -581,8 +630,28 @@ public final class FlowSchema {
         return addMissingColumns(database, table("flows"), existing, f);
     }
 
+    /**
+     * The migration of a rollup created before {@code Direction} existed: one {@code ALTER} that adds the column
+     * after ForwardingStatus and appends it to the order key ({@link #ROLLUP_KEY}; the primary key stays as it was).
+     * Existing rows get {@code undefined}; nothing is rewritten. Runs on 18.16 and current servers.
+     *
+     * @param database database name
+     * @param rollup rollup table name ({@code flows_1m}, {@code flows_5m}, {@code flows_1h})
+     * @param f server features
+     * @return the statement
+     */
+    static String addRollupDirection(String database, String rollup, ServerFeatures f) {
+        Column direction = table(rollup).columns().stream().filter(c -> c.name().equals("Direction")).findFirst()
+                .orElseThrow();
+        return "ALTER TABLE " + database + "." + rollup + " ADD COLUMN " + columnDefinition(direction, f)
+                + " AFTER ForwardingStatus, MODIFY ORDER BY (" + ROLLUP_KEY + ")";
+    }
+
     private static String columnDefinition(Column c, ServerFeatures f) {
         String s = c.name() + " " + type(c.type(), f);
+        if (c.defaultExpression() != null) {
+            s += " DEFAULT " + c.defaultExpression();
+        }
         if (f.codecs() && c.codec() != null) {
             s += " CODEC(" + c.codec() + ")";
         }
@@ -603,6 +672,8 @@ public final class FlowSchema {
             case LC_STRING -> f.lowCardinality() ? "LowCardinality(String)" : "String";
             case ARRAY_UINT32 -> "Array(UInt32)";
             case ARRAY_IP -> "Array(" + (f.ipv6Type() ? "IPv6" : "FixedString(16)") + ")";
+            case DIRECTION -> "Enum8('" + DIRECTIONS.get(0) + "' = 0, '" + DIRECTIONS.get(1) + "' = 1, '"
+                    + DIRECTIONS.get(2) + "' = 2)";
         };
     }
 

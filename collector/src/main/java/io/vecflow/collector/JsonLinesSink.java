@@ -13,7 +13,8 @@ import java.time.Instant;
 
 /**
  * Writes one JSON object per flow row to a file (JSON Lines), the collector's embedded default sink. Field names are
- * the snake_case sFlow names; addresses are text, MACs {@code aa:bb:cc:dd:ee:ff}.
+ * the snake_case sFlow names; addresses are text, MACs {@code aa:bb:cc:dd:ee:ff}; {@code direction} is the flows
+ * column's value ({@code ingress}, {@code egress}, {@code undefined}: {@link FlowRow#direction}).
  */
 public final class JsonLinesSink implements FlowSink {
     private final OutputStream out;
@@ -98,6 +99,8 @@ public final class JsonLinesSink implements FlowSink {
             gen.writeNumberField("sample_sequence", r.sampleSequence);
             gen.writeStringField("source_id", r.sourceIdType + ":" + r.sourceIdIndex);
             gen.writeStringField("sample_type", r.sampleType == FlowRow.DISCARD ? "discard" : "flow");
+            gen.writeStringField("direction", FlowSchema.DIRECTIONS.get(
+                    r.direction >= 0 && r.direction < FlowSchema.DIRECTIONS.size() ? r.direction : 0));
             if (r.sampleType == FlowRow.DISCARD) {
                 gen.writeNumberField("discard_reason", r.discardReason);
                 gen.writeStringField("discard_reason_name", io.vecflow.sflow.DiscardReasons.name(r.discardReason));

@@ -34,6 +34,8 @@ public final class RowBinaryWriter {
         u8(r.sourceIdType);
         u32(r.sourceIdIndex);
         u8(r.sampleType);
+        // Direction, Enum8 as its number; a value outside the Enum would make the server refuse the whole batch
+        u8(r.direction >= 0 && r.direction < FlowSchema.DIRECTIONS.size() ? r.direction : 0);
         u32(r.discardReason);
         u8(r.forwardingStatus);
         u32(r.samplingRate);

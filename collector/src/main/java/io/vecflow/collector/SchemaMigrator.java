@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code CREATE MATERIALIZED VIEW IF NOT EXISTS} for every view;</li>
  *   <li>versioned migrations that move or backfill data, each recorded once done.</li>
  * </ol>
- * A schema change therefore never loses data: rows move (INSERT … SELECT) before their old home is cleared. Run one
+ * A schema change therefore never loses data: rows move (INSERT … SELECT) before their old home is cleared, and a
+ * rollup's order key grows in place ({@code ADD COLUMN … MODIFY ORDER BY}, migration 4). Run one
  * collector first when upgrading several at once (the versioned steps are not locked against concurrent starts).
  */
 public final class SchemaMigrator {
@@ -63,6 +64,29 @@ public final class SchemaMigrator {
                             m.exec("INSERT INTO " + m.db + "." + v.target() + " "
                                     + v.select().replace("{db}", m.db) + " WHERE SampleType = 0");
                         }
+                    }
+                }
+            }),
+            new Migration(4, "rollups keyed by Direction, their views re-created", true, m -> {
+                // Before the tables step: there, flows and drops get Direction by ADD COLUMN (its DEFAULT computes it
+                // for the rows already stored) and the views are created again, now passing Direction on. A rollup
+                // needs the column in its SummingMergeTree key, which ADD COLUMN alone would not give.
+                // The old views are dropped whether or not this run altered their rollup: a run cut short after the
+                // ALTER repeats the step, and an old view into a rollup that has Direction fails every insert into
+                // flows on 18.16 ("Expected column Direction").
+                Set<String> tables = m.sink.tables();
+                for (FlowSchema.View v : FlowSchema.VIEWS) {
+                    if (!v.target().startsWith("flows_") || !tables.contains(v.target())) {
+                        continue;
+                    }
+                    if (!m.sink.columnsOf(v.target()).contains("Direction")) {
+                        m.exec(FlowSchema.addRollupDirection(m.db, v.target(), m.features));
+                        log.info("{}.{}: Direction appended to the key", m.db, v.target());
+                    }
+                    if (tables.contains(v.name())) {
+                        // Holds no rows (TO table); rows inserted into flows between this and its re-creation a few
+                        // statements later reach no rollup.
+                        m.exec("DROP TABLE " + m.db + "." + v.name());
                     }
                 }
             }));

@@ -215,6 +215,16 @@ class CollectorCaptureTest {
         assertThat(addr(g.srcAddr)).isEqualTo("172.16.32.254");
         assertThat(addr(g.dstAddr)).isEqualTo("172.16.32.241");
 
+        // Direction from the data source: goflow2's source 0:1043 is its output port (egress), as are Akvorado's
+        // ipv4-data (0:182, output 182) and raw-ipv4 (0:2, output 2); tcpdump's expanded sample (0:11001, in 29001)
+        // and Akvorado's local-interface (0:28, in 27) name neither interface.
+        assertThat(g.direction).isEqualTo(FlowRow.EGRESS);
+        assertThat(a.direction).isEqualTo(FlowRow.EGRESS);
+        assertThat(raw).extracting(r -> r.direction).containsOnly(FlowRow.EGRESS);
+        assertThat(x.direction).isEqualTo(FlowRow.DIRECTION_UNDEFINED);
+        assertThat(rows.get("akvorado-data-local-interface.pcap").get(0).direction)
+                .isEqualTo(FlowRow.DIRECTION_UNDEFINED);
+
         // Akvorado data-icmpv6: IPv6 addresses, internal interfaces (0x3FFFFFFF) kept.
         FlowRow v6 = rows.get("akvorado-data-icmpv6.pcap").get(0);
         assertThat(addr(v6.agentAddress)).isEqualTo("127.0.0.1");
@@ -257,6 +267,7 @@ class CollectorCaptureTest {
             assertThat(l.get("output")).isEqualTo(r.outIf);
             assertThat(l.get("src_mac")).isEqualTo(JsonLinesSink.mac(r.srcMac));
             assertThat(l.get("sample_sequence")).isEqualTo(r.sampleSequence);
+            assertThat(l.get("direction")).isEqualTo(FlowSchema.DIRECTIONS.get(r.direction));
         }
         assertThat(lines.get(all.indexOf(x)).get("output")).isEqualTo(1285816721L);
         assertThat(senderPort).isPositive();

@@ -52,10 +52,17 @@ import org.junit.jupiter.api.Test;
  * sFlow drops counters), records loss accounting, and the test inserts an {@code lb_decisions} fixture (no
  * component writes that table yet). Then every dashboard's variables and panel queries are expanded as Grafana and
  * grafana-clickhouse-datasource do ({@link GrafanaQueryExpander}) for a 1 h, a 2 d and a 30 d range ending now, with
- * every multi-value variable on "All", and run: each must succeed, return at least one row, not be all zeros in
- * its numeric columns (an aggregate over nothing still returns one row), and, for time-series targets, carry a
- * DateTime column in ascending order. A second pass selects the first value of every multi-value variable and
- * requires every query to run. A panel added to any dashboard file is covered without changing this test.
+ * every multi-value variable on "All" (custom variables at their saved default), and run: each must succeed, return
+ * at least one row, not be all zeros in its numeric columns (an aggregate over nothing still returns one row), and,
+ * for time-series targets, carry a DateTime column in ascending order. A second pass selects the first value of every
+ * multi-value variable, a third each value of every custom variable (and All), and requires every query to run. A
+ * panel added to any dashboard file is covered without changing this test.
+ *
+ * <p>{@link #aPacketSampledOnIngressAndEgressIsCountedOnceByDefault}: an agent sampling both directions; every Flows
+ * panel counts each packet once by default. {@link #backendSharePerVipKeepsEveryBackendOfEveryBucket}: the join of the
+ * load balancer's share panel keeps every backend. {@link #dashboardJsonIsValid} also refuses SQL whose meaning
+ * depends on the server version ({@link #versionDependentConstructs}) and flows/rollup panels without the direction
+ * filter.
  *
  * <p>Database name: the dashboards name tables as {@code ${database}.table}, {@code database} being a hidden constant
  * variable ({@code vecflow}, the provisioned {@code defaultDatabase}); the test sets that variable to its own
@@ -128,6 +135,17 @@ class DashboardQueriesTest {
                 String name = v.path("name").asText();
                 vars.put(name, v);
                 variablesByName.putIfAbsent(name, v);
+                if (v.path("type").asText().equals("custom")) {
+                    List<String> options = customOptions(v);
+                    String current = v.at("/current/value").asText("");
+                    if (options.isEmpty()) {
+                        problems.add(f + " variable " + name + ": custom variable without values");
+                    } else if (!options.contains(current) && !(current.equals(GrafanaQueryExpander.ALL)
+                            && v.path("includeAll").asBoolean())) {
+                        problems.add(f + " variable " + name + ": current value '" + current + "' is not an option of "
+                                + options);
+                    }
+                }
                 if (v.path("type").asText().equals("query")) {
                     checkDatasource(f + " variable " + name, v.path("datasource"), problems);
                     if (variableSql(v).isBlank()) {
@@ -203,6 +221,11 @@ class DashboardQueriesTest {
                     if (sql.isBlank()) {
                         problems.add(where + ": no rawSql");
                     }
+                    if (FLOW_TABLE.matcher(sql).find() && !sql.contains(DIRECTION_FILTER)
+                            && !NOT_TRAFFIC.contains(f + ": " + p.path("title").asText())) {
+                        problems.add(where + ": reads flows or a rollup without the direction filter (a packet sampled "
+                                + "on ingress and egress would count twice): " + DIRECTION_FILTER);
+                    }
                     if (sql.strip().endsWith(";") || Pattern.compile("(?i)\\bFORMAT\\s+\\w+\\s*$").matcher(sql).find()) {
                         problems.add(where + ": rawSql ends with ; or FORMAT (the plugin chooses the format)");
                     }
@@ -211,6 +234,9 @@ class DashboardQueriesTest {
             }
             Matcher cond = Pattern.compile("\\$__conditionalAll\\(").matcher("");
             for (String sql : sqls) {
+                for (String problem : versionDependentConstructs(sql)) {
+                    problems.add(f + ": " + problem + " in: " + sql);
+                }
                 Matcher m = Pattern.compile("(?i)\\b(FROM|JOIN)\\s+(?!\\(|\\$\\{database}\\.)(\\S+)").matcher(sql);
                 while (m.find()) {
                     problems.add(f + ": table " + m.group(2) + " not named as ${database}.table in: " + sql);
@@ -245,6 +271,85 @@ class DashboardQueriesTest {
         assertThat(problems).as("dashboard problems").isEmpty();
         assertThat(uids).contains("vecflow-flows", "vecflow-drops", "vecflow-load-balancer",
                 "vecflow-pipeline-health");
+    }
+
+    /** Panel SQL that reads raw flows or a rollup: {@code ${database}.flows…} or {@code ${database}.${rollup}}. */
+    static final Pattern FLOW_TABLE = Pattern.compile("\\$\\{database}\\.(flows\\b|flows_|\\$\\{rollup})");
+
+    /**
+     * The direction filter every flows/rollup panel carries, so that a packet an agent samples on ingress and on
+     * egress is counted once by default (variable {@code direction}, README "Dashboards").
+     */
+    static final String DIRECTION_FILTER = "(toString(Direction) IN (${direction:singlequote}) OR ('once' IN "
+            + "(${direction:singlequote}) AND (Direction != 'egress' OR (AgentAddress, SubAgentId, InIf) NOT IN (SELECT "
+            + "AgentAddress, SubAgentId, InIf FROM ${database}.flows_1h WHERE TimeReceived >= toStartOfHour($__fromTime) "
+            + "AND TimeReceived <= $__toTime AND Direction = 'ingress'))))";
+
+    /** Panels that read flows but count stored rows, not traffic: a packet sampled twice is stored twice. */
+    static final Set<String> NOT_TRAFFIC = Set.of("vecflow/pipeline-health.json: Rows stored");
+
+    /**
+     * SQL whose meaning depends on the server version, which a dashboard cannot render per server (the collector's
+     * DDL can: {@link FlowSchema.ServerFeatures}): {@code ANY} joins (from 20.1, by default, {@code ANY INNER JOIN}
+     * keeps one row per key on both sides, where 18.16 kept every left row), joins without an explicit {@code ALL}
+     * strictness, {@code SEMI}/{@code ANTI}/{@code ASOF} joins and window functions (not on 18.16), {@code SETTINGS}
+     * (settings come and go between versions), and what the README lists as missing on 18.16.
+     *
+     * @return one description per construct found (empty when none)
+     */
+    static List<String> versionDependentConstructs(String sql) {
+        List<String> out = new ArrayList<>();
+        Matcher join = Pattern.compile("(?i)\\bJOIN\\b").matcher(sql);
+        Pattern strictness = Pattern.compile("(?is).*\\b(ALL\\s+(INNER|LEFT|RIGHT|FULL)(\\s+OUTER)?|CROSS)\\s+$");
+        while (join.find()) {
+            String before = sql.substring(Math.max(0, join.start() - 40), join.start());
+            if (!strictness.matcher(before).matches()) {
+                out.add("a JOIN without ALL strictness ('" + before.strip().replaceAll("\\s+", " ")
+                        + " JOIN'; ANY joins changed meaning in 20.1, use ALL INNER/LEFT JOIN with a unique right side)");
+            }
+        }
+        Map<String, String> refused = new LinkedHashMap<>();
+        refused.put("(?i)\\b(SEMI|ANTI|ASOF)\\b", "SEMI/ANTI/ASOF join (not on 18.16)");
+        refused.put("(?i)\\bOVER\\s*\\(", "window function (not on 18.16)");
+        refused.put("(?i)\\bSETTINGS\\b", "SETTINGS (settings differ by server version)");
+        refused.put("(?i)\\bWITH\\s+FILL\\b", "WITH FILL (not on 18.16)");
+        refused.put("toStartOfInterval|\\$__timeInterval", "toStartOfInterval / $__timeInterval (not on 18.16)");
+        refused.put("topKWeighted", "topKWeighted (not on 18.16)");
+        for (Map.Entry<String, String> e : refused.entrySet()) {
+            if (Pattern.compile(e.getKey()).matcher(sql).find()) {
+                out.add(e.getValue());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void versionDependentSqlIsRecognised() {
+        assertThat(versionDependentConstructs("SELECT 1 FROM (SELECT 1) ANY INNER JOIN (SELECT 1) USING (t)"))
+                .singleElement().asString().contains("ANY INNER JOIN");
+        assertThat(versionDependentConstructs("SELECT 1 FROM a ANY LEFT JOIN b USING (t)")).hasSize(1);
+        assertThat(versionDependentConstructs("SELECT 1 FROM a INNER JOIN b USING (t)")).hasSize(1);
+        assertThat(versionDependentConstructs("SELECT 1 FROM a LEFT SEMI JOIN b USING (t)")).hasSize(2);
+        assertThat(versionDependentConstructs("SELECT 1 FROM (SELECT 1)\nALL INNER JOIN (\n SELECT 1) USING (t)")).isEmpty();
+        assertThat(versionDependentConstructs("SELECT 1 FROM a ALL LEFT OUTER JOIN b USING (t) CROSS JOIN c")).isEmpty();
+        assertThat(versionDependentConstructs("SELECT sum(x) OVER (PARTITION BY y) FROM t SETTINGS max_threads = 1"))
+                .hasSize(2);
+    }
+
+    /**
+     * A custom variable's values, parsed as Grafana's custom variable does: the query split at commas (a {@code \,}
+     * is a comma inside a value), each item {@code text : value} or a value that is its own text.
+     */
+    static List<String> customOptions(JsonNode v) {
+        List<String> out = new ArrayList<>();
+        Matcher item = Pattern.compile("(?:\\\\,|[^,])+").matcher(v.path("query").asText(""));
+        Pattern pair = Pattern.compile("^\\s*(.+)\\s:\\s(.+)$");
+        while (item.find()) {
+            String text = item.group().replace("\\,", ",");
+            Matcher kv = pair.matcher(text);
+            out.add(kv.matches() ? kv.group(2).strip() : text.strip());
+        }
+        return out;
     }
 
     private static void checkDatasource(String where, JsonNode ds, List<String> problems) {
@@ -325,6 +430,24 @@ class DashboardQueriesTest {
                 if (first != null) {
                     queries += runPanels(url, d, first, ctx, false, name + " first values", failures);
                 }
+                // Every value of every custom variable (and All) must run too.
+                for (JsonNode v : d.path("templating").path("list")) {
+                    if (!v.path("type").asText().equals("custom")) {
+                        continue;
+                    }
+                    List<String> values = new ArrayList<>(customOptions(v));
+                    if (v.path("includeAll").asBoolean()) {
+                        values.add(GrafanaQueryExpander.ALL);
+                    }
+                    for (String value : values) {
+                        String what = name + " " + v.path("name").asText() + "=" + value;
+                        Map<String, Variable> vars = resolveVariables(url, db, d, ctx, false,
+                                Map.of(v.path("name").asText(), value), what, failures);
+                        if (vars != null) {
+                            queries += runPanels(url, d, vars, ctx, false, what, failures);
+                        }
+                    }
+                }
             }
             assertThat(failures).as("dashboard query failures").isEmpty();
             assertThat(queries).as("panel queries run").isGreaterThanOrEqualTo(4 * 4 * 4);
@@ -336,20 +459,168 @@ class DashboardQueriesTest {
     }
 
     /**
+     * sFlow "direction both" (issue 17): an agent samples each packet it forwards from port 1 to port 2 as it enters
+     * (data source 0:1) and as it leaves (0:2); packets entering port 3, which samples no ingress, are sampled only as
+     * they leave port 2. The Flows dashboard with its default variables counts each packet once — 5 forwarded + 2
+     * egress-only = 7 of the 12 samples — in every panel: each panel's bps, pps, bytes, packets and samples are 7/12 of
+     * what the same panel shows with direction All (every sample has the same size and rate). "ingress samples" shows
+     * 5, "egress samples" 7, All 12.
+     */
+    @Test
+    void aPacketSampledOnIngressAndEgressIsCountedOnceByDefault() throws Exception {
+        String url = TestSupport.clickhouseUrl();
+        String db = "dash_dir_" + TestSupport.suffix();
+        try {
+            collect(url, db, bothDirectionsDatagrams());
+            JsonNode d = JSON.readTree(dashboardDir().resolve("vecflow").resolve("flows.json").toFile());
+            Instant to = Instant.now().plusSeconds(60);
+            Duration hour = Duration.ofHours(1);
+            Context ctx = new Context(to.minus(hour), to, GrafanaQueryExpander.grafanaInterval(hour, 1000));
+            Map<String, Double> byDefault = trafficTotals(url, db, d, ctx, Map.of());
+            assertThat(byDefault.get("Flow samples/samples")).as("samples counted by default").isEqualTo(7.0);
+            Map<String, Double> all = trafficTotals(url, db, d, ctx, Map.of("direction", GrafanaQueryExpander.ALL));
+            assertThat(all.get("Flow samples/samples")).isEqualTo(12.0);
+            assertThat(query(url, "SELECT Direction, count() FROM " + db + ".flows GROUP BY Direction ORDER BY "
+                    + "Direction FORMAT TabSeparated").strip()).isEqualTo("ingress\t5\negress\t7");
+            assertThat(trafficTotals(url, db, d, ctx, Map.of("direction", "ingress")).get("Flow samples/samples"))
+                    .isEqualTo(5.0);
+            assertThat(trafficTotals(url, db, d, ctx, Map.of("direction", "egress")).get("Flow samples/samples"))
+                    .isEqualTo(7.0);
+            assertThat(byDefault.keySet()).isEqualTo(all.keySet());
+            Set<String> panels = new HashSet<>();
+            for (Map.Entry<String, Double> e : byDefault.entrySet()) {
+                panels.add(e.getKey().substring(0, e.getKey().lastIndexOf('/')));
+                assertThat(e.getValue()).as(e.getKey()).isPositive();
+                assertThat(e.getValue() * 12).as(e.getKey() + " by default x 12 = with All x 7")
+                        .isCloseTo(all.get(e.getKey()) * 7, org.assertj.core.data.Percentage.withPercentage(1e-6));
+            }
+            // Every Flows panel shows traffic (bps, pps, bytes, packets or samples), except the agent count.
+            List<String> titles = new ArrayList<>();
+            for (JsonNode p : panels(d)) {
+                if (p.path("targets").isArray() && !p.path("targets").isEmpty()) {
+                    titles.add(p.path("title").asText());
+                }
+            }
+            assertThat(panels).containsExactlyInAnyOrderElementsOf(titles.stream().filter(t -> !t.equals("Agents"))
+                    .toList());
+        } finally {
+            if (!Boolean.getBoolean("vecflow.test.keepDatabase")) {
+                query(url, "DROP DATABASE IF EXISTS " + db);
+            }
+        }
+    }
+
+    private static final Set<String> TRAFFIC_COLUMNS = Set.of("bps", "pps", "bytes", "packets", "samples");
+
+    /**
+     * Runs every panel of a dashboard with its default variables (custom ones as chosen) and sums, per panel and
+     * column, every traffic column (bps, pps, bytes, packets, samples) over the rows.
+     *
+     * @return "panel title/column" → sum
+     */
+    private static Map<String, Double> trafficTotals(String url, String db, JsonNode d, Context ctx,
+            Map<String, String> custom) throws Exception {
+        List<String> failures = new ArrayList<>();
+        Map<String, Variable> vars = resolveVariables(url, db, d, ctx, false, custom, "totals " + custom, failures);
+        assertThat(failures).isEmpty();
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (JsonNode p : panels(d)) {
+            for (JsonNode t : p.path("targets")) {
+                Result r = run(url, GrafanaQueryExpander.expand(t.path("rawSql").asText(), vars, ctx));
+                for (int c = 0; c < r.names().size(); c++) {
+                    if (!TRAFFIC_COLUMNS.contains(r.names().get(c))) {
+                        continue;
+                    }
+                    double sum = 0;
+                    for (List<Object> row : r.data()) {
+                        sum += ((Number) row.get(c)).doubleValue();
+                    }
+                    out.merge(p.path("title").asText() + "/" + r.names().get(c), sum, Double::sum);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The load balancer's backend share per VIP keeps every backend of a VIP in each bucket (the fixture places
+     * flows on two SRLB backends and four Maglev backends every minute), and the shares of a bucket add up to 1.
+     * With {@code ANY INNER JOIN}, ClickHouse from 20.1 (default settings) keeps one row per key on both sides, so
+     * one backend per VIP and bucket would be left, silently; the dashboards use {@code ALL} joins (checked in
+     * {@link #dashboardJsonIsValid}).
+     */
+    @Test
+    void backendSharePerVipKeepsEveryBackendOfEveryBucket() throws Exception {
+        String url = TestSupport.clickhouseUrl();
+        String db = "dash_lb_" + TestSupport.suffix();
+        FlowSchema.ServerFeatures f = FlowSchema.ServerFeatures.fromVersion(query(url, "SELECT version()"));
+        query(url, "CREATE DATABASE " + db);
+        try {
+            for (String ddl : FlowSchema.ddl(db, f, Map.of())) {
+                query(url, ddl);
+            }
+            query(url, lbFixture(db));
+            JsonNode d = JSON.readTree(dashboardDir().resolve("vecflow").resolve("load-balancer.json").toFile());
+            JsonNode panel = panels(d).stream().filter(p -> p.path("title").asText().equals("Backend share per VIP"))
+                    .findFirst().orElseThrow();
+            Instant to = Instant.now().plusSeconds(60);
+            Duration hour = Duration.ofHours(1);
+            Context ctx = new Context(to.minus(hour), to, GrafanaQueryExpander.grafanaInterval(hour, 1000));
+            Map<String, Variable> vars = new LinkedHashMap<>();
+            vars.put("database", Variable.single("database", db));
+            vars.put("agent", Variable.all("agent", List.of("::ffff:10.9.9.9")));
+            vars.put("vip", Variable.all("vip", List.of("::ffff:192.0.2.10", SRLB_VIP)));
+            vars.put("direction", Variable.single("direction", "once"));
+            Result r = run(url, GrafanaQueryExpander.expand(panel.at("/targets/0/rawSql").asText(), vars, ctx));
+            Map<String, Set<String>> backends = new LinkedHashMap<>();
+            Map<String, Double> shares = new LinkedHashMap<>();
+            for (List<Object> row : r.data()) {
+                String series = (String) row.get(1);
+                String bucket = row.get(0) + " " + series.substring(0, series.indexOf(" -> "));
+                backends.computeIfAbsent(bucket, k -> new HashSet<>()).add(series);
+                shares.merge(bucket, ((Number) row.get(2)).doubleValue(), Double::sum);
+            }
+            assertThat(backends).as("buckets of " + r.sql()).hasSize(2 * 10);
+            backends.forEach((bucket, b) -> assertThat(b).as(bucket).hasSize(bucket.contains("192.0.2.10") ? 4 : 2));
+            shares.forEach((bucket, sum) -> assertThat(sum).as(bucket).isCloseTo(1.0,
+                    org.assertj.core.data.Offset.offset(1e-9)));
+        } finally {
+            query(url, "DROP DATABASE IF EXISTS " + db);
+        }
+    }
+
+    /**
      * Resolves the dashboard's variables in order: constants (database = the test database), query variables run
      * expanded; a multi-value variable gets All (or its first option with {@code firstValues}), a single-value one its
-     * first option, as Grafana selects on load.
+     * first option, as Grafana selects on load; a custom variable its saved current value (its first value with
+     * {@code firstValues}).
      *
      * @return the variables, or null after recording a failure
      */
     static Map<String, Variable> resolveVariables(String url, String db, JsonNode d, Context ctx,
             boolean firstValues, String where, List<String> failures) {
+        return resolveVariables(url, db, d, ctx, firstValues, Map.of(), where, failures);
+    }
+
+    /**
+     * As {@link #resolveVariables(String, String, JsonNode, Context, boolean, String, List)}, with chosen values for
+     * custom variables ({@link GrafanaQueryExpander#ALL} for All).
+     */
+    static Map<String, Variable> resolveVariables(String url, String db, JsonNode d, Context ctx,
+            boolean firstValues, Map<String, String> customChoice, String where, List<String> failures) {
         Map<String, Variable> vars = new LinkedHashMap<>();
         for (JsonNode v : d.path("templating").path("list")) {
             String name = v.path("name").asText();
             switch (v.path("type").asText()) {
                 case "constant" -> vars.put(name, Variable.single(name, name.equals("database") ? db
                         : v.path("query").asText()));
+                case "custom" -> {
+                    List<String> options = customOptions(v);
+                    String value = customChoice.getOrDefault(name, firstValues ? options.getFirst()
+                            : v.at("/current/value").asText());
+                    vars.put(name, value.equals(GrafanaQueryExpander.ALL) ? Variable.all(name, options)
+                            : Variable.single(name, value));
+                }
                 case "query" -> {
                     String sql = variableSql(v);
                     Result r;
@@ -434,8 +705,9 @@ class DashboardQueriesTest {
      * @param sql the SQL as run
      * @param types column types
      * @param data rows
+     * @param names column names
      */
-    record Result(String sql, List<String> types, List<List<Object>> data) {
+    record Result(String sql, List<String> types, List<List<Object>> data, List<String> names) {
         boolean anyNonZeroNumber() {
             boolean numeric = false;
             for (int c = 0; c < types.size(); c++) {
@@ -484,8 +756,10 @@ class DashboardQueriesTest {
         String body = query(url + "/?output_format_json_quote_64bit_integers=0", sql + "\nFORMAT JSONCompact");
         JsonNode j = JSON.readTree(body);
         List<String> types = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         for (JsonNode m : j.path("meta")) {
             types.add(m.path("type").asText());
+            names.add(m.path("name").asText());
         }
         List<List<Object>> data = new ArrayList<>();
         for (JsonNode row : j.path("data")) {
@@ -495,7 +769,7 @@ class DashboardQueriesTest {
             }
             data.add(r);
         }
-        return new Result(sql, types, data);
+        return new Result(sql, types, data, names);
     }
 
     private static String query(String url, String sql) throws IOException, InterruptedException {
@@ -519,30 +793,12 @@ class DashboardQueriesTest {
      * accounting recorded, then the lb_decisions fixture.
      */
     private static void ingest(String url, String db) throws Exception {
-        Collector.Settings s = new Collector.Settings();
-        s.bindAddress = "127.0.0.1";
-        s.port = 0;
-        s.threads = 1;
-        s.clickhouseUrl = url;
-        s.clickhouseDatabase = db;
-        s.lossIntervalMs = 3_600_000; // only the explicit flush records loss
-        try (Collector c = new Collector(s); TestSupport.Sender tx = new TestSupport.Sender(c.localAddress())) {
-            long sent = 0;
-            for (String capture : Captures.all()) {
-                List<byte[]> payloads = Captures.udpPayloads(capture);
-                tx.sendPaced(payloads, 16, () -> c.stats().datagramsReceived.sum());
-                sent += payloads.size();
-            }
-            List<byte[]> lab = labDatagrams();
-            tx.sendPaced(lab, 16, () -> c.stats().datagramsReceived.sum());
-            sent += lab.size();
-            final long n = sent;
-            TestSupport.await("all datagrams processed", WAIT, () -> c.stats().datagramsReceived.sum() == n,
-                    () -> "(received " + c.stats().datagramsReceived.sum() + " of " + n + ")");
-            c.flush();
-            assertThat(c.stats().sinkErrors.sum()).isZero();
-            assertThat(c.clickhouse().rowsFailed()).isZero();
+        List<byte[]> datagrams = new ArrayList<>();
+        for (String capture : Captures.all()) {
+            datagrams.addAll(Captures.udpPayloads(capture));
         }
+        datagrams.addAll(labDatagrams());
+        collect(url, db, datagrams);
         query(url, lbFixture(db));
         query(url, lbCountersFixture(db));
         for (String insert : labFixture(db)) {
@@ -559,6 +815,26 @@ class DashboardQueriesTest {
                 + ".agents WHERE SampleFamily IN (0, 2) AND AgentAddress = IPv6StringToNum('::ffff:10.9.9.9') "
                 + "GROUP BY SampleFamily ORDER BY SampleFamily FORMAT TabSeparated").strip())
                 .isEqualTo("0\t15\t3\t10\n2\t5\t1\t35");
+    }
+
+    /** Sends the datagrams through a real collector with a ClickHouse sink into {@code db}, then records loss. */
+    private static void collect(String url, String db, List<byte[]> datagrams) throws Exception {
+        Collector.Settings s = new Collector.Settings();
+        s.bindAddress = "127.0.0.1";
+        s.port = 0;
+        s.threads = 1;
+        s.clickhouseUrl = url;
+        s.clickhouseDatabase = db;
+        s.lossIntervalMs = 3_600_000; // only the explicit flush records loss
+        try (Collector c = new Collector(s); TestSupport.Sender tx = new TestSupport.Sender(c.localAddress())) {
+            tx.sendPaced(datagrams, 16, () -> c.stats().datagramsReceived.sum());
+            final long n = datagrams.size();
+            TestSupport.await("all datagrams processed", WAIT, () -> c.stats().datagramsReceived.sum() == n,
+                    () -> "(received " + c.stats().datagramsReceived.sum() + " of " + n + ")");
+            c.flush();
+            assertThat(c.stats().sinkErrors.sum()).isZero();
+            assertThat(c.clickhouse().rowsFailed()).isZero();
+        }
     }
 
     /**
@@ -611,6 +887,35 @@ class DashboardQueriesTest {
         return out;
     }
 
+    /**
+     * The "direction both" agent (10.9.9.20, sub-agent 7): seven datagrams, one per packet, all of them the first TCP
+     * frame of tcpreplay-test.pcap sampled 1 in 100. Packets 1–5 go from port 1 to port 2 and are sampled twice:
+     * ingress (source 0:1) and egress (source 0:2); packets 6–7 enter port 3 (no ingress sampling) and are sampled on
+     * egress only.
+     */
+    static List<byte[]> bothDirectionsDatagrams() throws IOException {
+        byte[] tcp = firstFrame("tcpreplay-test.pcap", 6);
+        int len = Math.min(tcp.length, 128);
+        DatagramBuilder b = new DatagramBuilder(1400, new byte[] {10, 9, 9, 20}, 7);
+        List<byte[]> out = new ArrayList<>();
+        long ingressSeq = 0, egressSeq = 0;
+        for (int k = 1; k <= 7; k++) {
+            b.reset();
+            long in = k <= 5 ? 1 : 3;
+            if (k <= 5) {
+                ingressSeq++;
+                assertThat(b.addFlowSampleExpanded(ingressSeq, 0, 1, 100, ingressSeq * 100, 0, 0, in, 0, 2, 1,
+                        tcp.length + 4, 4, tcp, 0, len)).isTrue();
+            }
+            egressSeq++;
+            assertThat(b.addFlowSampleExpanded(egressSeq, 0, 2, 100, egressSeq * 100, 0, 0, in, 0, 2, 1,
+                    tcp.length + 4, 4, tcp, 0, len)).isTrue();
+            int n = b.finish(k, k * 1000L);
+            out.add(Arrays.copyOf(b.buffer(), n));
+        }
+        return out;
+    }
+
     private static byte[] firstFrame(String capture, int ipProtocol) throws IOException {
         PcapFile file = PcapReader.readAll(Path.of("..", "testdata", "traffic", capture));
         ParsedPacket pp = new ParsedPacket();
@@ -628,7 +933,8 @@ class DashboardQueriesTest {
      * Test fixture for lb_decisions, which no component fills yet (the load-balancer feature will): ten minutes of
      * decisions by the lab agent for an SRLB VIP ({@value #SRLB_VIP} port 443, three backends; per minute one backend
      * accepts flows as first choice, for others the first candidate passes and the second accepts, flows are torn down)
-     * and a Maglev VIP (192.0.2.10 port 80, four backends, 'new' placements).
+     * and a Maglev VIP (192.0.2.10 port 80, four backends, 'new' placements). Every minute therefore places flows on
+     * more than one backend of each VIP (two SRLB, four Maglev), which a join that keeps one row per key would lose.
      */
     static String lbFixture(String db) {
         StringBuilder sb = new StringBuilder("INSERT INTO " + db + ".lb_decisions (TimeReceived, AgentAddress, "

@@ -109,7 +109,9 @@ class FlowProtobufTest {
                     .range(0, r.srv6SegmentCount).mapToObj(i -> ByteString.copyFrom(r.srv6Segments, 16 * i, 16))
                     .toList()),
             u32("ingest_stream", 58, r -> r.ingestStream),
-            u64("ingest_offset", 59, r -> r.ingestOffset));
+            u64("ingest_offset", 59, r -> r.ingestOffset),
+            new Field("direction", 60, FieldDescriptor.Type.ENUM, false,
+                    r -> List.of("UNDEFINED", "INGRESS", "EGRESS").get(r.direction)));
 
     /** FlowMessage fields that are not columns of the ClickHouse flows table. */
     static final Set<String> NOT_COLUMNS = Set.of("discard_reason_name", "header_length");
@@ -135,6 +137,11 @@ class FlowProtobufTest {
         assertThat(descriptor.findFieldByName("dst_as_path").isPacked()).as("AS path packed").isTrue();
         assertThat(descriptor.findFieldByName("sample_type").getEnumType().getValues())
                 .extracting(v -> v.getName() + "=" + v.getNumber()).containsExactly("FLOW=0", "DISCARD=1");
+        // The Direction enum is the ClickHouse Enum8, name for name (upper case) and number for number.
+        assertThat(descriptor.findFieldByName("direction").getEnumType().getValues())
+                .extracting(v -> v.getName().toLowerCase(Locale.ROOT) + "=" + v.getNumber())
+                .containsExactly("undefined=0", "ingress=1", "egress=2");
+        assertThat(FlowSchema.DIRECTIONS).containsExactly("undefined", "ingress", "egress");
     }
 
     @Test
@@ -161,6 +168,7 @@ class FlowProtobufTest {
                 case DATETIME, UINT8, UINT16, UINT32, ARRAY_UINT32 -> FieldDescriptor.Type.UINT32;
                 case UINT64 -> FieldDescriptor.Type.UINT64;
                 case IP, ARRAY_IP -> FieldDescriptor.Type.BYTES;
+                case DIRECTION -> FieldDescriptor.Type.ENUM;
                 case FLOAT64, STRING, LC_STRING -> throw new AssertionError("no such flows column type " + c.type());
             };
             if (c.name().equals("SampleType")) {
@@ -188,6 +196,7 @@ class FlowProtobufTest {
         r.sourceIdType = 2;
         r.sourceIdIndex = 0xFFFF_FF00L;
         r.sampleType = discard ? FlowRow.DISCARD : FlowRow.FLOW;
+        r.direction = 1 + i % 2; // ingress or egress; 0 (undefined) is absent on the wire
         r.discardReason = discard ? (i % 2 == 0 ? 258 : 0x9000_0001L) : 0;
         r.forwardingStatus = discard ? DiscardReasons.forwardingStatus(r.discardReason) : 64;
         r.samplingRate = 0xFFFF_FFFFL;

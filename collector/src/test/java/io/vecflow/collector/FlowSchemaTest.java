@@ -109,6 +109,57 @@ class FlowSchemaTest {
     }
 
     @Test
+    void directionIsAnEnumWithTheRuleAsDefaultInFlowsAndDropsAndAKeyColumnOfEveryRollup() {
+        String direction = "Direction Enum8('undefined' = 0, 'ingress' = 1, 'egress' = 2)";
+        for (String v : List.of("18.16.1", "25.8.2.29")) {
+            ServerFeatures f = ServerFeatures.fromVersion(v);
+            for (String t : List.of("flows", "drops")) {
+                assertThat(FlowSchema.createTable("db", FlowSchema.table(t), f, 15)).as(t + " on " + v)
+                        .contains("\n    SampleType UInt8,\n    " + direction + " DEFAULT " + FlowSchema.DIRECTION_RULE
+                                + ",\n    DiscardReason UInt32");
+            }
+            for (String t : List.of("flows_1m", "flows_5m", "flows_1h")) {
+                assertThat(FlowSchema.createTable("db", FlowSchema.table(t), f, 7)).as(t + " on " + v)
+                        .contains("\n    ForwardingStatus UInt8,\n    " + direction + ",\n")
+                        .contains("\nORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, "
+                                + "SrcAS, DstAS, ForwardingStatus, Direction)");
+            }
+        }
+        for (FlowSchema.View v : FlowSchema.VIEWS) {
+            if (v.target().startsWith("flows_")) {
+                assertThat(v.select()).as(v.name()).contains(" ForwardingStatus, Direction, ");
+            }
+        }
+    }
+
+    @Test
+    void anOldRollupGetsDirectionAppendedToItsKeyInOneAlter() {
+        assertThat(FlowSchema.addRollupDirection("db", "flows_5m", ServerFeatures.fromVersion("18.16.1")))
+                .isEqualTo("ALTER TABLE db.flows_5m ADD COLUMN Direction Enum8('undefined' = 0, 'ingress' = 1, "
+                        + "'egress' = 2) AFTER ForwardingStatus, MODIFY ORDER BY (TimeReceived, AgentAddress, "
+                        + "SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction)");
+        // flows and drops take the additive path: ADD COLUMN with the rule as DEFAULT (old rows get it computed).
+        Set<String> existing = new HashSet<>(FlowSchema.table("drops").columnNames());
+        existing.remove("Direction");
+        assertThat(FlowSchema.addMissingColumns("db", FlowSchema.table("drops"), existing,
+                ServerFeatures.fromVersion("25.8.2.29"))).containsExactly("ALTER TABLE db.drops ADD COLUMN Direction "
+                        + "Enum8('undefined' = 0, 'ingress' = 1, 'egress' = 2) DEFAULT " + FlowSchema.DIRECTION_RULE
+                        + " AFTER SampleType");
+    }
+
+    /** {@code async_insert} exists from 21.11: an older server refuses a query naming it ("Unknown setting"). */
+    @Test
+    void asyncInsertSettingFrom2111Only() {
+        for (String v : List.of("18.16.1", "20.8.3.18", "21.1.2.15", "21.8.15.7", "21.10.6.2")) {
+            assertThat(ServerFeatures.fromVersion(v).asyncInsertSetting()).as(v).isFalse();
+        }
+        for (String v : List.of("21.11.1.8636", "21.12.4.1", "22.1.3.7", "24.3.12.76.altinitystable", "25.8.2.29",
+                "26.3.1.896")) {
+            assertThat(ServerFeatures.fromVersion(v).asyncInsertSetting()).as(v).isTrue();
+        }
+    }
+
+    @Test
     void featureThresholds() {
         assertThat(ServerFeatures.fromVersion("19.1.6"))
                 .isEqualTo(new ServerFeatures(19, 1, false, false, false, false, false));

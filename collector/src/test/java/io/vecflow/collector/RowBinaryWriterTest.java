@@ -37,6 +37,7 @@ class RowBinaryWriterTest {
         r.srcMac = 0x00FE_C899_0547L;
         r.dstMac = 0x0100_5E2A_AA04L;
         r.sampleType = FlowRow.DISCARD;
+        r.direction = FlowRow.EGRESS; // not what source 2:… would give: the writer stores the field as set
         r.discardReason = 258; // acl
         r.forwardingStatus = 130;
         r.vlan = 809;
@@ -92,6 +93,7 @@ class RowBinaryWriterTest {
         m.put("SourceIdType", 2L);
         m.put("SourceIdIndex", 1_285_816_721L);
         m.put("SampleType", 1L);
+        m.put("Direction", 2L);
         m.put("DiscardReason", 258L);
         m.put("ForwardingStatus", 130L);
         m.put("SamplingRate", 2048L);
@@ -145,7 +147,7 @@ class RowBinaryWriterTest {
     static int width(FlowSchema.Type t) {
         return switch (t) {
             case DATETIME, UINT32 -> 4;
-            case UINT8 -> 1;
+            case UINT8, DIRECTION -> 1;
             case UINT16 -> 2;
             case UINT64 -> 8;
             case IP -> 16;
@@ -187,45 +189,45 @@ class RowBinaryWriterTest {
         // SourceIdType UInt8 2, then SourceIdIndex 0x4CA40191 unmasked.
         assertThat(hex.formatHex(b, 56, 57)).isEqualTo("02");
         assertThat(hex.formatHex(b, 57, 61)).isEqualTo("9101a44c");
-        // SampleType 1 (discard), DiscardReason 258 = 0x102, ForwardingStatus 130 = 0x82.
-        assertThat(hex.formatHex(b, 61, 67)).isEqualTo("01" + "02010000" + "82");
-        // SamplingRate 2048 at 67, SamplePool at 71, Drops at 75.
-        assertThat(hex.formatHex(b, 67, 71)).isEqualTo("00080000");
-        assertThat(hex.formatHex(b, 71, 75)).isEqualTo(le32(1_521_799_520L));
-        assertThat(hex.formatHex(b, 75, 79)).isEqualTo("07000000");
-        assertThat(hex.formatHex(b, 79, 80)).isEqualTo("00"); // InIfFormat
-        assertThat(hex.formatHex(b, 80, 84)).isEqualTo("49710000"); // InIf 29001 = 0x7149
-        assertThat(hex.formatHex(b, 84, 85)).isEqualTo("02"); // OutIfFormat
-        assertThat(hex.formatHex(b, 85, 89)).isEqualTo("00000080"); // OutIf 0x80000000
-        assertThat(hex.formatHex(b, 89, 97)).isEqualTo("01000000" + "ee050000"); // HeaderProtocol, FrameLength 1518
-        // SrcMAC at 97: UInt64 LE of 0x00FEC8990547; DstMAC at 105.
-        assertThat(hex.formatHex(b, 97, 105)).isEqualTo("470599c8fe000000");
-        assertThat(hex.formatHex(b, 105, 113)).isEqualTo("04aa2a5e00010000");
+        // SampleType 1 (discard), Direction 2 (Enum8 egress), DiscardReason 258 = 0x102, ForwardingStatus 130 = 0x82.
+        assertThat(hex.formatHex(b, 61, 68)).isEqualTo("01" + "02" + "02010000" + "82");
+        // SamplingRate 2048 at 68, SamplePool at 72, Drops at 76.
+        assertThat(hex.formatHex(b, 68, 72)).isEqualTo("00080000");
+        assertThat(hex.formatHex(b, 72, 76)).isEqualTo(le32(1_521_799_520L));
+        assertThat(hex.formatHex(b, 76, 80)).isEqualTo("07000000");
+        assertThat(hex.formatHex(b, 80, 81)).isEqualTo("00"); // InIfFormat
+        assertThat(hex.formatHex(b, 81, 85)).isEqualTo("49710000"); // InIf 29001 = 0x7149
+        assertThat(hex.formatHex(b, 85, 86)).isEqualTo("02"); // OutIfFormat
+        assertThat(hex.formatHex(b, 86, 90)).isEqualTo("00000080"); // OutIf 0x80000000
+        assertThat(hex.formatHex(b, 90, 98)).isEqualTo("01000000" + "ee050000"); // HeaderProtocol, FrameLength 1518
+        // SrcMAC at 98: UInt64 LE of 0x00FEC8990547; DstMAC at 106.
+        assertThat(hex.formatHex(b, 98, 106)).isEqualTo("470599c8fe000000");
+        assertThat(hex.formatHex(b, 106, 114)).isEqualTo("04aa2a5e00010000");
         // Vlan 809 = 0x0329, InVlan 809, OutVlan 3001 = 0x0BB9, EType 0x86DD, MPLSLabels 2, MPLSTopLabel 18.
-        assertThat(hex.formatHex(b, 113, 126)).isEqualTo("2903" + "2903" + "b90b" + "dd86" + "02" + "12000000");
+        assertThat(hex.formatHex(b, 114, 127)).isEqualTo("2903" + "2903" + "b90b" + "dd86" + "02" + "12000000");
         // SrcAddr 2001:db8:4::1, DstAddr ::ffff:52.52.52.52.
-        assertThat(hex.formatHex(b, 126, 142)).isEqualTo("20010db8000400000000000000000001");
-        assertThat(hex.formatHex(b, 142, 158)).isEqualTo("00000000000000000000ffff34343434");
+        assertThat(hex.formatHex(b, 127, 143)).isEqualTo("20010db8000400000000000000000001");
+        assertThat(hex.formatHex(b, 143, 159)).isEqualTo("00000000000000000000ffff34343434");
         // Proto, SrcPort 22, DstPort 52237 = 0xCC0D, TCPFlags, IPTos, IPTTL.
-        assertThat(hex.formatHex(b, 158, 166)).isEqualTo("06" + "1600" + "0dcc" + "18" + "b8" + "ff");
+        assertThat(hex.formatHex(b, 159, 167)).isEqualTo("06" + "1600" + "0dcc" + "18" + "b8" + "ff");
         // NextHop ::ffff:54.54.54.54, masks 24 and 16, SrcAS 203476 = 0x31AD4, DstAS 203361 = 0x31A61, SrcPeerAS 8218.
-        assertThat(hex.formatHex(b, 166, 182)).isEqualTo("00000000000000000000ffff36363636");
-        assertThat(hex.formatHex(b, 182, 196)).isEqualTo("18" + "10" + "d41a0300" + "611a0300" + "1a200000");
+        assertThat(hex.formatHex(b, 167, 183)).isEqualTo("00000000000000000000ffff36363636");
+        assertThat(hex.formatHex(b, 183, 197)).isEqualTo("18" + "10" + "d41a0300" + "611a0300" + "1a200000");
         // DstASPath: LEB128 size 3, then 8218, 29605 = 0x73A5, 203361.
-        assertThat(hex.formatHex(b, 196, 209)).isEqualTo("03" + "1a200000" + "a5730000" + "611a0300");
+        assertThat(hex.formatHex(b, 197, 210)).isEqualTo("03" + "1a200000" + "a5730000" + "611a0300");
         // Encapsulation 2 (VXLAN), TunnelId 100, inner addresses, InnerProto 58, ports 0.
-        assertThat(hex.formatHex(b, 209, 214)).isEqualTo("02" + "64000000");
-        assertThat(hex.formatHex(b, 214, 230)).isEqualTo("20010db8000400000000000000000001");
-        assertThat(hex.formatHex(b, 230, 246)).isEqualTo("20010db8000400000000000000000003");
-        assertThat(hex.formatHex(b, 246, 251)).isEqualTo("3a" + "0000" + "0000");
+        assertThat(hex.formatHex(b, 210, 215)).isEqualTo("02" + "64000000");
+        assertThat(hex.formatHex(b, 215, 231)).isEqualTo("20010db8000400000000000000000001");
+        assertThat(hex.formatHex(b, 231, 247)).isEqualTo("20010db8000400000000000000000003");
+        assertThat(hex.formatHex(b, 247, 252)).isEqualTo("3a" + "0000" + "0000");
         // Bytes, Packets.
-        assertThat(hex.formatHex(b, 251, 267)).isEqualTo("ee05000000000000" + "0100000000000000");
+        assertThat(hex.formatHex(b, 252, 268)).isEqualTo("ee05000000000000" + "0100000000000000");
         // SRv6SegmentsLeft 1, SRv6Segments: LEB128 size 2 then two 16-byte addresses; IngestStream, IngestOffset.
-        assertThat(hex.formatHex(b, 267, 269)).isEqualTo("01" + "02");
-        assertThat(hex.formatHex(b, 269, 301)).isEqualTo("fc00000200000000000000000000000a"
+        assertThat(hex.formatHex(b, 268, 270)).isEqualTo("01" + "02");
+        assertThat(hex.formatHex(b, 270, 302)).isEqualTo("fc00000200000000000000000000000a"
                 + "fc00000100000000000000000000000b");
-        assertThat(hex.formatHex(b, 301, 313)).isEqualTo("07000080" + "0200000001000000");
-        assertThat(b).hasSize(313);
+        assertThat(hex.formatHex(b, 302, 314)).isEqualTo("07000080" + "0200000001000000");
+        assertThat(b).hasSize(314);
     }
 
     @Test
@@ -272,6 +274,17 @@ class RowBinaryWriterTest {
             off += w;
         }
         assertThat(off).isEqualTo(b.length);
+    }
+
+    @Test
+    void aDirectionOutsideTheEnumIsWrittenAsUndefined() {
+        FlowRow r = sampleRow();
+        for (int d : new int[] {3, -1, 255}) {
+            r.direction = d;
+            assertThat(encode(r)[62]).as("Direction byte for " + d).isZero();
+        }
+        r.direction = FlowRow.INGRESS;
+        assertThat(encode(r)[62]).isEqualTo((byte) 1);
     }
 
     @Test

@@ -10,6 +10,7 @@ CREATE TABLE IF NOT EXISTS vecflow.flows
     SourceIdType UInt8,
     SourceIdIndex UInt32,
     SampleType UInt8,
+    Direction Enum8('undefined' = 0, 'ingress' = 1, 'egress' = 2) DEFAULT multiIf(SourceIdType = 0 AND SourceIdIndex != 0 AND InIfFormat = 0 AND SourceIdIndex = InIf, 'ingress', SourceIdType = 0 AND SourceIdIndex != 0 AND OutIfFormat = 0 AND SourceIdIndex = OutIf, 'egress', 'undefined'),
     DiscardReason UInt32,
     ForwardingStatus UInt8,
     SamplingRate UInt32,
@@ -74,6 +75,7 @@ CREATE TABLE IF NOT EXISTS vecflow.drops
     SourceIdType UInt8,
     SourceIdIndex UInt32,
     SampleType UInt8,
+    Direction Enum8('undefined' = 0, 'ingress' = 1, 'egress' = 2) DEFAULT multiIf(SourceIdType = 0 AND SourceIdIndex != 0 AND InIfFormat = 0 AND SourceIdIndex = InIf, 'ingress', SourceIdType = 0 AND SourceIdIndex != 0 AND OutIfFormat = 0 AND SourceIdIndex = OutIf, 'egress', 'undefined'),
     DiscardReason UInt32,
     ForwardingStatus UInt8,
     SamplingRate UInt32,
@@ -357,13 +359,14 @@ CREATE TABLE IF NOT EXISTS vecflow.flows_1m
     SrcAS UInt32,
     DstAS UInt32,
     ForwardingStatus UInt8,
+    Direction Enum8('undefined' = 0, 'ingress' = 1, 'egress' = 2),
     Bytes UInt64,
     Packets UInt64,
     Samples UInt64
 )
 ENGINE = SummingMergeTree((Bytes, Packets, Samples))
 PARTITION BY toYYYYMMDD(TimeReceived)
-ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus);
+ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction);
 
 CREATE TABLE IF NOT EXISTS vecflow.flows_5m
 (
@@ -378,13 +381,14 @@ CREATE TABLE IF NOT EXISTS vecflow.flows_5m
     SrcAS UInt32,
     DstAS UInt32,
     ForwardingStatus UInt8,
+    Direction Enum8('undefined' = 0, 'ingress' = 1, 'egress' = 2),
     Bytes UInt64,
     Packets UInt64,
     Samples UInt64
 )
 ENGINE = SummingMergeTree((Bytes, Packets, Samples))
 PARTITION BY toYYYYMM(TimeReceived)
-ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus);
+ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction);
 
 CREATE TABLE IF NOT EXISTS vecflow.flows_1h
 (
@@ -399,22 +403,23 @@ CREATE TABLE IF NOT EXISTS vecflow.flows_1h
     SrcAS UInt32,
     DstAS UInt32,
     ForwardingStatus UInt8,
+    Direction Enum8('undefined' = 0, 'ingress' = 1, 'egress' = 2),
     Bytes UInt64,
     Packets UInt64,
     Samples UInt64
 )
 ENGINE = SummingMergeTree((Bytes, Packets, Samples))
 PARTITION BY toYYYYMM(TimeReceived)
-ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus);
+ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction);
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.flows_1m_mv TO vecflow.flows_1m
-AS SELECT toStartOfMinute(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
+AS SELECT toStartOfMinute(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.flows_5m_mv TO vecflow.flows_5m
-AS SELECT toStartOfFiveMinute(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
+AS SELECT toStartOfFiveMinute(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.flows_1h_mv TO vecflow.flows_1h
-AS SELECT toStartOfHour(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
+AS SELECT toStartOfHour(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.exporters_mv TO vecflow.exporters
 AS SELECT TimeReceived, AgentAddress, SubAgentId, Datagrams FROM vecflow.agents WHERE SampleFamily = 255;
