@@ -191,6 +191,9 @@ public final class Collector implements AutoCloseable {
                     // Nothing to check: no admission at all; say once that anyone may send (not for loopback-only).
                     log.warn(Admission.NO_ALLOWLIST_WARNING + " (admission.allow in the collector config)");
                 }
+                // A taken port is the first thing to say (before the spool directory, which the same collector
+                // running twice would also hold).
+                UdpInlet.requireFree(new InetSocketAddress(s.bindAddress, s.port));
                 Spooler.Settings ss = new Spooler.Settings();
                 ss.directory = s.spoolDirectory;
                 ss.maxBytes = s.spoolMaxBytes;

@@ -120,7 +120,7 @@ public final class CollectorConfig {
     public static final class Spool {
         /** On (default) or off (datagrams the downstream cannot take are then lost, counted). */
         public boolean enabled = true;
-        /** Directory; empty = {@link #defaultDirectory()}. */
+        /** Directory; empty = {@link #defaultDirectory()}{@code /udp-PORT} (one per listening port). */
         public String directory = "";
         /** Most bytes held. */
         public long maxBytes = 4L << 30;
@@ -425,7 +425,8 @@ public final class CollectorConfig {
         s.lossIntervalMs = lossIntervalMs;
         s.lbEnterprise = lbEnterprise;
         s.spoolDirectory = !spool.enabled ? null
-                : spool.directory.isEmpty() ? Spool.defaultDirectory() : Path.of(spool.directory);
+                : spool.directory.isEmpty() ? Spool.defaultDirectory().resolve("udp-" + listen.port)
+                : Path.of(spool.directory);
         s.spoolMaxBytes = spool.maxBytes;
         s.spoolSegmentBytes = spool.segmentBytes;
         return s;

@@ -326,6 +326,27 @@ public final class Spooler implements AutoCloseable {
         };
     }
 
+    private void removeAll() {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(settings.directory)) {
+            for (Path p : ds) {
+                if (Files.isDirectory(p)) {
+                    try (DirectoryStream<Path> inner = Files.newDirectoryStream(p)) {
+                        for (Path f : inner) {
+                            Files.deleteIfExists(f);
+                        }
+                    }
+                }
+                if (!p.getFileName().toString().equals("lock")) {
+                    Files.deleteIfExists(p);
+                }
+            }
+            Files.deleteIfExists(settings.directory.resolve("lock"));
+            Files.deleteIfExists(settings.directory);
+        } catch (IOException e) {
+            log.debug("spool {}: cleanup: {}", settings.directory, e.toString());
+        }
+    }
+
     /** @return whether datagrams are being spooled now (the downstream was not ready, or the spool is draining). */
     public boolean spooling() {
         return spooling;
@@ -413,6 +434,9 @@ public final class Spooler implements AutoCloseable {
             log.info("spool {}: {} datagrams ({} bytes) kept for the next run", settings.directory, kept, held.get());
         }
         if (lockChannel != null) {
+            if (kept == 0) {
+                removeAll(); // nothing held: leave no files behind
+            }
             lockChannel.close(); // releases the lock
         }
     }

@@ -109,15 +109,10 @@ public final class UdpInlet implements AutoCloseable {
                 throw new java.net.BindException("cannot bind udp " + bind.getHostString() + ":" + bind.getPort()
                         + ": the address does not resolve");
             }
-            if (epoll && n > 1 && bind.getPort() != 0) {
+            if (epoll && n > 1) {
                 // SO_REUSEPORT would let a second collector silently share the port (and half the traffic):
                 // prove the port is free with a plain bind first.
-                try (java.net.DatagramSocket probe = new java.net.DatagramSocket(bind)) {
-                    probe.getLocalPort();
-                } catch (java.net.SocketException e) {
-                    throw new java.net.BindException("cannot bind udp " + bind + ": " + e.getMessage()
-                            + " (another collector or sFlow tool is listening there)");
-                }
+                requireFree(bind);
             }
             for (int i = 0; i < n; i++) {
                 DatagramProcessor proc = processors.get();
@@ -154,6 +149,24 @@ public final class UdpInlet implements AutoCloseable {
             throw t;
         }
         bound = addr;
+    }
+
+    /**
+     * Proves a UDP address is free with a plain bind (no SO_REUSEPORT), so that a second collector on the same port
+     * is refused instead of silently sharing the traffic.
+     *
+     * @throws java.net.BindException naming the address if it is taken (port 0 always passes)
+     */
+    public static void requireFree(InetSocketAddress bind) throws java.net.BindException {
+        if (bind.getPort() == 0 || bind.isUnresolved()) {
+            return;
+        }
+        try (java.net.DatagramSocket probe = new java.net.DatagramSocket(bind)) {
+            probe.getLocalPort();
+        } catch (java.net.SocketException e) {
+            throw new java.net.BindException("cannot bind udp " + bind + ": " + e.getMessage()
+                    + " (another collector or sFlow tool is listening there)");
+        }
     }
 
     /** @return the bound address (with the real port when 0 was asked). */

@@ -95,6 +95,11 @@ class DemoEndToEndTest {
             // ClickHouse holds exactly 3 × 179 rows, and their 5-tuples are tshark's, three times over.
             assertThat(TestEnv.clickhouse("SELECT count() FROM " + db + ".flows FORMAT TabSeparated").trim())
                     .isEqualTo("537");
+            // One path: every row came through the raw topic (its ingest stream is a Kafka partition, not the
+            // in-process stream with bit 31 set), so a collector consuming the topic cannot store them a second time.
+            assertThat(TestEnv.clickhouse("SELECT countIf(IngestStream >= 2147483648), uniqExact(IngestStream, "
+                    + "IngestOffset) FROM " + db + ".flows FORMAT TabSeparated").trim())
+                    .isEqualTo("0\t" + r.agentDatagramsSent());
             Map<String, Long> got = new HashMap<>();
             for (String l : TestEnv.clickhouse("SELECT IPv6NumToString(SrcAddr), IPv6NumToString(DstAddr), Proto, "
                     + "SrcPort, DstPort FROM " + db + ".flows FORMAT TabSeparated").split("\n")) {
