@@ -202,7 +202,7 @@ public final class Dataplane implements AutoCloseable {
             discardFifos.add(discards);
             Graph g = new Graph()
                     .arc(deviceInput).arc(ip4Unicast).arc(ip6Unicast).arc(interfaceOutput).arc(errorDrop)
-                    .register(PortInputNode.NAME, i -> new PortInputNode(i, ports, deviceInput))
+                    .register(PortInputNode.NAME, i -> new PortInputNode(i, ports, deviceInput, ErrorDropNode.NAME))
                     .register(SflowNode.NAME, i -> new SflowNode(i, SflowNode.Direction.INGRESS, t.samplingRate,
                             t.headerBytes, fifo, deviceInput))
                     .register(EthernetInputNode.NAME, i -> new EthernetInputNode(interfaces))
