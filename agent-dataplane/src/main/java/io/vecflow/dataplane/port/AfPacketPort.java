@@ -1026,7 +1026,7 @@ public final class AfPacketPort extends Port {
         MemorySegment ring = s.ring;
         int n = 0;
         long now = 0;
-        while (n < s.unconfirmed && (rejected == null || rejected.count < PacketVector.CAPACITY)) {
+        while (s.unconfirmed > 0 && (rejected == null || rejected.count < PacketVector.CAPACITY)) {
             int slot = prevSlot(s.txHead);
             long f = txSlot(slot);
             if ((int) INT.getAcquire(ring, f + TP_STATUS) != TP_STATUS_SEND_REQUEST) {
