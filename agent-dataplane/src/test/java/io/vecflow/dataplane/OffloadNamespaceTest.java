@@ -3,6 +3,11 @@ package io.vecflow.dataplane;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vecflow.dataplane.config.DataplaneAssembly;
+import io.vecflow.dataplane.control.ControlClient;
+import io.vecflow.hsflowd.dropmon.DropmonModule;
+import io.vecflow.hsflowd.dropmon.DropmonSettings;
+import io.vecflow.netlink.netdm.NetDmSubscriber;
+import io.vecflow.netlink.netdm.NetDmTransport;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.netns.NetnsLab;
 import io.vecflow.dataplane.port.AfPacketPort;
@@ -15,11 +20,16 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -48,6 +58,7 @@ class OffloadNamespaceTest {
     private static final long TRANSFER_TIMEOUT_S = 40;
     private static final String MAC_A = "02:00:00:00:0f:0a", MAC_B = "02:00:00:00:0f:0b";
     private static final String MAC_P0 = "02:00:00:00:0f:10", MAC_P1 = "02:00:00:00:0f:11";
+    private static final int G_PSAMPLE = 27, G_NETDM = 28, G_COUNTERS = 30;
 
     @TempDir
     Path tmp;
@@ -81,20 +92,32 @@ class OffloadNamespaceTest {
     }
 
     private DataplaneConfig config(String name, String body) throws IOException {
+        return config(name, body, "sampling-rate: 0");
+    }
+
+    private DataplaneConfig config(String name, String body, String sflow) throws IOException {
         String yaml = """
                 workers: 2
                 ports:
                   - {name: p0, type: af_packet, if-index: 1, netns: %1$s, mac: "%3$s", mode: %5$s, af-packet: {interface: %2$sp0}}
                   - {name: p1, type: af_packet, if-index: 2, netns: %1$s, mac: "%4$s", mode: %5$s, af-packet: {interface: %2$sp1}}
                 sflow:
-                  sampling-rate: 0
-                  usersock-groups: {psample: 27, net-dm: 28, counters: 30}
+                  %7$s
+                  usersock-groups: {psample: %8$d, net-dm: %9$d, counters: %10$d}
                 control-socket: %6$s
+                metrics: {port: %11$d}
                 """.formatted(dp, lab.dev(""), MAC_P0, MAC_P1, body.startsWith("xconnects") ? "l2" : "l3",
-                tmp.resolve(name + ".sock")) + body;
+                tmp.resolve(name + ".sock"), sflow.replace("\n", "\n  "), G_PSAMPLE, G_NETDM, G_COUNTERS,
+                freePort()) + body;
         Path f = tmp.resolve(name + ".yaml");
         Files.writeString(f, yaml);
         return DataplaneConfig.load(f);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
     }
 
     /** What one direction of a transfer carried: byte count and SHA-256. */
@@ -283,6 +306,90 @@ class OffloadNamespaceTest {
                 d.stop();
             }
             assertSegmentedAndNothingLost(d);
+        }
+    }
+
+    /**
+     * The output port's MTU is lower than the input's (1280 on p1, a mis-set L2 segment): the frames it cannot send
+     * are counted once — tx errors of p1, under "tx frame too long" in {@code show errors} and the drops metric, not as
+     * p0's ifInDiscards — and each becomes a discard sample (NET_DM) with its input port, which the agent's dropmon
+     * module classifies as sFlow 262 pkt_too_big; the frames that fit go through.
+     */
+    @Test
+    void framesTheOutputPortCannotSendAreDropsWithAReasonAndADiscardSample() throws Exception {
+        int big = 10, small = 10;
+        lab.ip(dp, "link", "set", lab.dev("p1"), "mtu", "1280");
+        lab.address(a, lab.dev("a"), "10.33.0.1/24");
+        lab.address(b, lab.dev("b"), "10.33.0.2/24");
+        lab.ip(a, "neigh", "add", "10.33.0.2", "lladdr", MAC_B, "dev", lab.dev("a"), "nud", "permanent");
+        List<long[]> discards = Collections.synchronizedList(new ArrayList<>()); // {sFlow code, input ifIndex}
+        List<String> reasons = Collections.synchronizedList(new ArrayList<>());
+        DropmonSettings ds = new DropmonSettings();
+        ds.limit = 100_000;
+        DropmonModule dropmon = new DropmonModule(ds, 128, f -> discards.add(new long[] {f.reason, f.input}),
+                System::nanoTime, null);
+        String sflow = "sampling-rate: 1\ndirection: rx\ninterfaces: [p0, p1]\ndrop-monitoring: true";
+        try (NetDmSubscriber sub = NetDmSubscriber.open(NetDmTransport.USERSOCK, G_NETDM);
+                DataplaneAssembly asm = DataplaneAssembly.open(config("mtu", "xconnects:\n  - [p0, p1]\n", sflow),
+                        System.err::println, true);
+                DatagramChannel rx = NetNamespace.callIn(b, () -> DatagramChannel.open().bind(
+                        new InetSocketAddress("10.33.0.2", 9999)));
+                DatagramChannel tx = NetNamespace.callIn(a, DatagramChannel::open)) {
+            Dataplane d = asm.dataplane();
+            d.start();
+            try {
+                InetSocketAddress to = new InetSocketAddress("10.33.0.2", 9999);
+                for (int i = 0; i < big; i++) {
+                    tx.send(ByteBuffer.wrap(new byte[1400]), to); // 1442-byte frames > 1280 + 14
+                }
+                for (int i = 0; i < small; i++) {
+                    tx.send(ByteBuffer.wrap(new byte[100 + i]), to);
+                }
+                rx.configureBlocking(false);
+                ByteBuffer got = ByteBuffer.allocate(2048);
+                int arrived = 0;
+                long end = System.nanoTime() + 10_000_000_000L;
+                while (System.nanoTime() < end && (arrived < small || discards.size() < big)) {
+                    sub.poll(Duration.ofMillis(20), al -> {
+                        if (al.inPortIfIndex() == 1) {
+                            reasons.add(al.reason() + "/" + al.hwTrapName());
+                            dropmon.onAlert(al);
+                        }
+                    });
+                    got.clear();
+                    if (rx.receive(got) != null) {
+                        assertThat(got.position()).as("a datagram that fits").isBetween(100, 100 + small - 1);
+                        arrived++;
+                    }
+                }
+                assertThat(arrived).as("small datagrams through").isEqualTo(small);
+            } finally {
+                d.stop();
+            }
+            System.out.printf("offload namespace test, MTU 1280 on p1:%n%s", diagnostics(d));
+            assertThat(d.dropped(DropReason.TX_FRAME_TOO_LONG, 1)).isEqualTo(big);
+            assertThat(d.showErrors()).containsPattern("\\s" + big + "\\s+tx frame too long\\s+262");
+            var reply = ControlClient.send(tmp.resolve("mtu.sock"), "show errors", Duration.ofSeconds(10));
+            assertThat(reply.text()).containsPattern("\\s" + big + "\\s+tx frame too long");
+            String prom = scrape(asm);
+            assertThat(prom).contains("vecflow_dataplane_drops_total{interface=\"p0\",reason=\"tx frame too long\"} "
+                    + big + ".0");
+            PortCounters c1 = d.interfaces().port(2).counters();
+            assertThat(c1.sum(PortCounters.TX_ERRORS)).as("p1 tx errors").isEqualTo(big);
+            assertThat(c1.sum(PortCounters.TX_PACKETS)).isEqualTo(d.interfaces().port(1).counters()
+                    .sum(PortCounters.RX_PACKETS) - big);
+            assertThat(d.showInterfaces().lines().filter(l -> l.startsWith("p0 ")).findFirst().orElseThrow())
+                    .as("not counted again as p0's graph drops (ifInDiscards)").endsWith(" 0");
+            assertThat(reasons).hasSize(big).allSatisfy(r -> assertThat(r).isEqualTo("PKT_TOO_BIG/mtu_value_is_too_small"));
+            assertThat(discards).hasSize(big).allSatisfy(x -> assertThat(x).containsExactly(262, 1));
+        }
+    }
+
+    private static String scrape(DataplaneAssembly a) throws Exception {
+        try (var client = java.net.http.HttpClient.newHttpClient()) {
+            return client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
+                    + a.metrics().port() + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString())
+                    .body();
         }
     }
 }
