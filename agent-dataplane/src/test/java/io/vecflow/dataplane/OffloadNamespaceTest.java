@@ -264,8 +264,12 @@ class OffloadNamespaceTest {
         lab.ip(b, "neigh", "add", "10.31.0.1", "lladdr", MAC_A, "dev", lab.dev("b"), "nud", "permanent");
         lab.ip(a, "-6", "neigh", "add", "fd31::2", "lladdr", MAC_B, "dev", lab.dev("a"), "nud", "permanent");
         lab.ip(b, "-6", "neigh", "add", "fd31::1", "lladdr", MAC_A, "dev", lab.dev("b"), "nud", "permanent");
-        try (DataplaneAssembly asm = DataplaneAssembly.open(config("l2", "xconnects:\n  - [p0, p1]\n"),
-                System.err::println, true)) {
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        try (DataplaneAssembly asm = DataplaneAssembly.open(config("l2", "xconnects:\n  - [p0, p1]\n"), log::add,
+                true)) {
+            assertThat(log).as("one line per port on what it does with offloads").hasSize(2).allSatisfy(l -> assertThat(l)
+                    .contains("PACKET_VNET_HDR on: GSO/GRO super-frames are cut into segments on receive"));
+            assertThat(log.get(0)).startsWith("port p0 (af_packet " + lab.dev("p0") + " in netns " + dp + ", MTU 1500)");
             Dataplane d = asm.dataplane();
             d.start();
             try {

@@ -220,7 +220,7 @@ public final class AfPacketPort extends Port {
         /**
          * @param on {@code PACKET_VNET_HDR} (class comment, "Offloads"): the kernel puts a virtio_net_hdr in front of
          *     every received frame, so GSO/GRO super-frames are recognised and cut into segments; on by default. Off,
-         *     a super-frame is cut to a buffer and dropped as a receive error
+         *     a super-frame is an ordinary frame longer than a buffer: delivered cut, a receive error
          * @return this
          */
         public Options vnetHeader(boolean on) {
