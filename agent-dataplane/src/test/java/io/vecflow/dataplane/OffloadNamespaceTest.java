@@ -96,10 +96,15 @@ class OffloadNamespaceTest {
     }
 
     private DataplaneConfig config(String name, String body, String sflow) throws IOException {
+        return config(name, body, sflow, "");
+    }
+
+    /** @param p0AfPacket more af-packet keys of port p0, e.g. {@code ", ring-block-bytes: 4096"} */
+    private DataplaneConfig config(String name, String body, String sflow, String p0AfPacket) throws IOException {
         String yaml = """
                 workers: 2
                 ports:
-                  - {name: p0, type: af_packet, if-index: 1, netns: %1$s, mac: "%3$s", mode: %5$s, af-packet: {interface: %2$sp0}}
+                  - {name: p0, type: af_packet, if-index: 1, netns: %1$s, mac: "%3$s", mode: %5$s, af-packet: {interface: %2$sp0%12$s}}
                   - {name: p1, type: af_packet, if-index: 2, netns: %1$s, mac: "%4$s", mode: %5$s, af-packet: {interface: %2$sp1}}
                 sflow:
                   %7$s
@@ -108,7 +113,7 @@ class OffloadNamespaceTest {
                 metrics: {port: %11$d}
                 """.formatted(dp, lab.dev(""), MAC_P0, MAC_P1, body.startsWith("xconnects") ? "l2" : "l3",
                 tmp.resolve(name + ".sock"), sflow.replace("\n", "\n  "), G_PSAMPLE, G_NETDM, G_COUNTERS,
-                freePort()) + body;
+                freePort(), p0AfPacket) + body;
         Path f = tmp.resolve(name + ".yaml");
         Files.writeString(f, yaml);
         return DataplaneConfig.load(f);
@@ -267,9 +272,11 @@ class OffloadNamespaceTest {
         List<String> log = Collections.synchronizedList(new ArrayList<>());
         try (DataplaneAssembly asm = DataplaneAssembly.open(config("l2", "xconnects:\n  - [p0, p1]\n"), log::add,
                 true)) {
-            assertThat(log).as("one line per port on what it does with offloads").hasSize(2).allSatisfy(l -> assertThat(l)
-                    .contains("PACKET_VNET_HDR on: GSO/GRO super-frames are cut into segments on receive"));
-            assertThat(log.get(0)).startsWith("port p0 (af_packet " + lab.dev("p0") + " in netns " + dp + ", MTU 1500)");
+            assertThat(log).as("one line per port on what it does with offloads").hasSize(2)
+                    .allSatisfy(l -> assertThat(l)
+                            .contains("PACKET_VNET_HDR on: GSO/GRO super-frames are cut into segments on receive"));
+            assertThat(log.get(0))
+                    .startsWith("port p0 (af_packet " + lab.dev("p0") + " in netns " + dp + ", MTU 1500)");
             Dataplane d = asm.dataplane();
             d.start();
             try {
@@ -384,7 +391,8 @@ class OffloadNamespaceTest {
                     .sum(PortCounters.RX_PACKETS) - big);
             assertThat(d.showInterfaces().lines().filter(l -> l.startsWith("p0 ")).findFirst().orElseThrow())
                     .as("not counted again as p0's graph drops (ifInDiscards)").endsWith(" 0");
-            assertThat(reasons).hasSize(big).allSatisfy(r -> assertThat(r).isEqualTo("PKT_TOO_BIG/mtu_value_is_too_small"));
+            assertThat(reasons).hasSize(big)
+                    .allSatisfy(r -> assertThat(r).isEqualTo("PKT_TOO_BIG/mtu_value_is_too_small"));
             assertThat(discards).hasSize(big).allSatisfy(x -> assertThat(x).containsExactly(262, 1));
         }
     }
@@ -394,6 +402,83 @@ class OffloadNamespaceTest {
             return client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
                     + a.metrics().port() + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString())
                     .body();
+        }
+    }
+
+    /**
+     * A super-frame the port cannot cut — p0's ring blocks (4 KiB) are smaller than a 14,000-byte UDP GSO send of ns
+     * a's stack (UDP_SEGMENT, gso_size 1,400), so the kernel cuts it — is one receive error of p0 and one "gso
+     * segmentation error" drop with its discard sample (sFlow 334 skb_gso_seg), not also one of p0's ifInDiscards; the
+     * same send with the default ring crosses as 10 datagrams.
+     */
+    @Test
+    void aSuperFrameThePortCannotCutIsAReceiveErrorAndADropWithADiscardSample() throws Exception {
+        lab.address(a, lab.dev("a"), "10.34.0.1/24");
+        lab.address(b, lab.dev("b"), "10.34.0.2/24");
+        lab.ip(a, "neigh", "add", "10.34.0.2", "lladdr", MAC_B, "dev", lab.dev("a"), "nud", "permanent");
+        String udpGso = """
+                import socket
+                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                s.setsockopt(socket.SOL_UDP, 103, 1400)  # UDP_SEGMENT
+                s.sendto(bytes(14000), ("10.34.0.2", 9999))
+                """;
+        List<long[]> discards = Collections.synchronizedList(new ArrayList<>()); // {sFlow code, input ifIndex}
+        DropmonSettings ds = new DropmonSettings();
+        ds.limit = 100_000;
+        DropmonModule dropmon = new DropmonModule(ds, 128, f -> discards.add(new long[] {f.reason, f.input}),
+                System::nanoTime, null);
+        String sflow = "sampling-rate: 1\ndirection: rx\ninterfaces: [p0, p1]\ndrop-monitoring: true";
+        for (boolean smallRing : new boolean[] {true, false}) {
+            discards.clear();
+            try (NetDmSubscriber sub = NetDmSubscriber.open(NetDmTransport.USERSOCK, G_NETDM);
+                    DataplaneAssembly asm = DataplaneAssembly.open(config("gso" + smallRing, "xconnects:\n  - [p0, p1]\n",
+                            sflow, smallRing ? ", ring-block-bytes: 4096, ring-blocks: 16" : ""), System.err::println,
+                            true);
+                    DatagramChannel rx = NetNamespace.callIn(b, () -> DatagramChannel.open().bind(
+                            new InetSocketAddress("10.34.0.2", 9999)))) {
+                Dataplane d = asm.dataplane();
+                AfPacketPort p0 = (AfPacketPort) d.interfaces().port(1);
+                d.start();
+                int arrived = 0;
+                try {
+                    lab.exec(a, Duration.ofSeconds(10), "python3", "-c", udpGso);
+                    rx.configureBlocking(false);
+                    ByteBuffer got = ByteBuffer.allocate(2048);
+                    long end = System.nanoTime() + 3_000_000_000L;
+                    while (System.nanoTime() < end && (smallRing ? discards.isEmpty() : arrived < 10)) {
+                        sub.poll(Duration.ofMillis(20), al -> {
+                            if (al.inPortIfIndex() == 1) {
+                                dropmon.onAlert(al);
+                            }
+                        });
+                        got.clear();
+                        if (rx.receive(got) != null) {
+                            assertThat(got.position()).isEqualTo(1400);
+                            arrived++;
+                        }
+                    }
+                } finally {
+                    d.stop();
+                }
+                System.out.printf("offload namespace test, %s ring on p0:%n%s", smallRing ? "4 KiB" : "default",
+                        diagnostics(d));
+                PortCounters c0 = p0.counters();
+                if (smallRing) {
+                    assertThat(arrived).isZero();
+                    assertThat(p0.gsoErrors()).isEqualTo(1);
+                    assertThat(c0.sum(PortCounters.RX_ERRORS)).isEqualTo(1);
+                    assertThat(d.dropped(DropReason.GSO_SEGMENTATION_ERROR, 1)).isEqualTo(1);
+                    assertThat(d.showErrors()).containsPattern("\\s1\\s+gso segmentation error\\s+334");
+                    assertThat(d.showInterfaces().lines().filter(l -> l.startsWith("p0 ")).findFirst().orElseThrow())
+                            .as("not counted again as p0's graph drops").endsWith(" 0");
+                    assertThat(discards).hasSize(1).allSatisfy(x -> assertThat(x).containsExactly(334, 1));
+                } else {
+                    assertThat(arrived).isEqualTo(10);
+                    assertThat(p0.gsoFramesSegmented()).isEqualTo(1);
+                    assertThat(c0.sum(PortCounters.RX_ERRORS)).isZero();
+                    assertThat(discards).isEmpty();
+                }
+            }
         }
     }
 }

@@ -58,10 +58,11 @@ import java.nio.file.Path;
  * {@code mmsghdr}/{@code iovec} bookkeeping, the kernel builds each skb straight from the ring pages
  * ({@code tpacket_fill_skb} attaches them as fragments instead of copying from user memory), and a slot is handed back
  * asynchronously when the skb is freed, so a vector is never waited on: a full ring is a counted drop
- * ({@link PortCounters#TX_DISCARDS}, {@link DropReason#TX_QUEUE_FULL}). It is also what VPP's af_packet does (TX ring + {@code sendto} kick).
+ * ({@link PortCounters#TX_DISCARDS}, {@link DropReason#TX_QUEUE_FULL}). It is also what VPP's af_packet does (TX ring +
+ * {@code sendto} kick).
  *
  * <p><b>Offloads.</b> Frames the Linux stack sends on a veth (or any interface with checksum offload or GSO), and
- * frames a NIC aggregated with GRO/LRO, reach AF_PACKET before any NIC finished or split them. The sockets set
+ * frames a NIC aggregated with GRO, reach AF_PACKET before any NIC finished or split them. The sockets set
  * {@code PACKET_VNET_HDR} ({@link Options#vnetHeader}, on by default; VPP's af_packet does the same), so the kernel
  * writes a {@code struct virtio_net_hdr} in front of each received frame ({@code virtio_net_hdr_from_skb}: gso_type,
  * gso_size, checksum flags and start). (1) A GSO super-frame (TCPv4, TCPv6, UDP_L4 up to 64 KiB) is cut on receive
@@ -871,8 +872,8 @@ public final class AfPacketPort extends Port {
     /**
      * As {@link #tx(int, BufferPool, PacketVector)}, with every frame that cannot be sent appended to {@code rejected}
      * (see {@link Port#tx(int, BufferPool, PacketVector, PacketVector)}) with its reason: shorter than 14 bytes
-     * ({@link DropReason#TX_FRAME_TOO_SHORT}), longer than the MTU or a slot allows ({@link DropReason#TX_FRAME_TOO_LONG}),
-     * no free slot ({@link DropReason#TX_QUEUE_FULL}), and, after a kick that failed for good, the frames taken back
+     * ({@link DropReason#TX_FRAME_TOO_SHORT}), longer than the MTU or a slot allows
+     * ({@link DropReason#TX_FRAME_TOO_LONG}), no free slot ({@link DropReason#TX_QUEUE_FULL}), and, after a kick that failed for good, the frames taken back
      * from the ring ({@link DropReason#TX_SENDTO_FATAL}; copied from their slots into fresh buffers, as many as
      * {@code rejected} and the pool have room for, the rest with the next call).
      */

@@ -11,8 +11,8 @@ import java.nio.ByteOrder;
  * UDP datagram of at most {@code gso_size} payload bytes per output frame, each with a copy of the Ethernet, VLAN, IP
  * and TCP/UDP headers.
  *
- * <p>Per segment {@code k} of {@code n}: IPv4 total length and identification ({@code id + k}, mod 2<sup>16</sup>) set and
- * the header checksum recomputed; IPv6 payload length set; TCP sequence number advanced by the payload before it, CWR
+ * <p>Per segment {@code k} of {@code n}: IPv4 total length and identification ({@code id + k}, mod 2<sup>16</sup>)
+ * set and the header checksum recomputed; IPv6 payload length set; TCP sequence number advanced by the payload before it, CWR
  * kept on the first segment only, FIN and PSH on the last only; UDP length set; the TCP/UDP checksum computed in full
  * over the pseudo-header and the segment (RFC 1071, RFC 793, RFC 768, RFC 8200 §8.1; a UDP zero sent as 0xFFFF),
  * whatever the super-frame carried (a partial sum, or the first segment's checksum of a GRO aggregate).

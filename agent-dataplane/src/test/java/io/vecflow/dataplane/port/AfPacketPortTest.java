@@ -566,6 +566,67 @@ class AfPacketPortTest {
         }
     }
 
+    /**
+     * A UDP GSO send of the peer's stack (UDP_SEGMENT, udp(7): one 14,000-byte datagram, gso_size 1,400) crosses veth as
+     * one super-frame; the port hands out the 10 datagrams the wire would carry, each valid, in order. With a ring
+     * block too small for the super-frame (4 KiB) the kernel cuts it: the port hands it out once, marked
+     * {@link DropReason#GSO_SEGMENTATION_ERROR} for error-drop, and counts a receive error, not a received frame.
+     */
+    @Test
+    void kernelGsoSuperFramesAreCutIntoSegmentsAndOnesThatCannotBeAreRejected() throws Exception {
+        VethLab.run("ip", "-n", lab.nsB, "addr", "add", "10.9.0.2/24", "dev", lab.ifB);
+        VethLab.run("ip", "-n", lab.nsB, "neigh", "add", "10.9.0.1", "lladdr", "02:00:00:00:00:01", "dev", lab.ifB);
+        String udpGso = """
+                import socket
+                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                s.setsockopt(socket.SOL_UDP, 103, 1400)  # UDP_SEGMENT
+                s.sendto(bytes(i * 7 % 251 for i in range(14000)), ("10.9.0.1", 9999))
+                """;
+        BufferPool pool = keep(new BufferPool(256, 2048));
+        io.vecflow.packet.ParsedPacket pp = new io.vecflow.packet.ParsedPacket();
+        AfPacketPort a = AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketPort.Options.defaults());
+        try {
+            lab.exec(lab.nsB, "python3", "-c", udpGso);
+            List<byte[]> got = receive(a, pool, 10).get(0);
+            assertThat(got).hasSize(10);
+            java.io.ByteArrayOutputStream joined = new java.io.ByteArrayOutputStream();
+            for (byte[] f : got) {
+                GeneratorPortTest.assertChecksumsValid(f, pp);
+                assertThat(pp.protocol()).isEqualTo(17);
+                joined.write(f, 42, f.length - 42);
+            }
+            byte[] expect = new byte[14000];
+            for (int i = 0; i < expect.length; i++) {
+                expect[i] = (byte) (i * 7 % 251);
+            }
+            assertThat(joined.toByteArray()).isEqualTo(expect);
+            assertThat(a.gsoFramesSegmented()).isEqualTo(1);
+            assertThat(a.gsoSegments()).isEqualTo(10);
+            assertThat(a.counters().sum(PortCounters.RX_PACKETS)).isEqualTo(10);
+            assertThat(a.counters().sum(PortCounters.RX_OCTETS)).isEqualTo(14000 + 10 * 42);
+        } finally {
+            a.close();
+        }
+        AfPacketPort small = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1,
+                AfPacketPort.Options.defaults().blockSize(4096).blockCount(8).frameSize(2048).txFrameSize(2048)));
+        lab.exec(lab.nsB, "python3", "-c", udpGso);
+        PacketVector v = new PacketVector();
+        int n = 0;
+        long deadline = System.nanoTime() + TIMEOUT_NANOS;
+        while (n == 0 && System.nanoTime() < deadline) {
+            n = small.rx(0, pool, v, PacketVector.CAPACITY);
+        }
+        assertThat(n).isEqualTo(1);
+        int b = v.buffers[0];
+        assertThat(DropReason.of(pool.dropReason[b])).isEqualTo(DropReason.GSO_SEGMENTATION_ERROR);
+        assertThat(pool.length[b]).as("the frame's head, for the discard sample").isBetween(1000, 2048);
+        assertThat(small.gsoErrors()).isEqualTo(1);
+        assertThat(small.offloadSummary()).contains("1 not segmentable (last: truncated by the ring)");
+        assertThat(small.counters().sum(PortCounters.RX_ERRORS)).isEqualTo(1);
+        assertThat(small.counters().sum(PortCounters.RX_PACKETS)).isZero();
+        pool.free(v);
+    }
+
     static boolean l4SumValid(byte[] f, io.vecflow.packet.ParsedPacket pp) {
         io.vecflow.packet.PacketParser.parse(MemorySegment.ofArray(f), 0, f.length,
                 io.vecflow.packet.LinkType.ETHERNET, pp);
