@@ -522,7 +522,10 @@ public final class Dataplane implements AutoCloseable {
         return sb.toString();
     }
 
-    /** @return {@code show interfaces}: per port rx/tx packets and octets, discards, errors, graph drops. */
+    /**
+     * @return {@code show interfaces}: per port rx/tx packets and octets, discards, errors, graph drops (of packets
+     *     received on the port, not counting the reasons a port counts itself: {@link DropReason#countedByPort()})
+     */
     public String showInterfaces() {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
                 "%-12s %5s %14s %16s %14s %16s %10s %10s %10s %10s %10s%n", "Name", "Idx", "rx packets", "rx octets",
