@@ -48,7 +48,10 @@ public final class BufferPool implements AutoCloseable {
     public final int[] l3Offset;
     /** Receive timestamp (System.nanoTime) of each buffer. */
     public final long[] timestampNanos;
-    /** {@link DropReason#ordinal()} set by the node that sends the buffer to error-drop. */
+    /**
+     * {@link DropReason#ordinal()} set by the node that sends the buffer to error-drop (0 = none: reset by
+     * {@link #alloc}; a port's receive sets it to hand a frame it could not deliver straight to error-drop).
+     */
     public final int[] dropReason;
     /** Adjacency (next hop) chosen by a lookup node, -1 before. */
     public final int[] adjacency;
@@ -88,13 +91,14 @@ public final class BufferPool implements AutoCloseable {
         freeCount = count;
     }
 
-    /** @return a free buffer index, or -1 when the pool is exhausted. */
+    /** @return a free buffer index (its cookie length and drop reason reset to 0), or -1 when the pool is exhausted. */
     public int alloc() {
         if (freeCount == 0) {
             return -1;
         }
         int b = free[--freeCount];
         cookieLength[b] = 0;
+        dropReason[b] = 0;
         start[b] = HEADROOM;
         return b;
     }

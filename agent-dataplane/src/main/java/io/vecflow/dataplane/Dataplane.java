@@ -202,7 +202,7 @@ public final class Dataplane implements AutoCloseable {
             discardFifos.add(discards);
             Graph g = new Graph()
                     .arc(deviceInput).arc(ip4Unicast).arc(ip6Unicast).arc(interfaceOutput).arc(errorDrop)
-                    .register(PortInputNode.NAME, i -> new PortInputNode(i, ports, deviceInput))
+                    .register(PortInputNode.NAME, i -> new PortInputNode(i, ports, deviceInput, ErrorDropNode.NAME))
                     .register(SflowNode.NAME, i -> new SflowNode(i, SflowNode.Direction.INGRESS, t.samplingRate,
                             t.headerBytes, fifo, deviceInput))
                     .register(EthernetInputNode.NAME, i -> new EthernetInputNode(interfaces))
@@ -522,7 +522,10 @@ public final class Dataplane implements AutoCloseable {
         return sb.toString();
     }
 
-    /** @return {@code show interfaces}: per port rx/tx packets and octets, discards, errors, graph drops. */
+    /**
+     * @return {@code show interfaces}: per port rx/tx packets and octets, discards, errors, graph drops (of packets
+     *     received on the port, not counting the reasons a port counts itself: {@link DropReason#countedByPort()})
+     */
     public String showInterfaces() {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
                 "%-12s %5s %14s %16s %14s %16s %10s %10s %10s %10s %10s%n", "Name", "Idx", "rx packets", "rx octets",

@@ -36,9 +36,12 @@ public enum DropReason {
     /** Frame larger than the output interface MTU (no fragmentation). */
     MTU_EXCEEDED("mtu exceeded", 262, "PKT_TOO_BIG", "mtu_value_is_too_small"),
     /** Receive queue full: the kernel ring dropped frames or no free buffer (counted at the port). */
-    RX_QUEUE_FULL("rx queue full", 259, "FULL_RING", "tail_drop"),
-    /** Transmit ring full or send failed. */
-    TX_QUEUE_FULL("tx queue full", 259, "FULL_RING", "tail_drop"),
+    RX_QUEUE_FULL("rx queue full", 259, "FULL_RING", "tail_drop", true),
+    /**
+     * The output port's transmit ring had no free slot (VPP af_packet's "tx frame not ready"); counted at the port as
+     * a transmit discard.
+     */
+    TX_QUEUE_FULL("tx queue full", 259, "FULL_RING", "tail_drop", true),
     /** Output interface is down or unknown. */
     INTERFACE_DOWN("interface down", 267, null, "port_list_is_empty"),
     /** Load balancer: the VIP has no usable backend. */
@@ -57,7 +60,25 @@ public enum DropReason {
      * CLOVE in edge-flowlet mode: outer CE on a Not-ECT inner packet, dropped as RFC 6040 §4.2 says (Linux
      * {@code SKB_DROP_REASON_IP_TUNNEL_ECN}); in ECN mode the mark is CLOVE's own signal and the packet goes on.
      */
-    CLOVE_CE_NOT_ECT("clove ce on not-ect", 282, "IP_TUNNEL_ECN", "decap_error");
+    CLOVE_CE_NOT_ECT("clove ce on not-ect", 282, "IP_TUNNEL_ECN", "decap_error"),
+    /**
+     * The output port cannot send a frame this long: above the interface MTU + 14 (+ 4 with a VLAN tag), or above a
+     * transmit slot; counted at the port as a transmit error.
+     */
+    TX_FRAME_TOO_LONG("tx frame too long", 262, "PKT_TOO_BIG", "mtu_value_is_too_small", true),
+    /** The output port was handed a frame shorter than an Ethernet header; counted at the port as a transmit error. */
+    TX_FRAME_TOO_SHORT("tx frame too short", 324, "PKT_TOO_SMALL", null, true),
+    /**
+     * The kernel refused the output port's send for good (VPP af_packet's "tx sendto fatal failure": any errno but
+     * EAGAIN/ENOBUFS/EINTR, e.g. ENETDOWN when the interface is down): the frames waiting in the transmit ring are
+     * taken back and dropped; counted at the port as transmit errors.
+     */
+    TX_SENDTO_FATAL("tx sendto fatal failure", 331, "DEV_READY", null, true),
+    /**
+     * A received GSO/GRO super-frame the port cannot cut into segments (cut by a ring block too small for it, a
+     * segment longer than a buffer, a GSO type or header it does not handle); counted at the port as a receive error.
+     */
+    GSO_SEGMENTATION_ERROR("gso segmentation error", 334, "SKB_GSO_SEG", null, true);
 
     private static final DropReason[] VALUES = values();
 
@@ -65,12 +86,27 @@ public enum DropReason {
     private final int sflowCode;
     private final String linuxReason;
     private final String devlinkTrap;
+    private final boolean countedByPort;
 
     DropReason(String counterName, int sflowCode, String linuxReason, String devlinkTrap) {
+        this(counterName, sflowCode, linuxReason, devlinkTrap, false);
+    }
+
+    DropReason(String counterName, int sflowCode, String linuxReason, String devlinkTrap, boolean countedByPort) {
         this.counterName = counterName;
         this.sflowCode = sflowCode;
         this.linuxReason = linuxReason;
         this.devlinkTrap = devlinkTrap;
+        this.countedByPort = countedByPort;
+    }
+
+    /**
+     * @return true for drops a port raises and counts in its own interface counters (receive errors, transmit
+     *         discards or errors); they are not added again to the receive interface's ifInDiscards (the graph drops of
+     *         {@code show interfaces} and IF_COUNTERS), so every frame is counted once per counter set
+     */
+    public boolean countedByPort() {
+        return countedByPort;
     }
 
     /**

@@ -53,11 +53,17 @@ public final class ErrorDropNode extends Node {
         return ifIndex >= 0 && ifIndex <= maxIfIndex ? byReasonIf[r.ordinal() * (maxIfIndex + 1) + ifIndex] : 0;
     }
 
-    /** @return packets dropped (any reason) that were received on {@code ifIndex}. */
+    /**
+     * @return packets dropped that were received on {@code ifIndex}, except for reasons a port counts in its own
+     *     interface counters ({@link DropReason#countedByPort()}: receive errors, transmit discards and errors), so
+     *     that the receive interface's ifInDiscards does not count a frame the output port already counted
+     */
     public long droppedOn(int ifIndex) {
         long s = 0;
         for (DropReason r : DropReason.values()) {
-            s += dropped(r, ifIndex);
+            if (!r.countedByPort()) {
+                s += dropped(r, ifIndex);
+            }
         }
         return s;
     }

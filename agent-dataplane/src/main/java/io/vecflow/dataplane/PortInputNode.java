@@ -5,7 +5,9 @@ import io.vecflow.dataplane.port.Port;
 /**
  * {@code port-input}: the device input node (VPP's {@code *-input} nodes): each dispatch round it receives up to one
  * vector from this worker's queue of every port and sends each frame into the {@code device-input} feature arc keyed
- * on its receive ifIndex (feature {@code sflow}, then {@code ethernet-input}).
+ * on its receive ifIndex (feature {@code sflow}, then {@code ethernet-input}). A frame the port could not deliver
+ * (it set {@link BufferPool#dropReason}, e.g. a GSO super-frame it cannot segment) goes to {@code error-drop} instead,
+ * or is freed when the node was built without it.
  */
 public final class PortInputNode extends InputNode {
     /** Node name. */
@@ -14,9 +16,12 @@ public final class PortInputNode extends InputNode {
     private final Port[] ports;
     private final FeatureArc deviceInput;
     private final int queue;
+    private final boolean errorDrop;
     private final PacketVector scratch = new PacketVector();
 
     /**
+     * A port-input without an error-drop next node: frames a port rejects on receive are freed (counted by the port).
+     *
      * @param queue this worker's queue index
      * @param ports ports to poll
      * @param deviceInput the device-input arc
@@ -26,12 +31,28 @@ public final class PortInputNode extends InputNode {
         this.queue = queue;
         this.ports = ports.clone();
         this.deviceInput = deviceInput;
+        this.errorDrop = false;
+    }
+
+    /**
+     * @param queue this worker's queue index
+     * @param ports ports to poll
+     * @param deviceInput the device-input arc
+     * @param errorDrop name of the error-drop node (next node 0), where frames a port rejects on receive go
+     */
+    public PortInputNode(int queue, Port[] ports, FeatureArc deviceInput, String errorDrop) {
+        super(NAME, errorDrop);
+        this.queue = queue;
+        this.ports = ports.clone();
+        this.deviceInput = deviceInput;
+        this.errorDrop = true;
     }
 
     @Override
     protected int poll(Worker w) {
         int total = 0;
         BufferPool pool = w.pool();
+        int[] reason = pool.dropReason;
         for (Port p : ports) {
             scratch.count = 0;
             int n = p.rx(queue, pool, scratch, PacketVector.CAPACITY);
@@ -39,9 +60,17 @@ public final class PortInputNode extends InputNode {
             int target = deviceInput.target(ifIndex, 0);
             int[] b = scratch.buffers;
             for (int i = 0; i < n; i++) {
-                pool.dropReason[b[i]] = 0;
-                pool.adjacency[b[i]] = -1;
-                w.enqueue(target, b[i], 0);
+                int x = b[i];
+                if (reason[x] != 0) {
+                    if (errorDrop) {
+                        w.enqueue(next(0), x, 0);
+                    } else {
+                        pool.free(x);
+                    }
+                    continue;
+                }
+                pool.adjacency[x] = -1;
+                w.enqueue(target, x, 0);
             }
             total += n;
         }

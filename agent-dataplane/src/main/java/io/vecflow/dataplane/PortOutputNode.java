@@ -4,8 +4,10 @@ import io.vecflow.dataplane.port.Port;
 
 /**
  * {@code port-output}: the device transmit node: groups the vector's frames by transmit ifIndex and hands each group to
- * its port's transmit queue for this worker ({@link Port#tx}), which sends and frees them. A frame for an ifIndex with
- * no port goes to error-drop ({@link DropReason#INTERFACE_DOWN}).
+ * its port's transmit queue for this worker ({@link Port#tx(int, BufferPool, PacketVector, PacketVector)}), which sends
+ * and frees them; the frames a port could not send (too long or short for it, ring full, a fatal send error) come back
+ * with their {@link DropReason} and go to error-drop, as does a frame for an ifIndex with no port
+ * ({@link DropReason#INTERFACE_DOWN}).
  */
 public final class PortOutputNode extends Node {
     /** Node name. */
@@ -15,6 +17,7 @@ public final class PortOutputNode extends Node {
     private final int queue;
     private final PacketVector[] perPort;
     private final int[] touched;
+    private final PacketVector rejected = new PacketVector();
 
     /**
      * @param queue this worker's transmit queue index
@@ -49,10 +52,15 @@ public final class PortOutputNode extends Node {
             }
             pv.add(b);
         }
+        int drop = next(0);
         for (int i = 0; i < nTouched; i++) {
             int tx = touched[i];
-            interfaces.port(tx).tx(queue, pool, perPort[tx]);
+            interfaces.port(tx).tx(queue, pool, perPort[tx], rejected);
             perPort[tx].count = 0;
+            for (int k = 0, n = rejected.count; k < n; k++) {
+                w.enqueue(drop, rejected.buffers[k], 0);
+            }
+            rejected.count = 0;
         }
     }
 }

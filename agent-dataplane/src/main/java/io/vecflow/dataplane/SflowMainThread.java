@@ -35,7 +35,8 @@ import java.util.function.IntToLongFunction;
  *
  * <p>IF_COUNTERS per port: PORTNAME, IFINDEX, IFTYPE 6, IFSPEED (bits/s), IFDIRECTION 1, OPER/ADMIN up, RX/TX
  * octets and packets from the port's counters, RX_DISCARDS = port receive discards + packets the graph dropped that
- * were received on the port (RFC 2863 ifInDiscards; VPP puts its /if/drops in TX_DISCARDS instead), TX_DISCARDS,
+ * were received on the port, except for reasons a port already counts ({@link DropReason#countedByPort()}: its rx
+ * errors, tx discards and errors) (RFC 2863 ifInDiscards; VPP puts its /if/drops in TX_DISCARDS instead), TX_DISCARDS,
  * RX/TX errors, HW_ADDRESS, SEQ (shared with STATUS). STATUS: UPTIME_S, DROPS = PSAMPLE send failures + sample FIFO
  * drops (VPP's definition), SEQ.
  *

@@ -56,6 +56,9 @@ public final class DataplaneAssembly implements AutoCloseable {
                 int ifIndex = (int) pc.ifIndexOr(i + 1);
                 Port p = openPort(pc, ifIndex, c.workers);
                 owned.add(p);
+                if (p instanceof AfPacketPort ap) {
+                    log.accept(offloadLine(pc.name, ap, pc.netns));
+                }
                 long mac = mac(pc, p, routed.contains(pc.name), i);
                 it.add(p, pc.name, mac, pc.mtu, routed.contains(pc.name));
             }
@@ -225,6 +228,19 @@ public final class DataplaneAssembly implements AutoCloseable {
                 yield new io.vecflow.dataplane.port.GeneratorPort(pc.name, ifIndex, workers, o);
             }
         };
+    }
+
+    /**
+     * The one line logged per af_packet port at open: what it does with offloaded frames (nothing is switched off on
+     * the interface, so nothing needs restoring at exit).
+     */
+    static String offloadLine(String name, AfPacketPort p, String netns) {
+        return "port " + name + " (af_packet " + p.name() + (netns == null ? "" : " in netns " + netns) + ", MTU "
+                + p.mtu() + "): " + (p.vnetHeader()
+                        ? "PACKET_VNET_HDR on: GSO/GRO super-frames are cut into segments on receive, partial "
+                                + "checksums completed; the interface's offloads (TSO/GSO/GRO, checksums) are left "
+                                + "as they are"
+                        : "PACKET_VNET_HDR off: GSO/GRO super-frames are cut to a buffer (rx errors)");
     }
 
     private static long mac(DataplaneConfig.Port pc, Port p, boolean routed, int position) {

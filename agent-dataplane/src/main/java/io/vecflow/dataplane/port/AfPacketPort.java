@@ -3,6 +3,7 @@ package io.vecflow.dataplane.port;
 import static io.vecflow.dataplane.port.PacketSys.*;
 
 import io.vecflow.dataplane.BufferPool;
+import io.vecflow.dataplane.DropReason;
 import io.vecflow.dataplane.PacketVector;
 import io.vecflow.netlink.Errno;
 import io.vecflow.netlink.Libc;
@@ -41,7 +42,9 @@ import java.nio.file.Path;
  *       socket closes), {@link Options#promiscuous};</li>
  *   <li>transmit through a {@code PACKET_TX_RING} per socket ({@link Options#txFrames} slots of
  *       {@link Options#txFrameSize} bytes) and one {@code sendto(fd, NULL, 0, MSG_DONTWAIT)} per vector to kick it,
- *       with {@code PACKET_LOSS} so the kernel skips a malformed slot instead of stalling the ring;</li>
+ *       with {@code PACKET_LOSS} so the kernel skips a malformed slot instead of stalling the ring (none is: frames
+ *       are checked against the MTU and the slot before they are queued);</li>
+ *   <li>{@code PACKET_VNET_HDR}: a virtio_net_hdr per frame, for offloaded frames ("Offloads" below);</li>
  *   <li>{@code PACKET_STATISTICS} ({@code tp_drops}: frames the kernel dropped because the ring was full) added to
  *       {@link PortCounters#RX_DISCARDS} whenever a retired block carries {@code TP_STATUS_LOSING}, and on
  *       {@link #refreshStatistics(int)};</li>
@@ -55,17 +58,27 @@ import java.nio.file.Path;
  * {@code mmsghdr}/{@code iovec} bookkeeping, the kernel builds each skb straight from the ring pages
  * ({@code tpacket_fill_skb} attaches them as fragments instead of copying from user memory), and a slot is handed back
  * asynchronously when the skb is freed, so a vector is never waited on: a full ring is a counted drop
- * ({@link PortCounters#TX_DISCARDS}). It is also what VPP's af_packet does (TX ring + {@code sendto} kick).
+ * ({@link PortCounters#TX_DISCARDS}, {@link DropReason#TX_QUEUE_FULL}). It is also what VPP's af_packet does (TX ring +
+ * {@code sendto} kick).
  *
- * <p><b>Offloads of the peer.</b> Frames the Linux stack sends on a veth (or any interface with checksum offload or
- * GSO) reach AF_PACKET before any NIC finished them. (1) Their UDP/TCP checksum is partial
- * ({@code TP_STATUS_CSUMNOTREADY}; the field holds the folded pseudo-header sum, {@code CHECKSUM_PARTIAL} in
- * {@code include/linux/skbuff.h}): with {@link Options#completeChecksums} (default) {@link #rx} finishes it as the NIC
- * would, the ones' complement sum from the L4 header to the end of the IP payload (RFC 1071), for IPv4 and IPv6
- * without extension headers, under up to two VLAN tags; counted by {@link #checksumsCompleted()}. (2) TCP segments
- * may be GSO aggregates up to 64 KiB, longer than the pool's buffers: cut and counted as RX_ERRORS; turn GSO off on
- * the sending side ({@code ethtool -K IF tso off gso off}) where kernel TCP must be forwarded. Frames sent from
- * AF_PACKET sockets or arriving from a wire are complete.
+ * <p><b>Offloads.</b> Frames the Linux stack sends on a veth (or any interface with checksum offload or GSO), and
+ * frames a NIC aggregated with GRO, reach AF_PACKET before any NIC finished or split them. The sockets set
+ * {@code PACKET_VNET_HDR} ({@link Options#vnetHeader}, on by default; VPP's af_packet does the same), so the kernel
+ * writes a {@code struct virtio_net_hdr} in front of each received frame ({@code virtio_net_hdr_from_skb}: gso_type,
+ * gso_size, checksum flags and start). (1) A GSO super-frame (TCPv4, TCPv6, UDP_L4 up to 64 KiB) is cut on receive
+ * into the segments the wire would have carried, each in its own buffer ({@link GsoSegmenter}: headers copied, IPv4
+ * id and lengths, TCP sequence and flags, full checksums), so the graph, sFlow and the counters see ordinary frames.
+ * A super-frame it cannot cut (GSO over tunnels never arrives: the kernel drops those itself, counted in
+ * {@code tp_drops}; a ring block too small for it; a segment longer than a buffer; IPv6 extension headers) goes to
+ * error-drop as {@link DropReason#GSO_SEGMENTATION_ERROR} and counts as RX_ERRORS. (2) The UDP/TCP checksum of a
+ * non-GSO frame may be partial ({@code TP_STATUS_CSUMNOTREADY}; the field holds the folded pseudo-header sum,
+ * {@code CHECKSUM_PARTIAL} in {@code include/linux/skbuff.h}): with {@link Options#completeChecksums} (default)
+ * {@link #rx} finishes it as the NIC would, the ones' complement sum from the L4 header to the end of the IP payload
+ * (RFC 1071), for IPv4 and IPv6 without extension headers, under up to two VLAN tags; counted by
+ * {@link #checksumsCompleted()}. The interface's own offload settings (ethtool features) are left as they are: on a
+ * veth the sender's TSO decides, which the receiving end cannot switch off, and turning GRO off on a NIC would be a
+ * host-wide change outliving the port. Transmit slots carry a zero virtio_net_hdr (no offload asked: every frame is
+ * complete and at most MTU-sized); with it the kernel no longer checks the MTU itself, the port's own check does.
  *
  * <p><b>Threads.</b> Queue {@code q} ({@link #rx}, {@link #tx}, {@link #refreshStatistics}) is used only by worker
  * {@code q}; queues share nothing mutable. Counters are readable from any thread.
@@ -73,20 +86,30 @@ import java.nio.file.Path;
  * <p><b>Allocation.</b> Nothing is allocated per frame or per call of {@link #rx}/{@link #tx}: ring slots are read and
  * written through preallocated segments and downcall handles with preallocated errno state.
  *
- * <p><b>Counters.</b> rx: RX_PACKETS and RX_OCTETS (the frame's length on the wire including a restored VLAN tag,
- * without FCS) per frame delivered; RX_ERRORS per frame truncated (longer than the ring's block or the pool's buffer;
- * still delivered, cut); RX_DISCARDS = kernel {@code tp_drops}. tx: TX_PACKETS / TX_OCTETS per frame placed in the
- * ring, minus one per failed kick; TX_DISCARDS per frame not sent because the ring was full, and one per failed kick
- * (a failing non-blocking kick means the qdisc dropped a frame: ENOBUFS); TX_ERRORS per frame shorter than 14 bytes
- * or longer than the interface MTU allows (MTU + 14, + 4 when VLAN-tagged; MTU read at open), and per kick whose
- * retry fails with an errno other than ENOBUFS/EAGAIN/EINTR (e.g. ENETDOWN: the interface is down). Frames left in
- * the ring by a failed kick go out with the next {@link #tx} call, even an empty one.
+ * <p><b>Counters.</b> Every frame is counted once per counter set: in the port's counters below and, when dropped
+ * here, under one {@link DropReason} (error-drop, {@code show errors}, a discard sample; such reasons are
+ * {@link DropReason#countedByPort()}, so they are not added to the receive interface's ifInDiscards too). rx:
+ * RX_PACKETS and RX_OCTETS (the frame's length on the wire including a restored VLAN tag, without FCS; for a
+ * super-frame each segment) per frame delivered; RX_ERRORS per frame truncated (longer than the pool's buffer; still
+ * delivered, cut) and per super-frame that cannot be segmented (not delivered: error-drop); RX_DISCARDS = kernel
+ * {@code tp_drops}. tx: TX_PACKETS / TX_OCTETS per frame the kernel took from the ring (counted after the kick that
+ * sent it); TX_DISCARDS per frame not queued because the ring had no free slot ({@link DropReason#TX_QUEUE_FULL});
+ * TX_ERRORS per frame shorter than 14 bytes ({@link DropReason#TX_FRAME_TOO_SHORT}) or longer than the interface MTU
+ * allows (MTU + 14, + 4 when 802.1Q/802.1ad-tagged; MTU read at open) or a slot holds
+ * ({@link DropReason#TX_FRAME_TOO_LONG}), and per frame taken back from the ring after a kick failed with a lasting
+ * errno ({@link DropReason#TX_SENDTO_FATAL}, e.g. ENETDOWN: the interface is down). A kick that fails with
+ * ENOBUFS/EAGAIN/EINTR loses nothing: tpacket_snd leaves the frame it could not queue as SEND_REQUEST
+ * ({@code net/packet/af_packet.c}), and frames left in the ring go out with the next {@link #rx} or {@link #tx} call
+ * of the queue.
  */
 @SuppressWarnings("restricted")
 public final class AfPacketPort extends Port {
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     private static final ValueLayout.OfShort BE_SHORT =
             ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    /** virtio_net_hdr fields: host order (little-endian on the platforms this runs on, af_packet's vio_le()). */
+    private static final ValueLayout.OfShort HOST_SHORT =
+            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.nativeOrder());
     private static final int ETH_HEADER = 14;
     private static final int MACS = 12;
     private static final int VLAN_TAG = 4;
@@ -108,6 +131,7 @@ public final class AfPacketPort extends Port {
         boolean promiscuous = true;
         boolean qdiscBypass = false;
         boolean completeChecksums = true;
+        boolean vnetHeader = true;
 
         /** @return a copy of the defaults. */
         public static Options defaults() {
@@ -194,6 +218,17 @@ public final class AfPacketPort extends Port {
             return this;
         }
 
+        /**
+         * @param on {@code PACKET_VNET_HDR} (class comment, "Offloads"): the kernel puts a virtio_net_hdr in front of
+         *     every received frame, so GSO/GRO super-frames are recognised and cut into segments; on by default. Off,
+         *     a super-frame is an ordinary frame longer than a buffer: delivered cut, a receive error
+         * @return this
+         */
+        public Options vnetHeader(boolean on) {
+            this.vnetHeader = on;
+            return this;
+        }
+
         void validate(String where) {
             check(blockSize > 0 && blockSize % 4096 == 0, where, "blockSize must be a positive multiple of 4096, got "
                     + blockSize);
@@ -227,8 +262,19 @@ public final class AfPacketPort extends Port {
         long packet; // ring offset of the next frame header
         boolean statsPending;
         int txHead; // next transmit slot
-        boolean txPending; // frames left in the ring by a failed kick
+        boolean txPending; // frames left in the ring (SEND_REQUEST) after the last kick
+        boolean txFatal; // the last kick failed with a lasting errno: frames are taken back by the next tx
+        int unconfirmed; // frames queued (SEND_REQUEST) not yet seen taken by the kernel, before txHead
+        long unconfirmedOctets;
+        int txErrno; // errno of the last failed kick
+        int[] slotRxIfIndex; // receive ifIndex of the frame in each TX slot (for a frame taken back)
         long checksumsCompleted;
+        final GsoSegmenter gso = new GsoSegmenter();
+        int segNext; // next segment of the super-frame at `packet` (0: not started)
+        long gsoFrames;
+        long gsoSegments;
+        long gsoErrors;
+        int gsoLastCause;
         // padding against false sharing between queues' objects
         long p0, p1, p2, p3, p4, p5, p6, p7;
     }
@@ -248,6 +294,7 @@ public final class AfPacketPort extends Port {
     private final int txFrameCount;
     private final long mapBytes;
     private final boolean completeChecksums;
+    private final int vnet; // bytes of virtio_net_hdr in front of each frame (0 or 10)
     private volatile boolean closed;
 
     private AfPacketPort(String name, int ifIndex, int queues, Options o, long speed) throws IOException {
@@ -259,6 +306,7 @@ public final class AfPacketPort extends Port {
         this.blockCount = o.blockCount;
         this.rxRingBytes = (long) o.blockSize * o.blockCount;
         this.completeChecksums = o.completeChecksums;
+        this.vnet = o.vnetHeader ? VNET_HDR : 0;
         this.txFrameSize = o.txFrameSize;
         this.txFramesPerBlock = o.blockSize / o.txFrameSize;
         int txBlocks = (o.txFrames + txFramesPerBlock - 1) / txFramesPerBlock;
@@ -276,6 +324,7 @@ public final class AfPacketPort extends Port {
                 s.callState = Libc.newCallState(arena);
                 s.stats = arena.allocate(TPACKET_STATS_V3, 4);
                 s.statsLen = arena.allocate(ValueLayout.JAVA_INT);
+                s.slotRxIfIndex = new int[txFrameCount];
                 String w = where + " queue " + i;
                 MemorySegment st = s.callState;
                 s.fd = Libc.socket(st, AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
@@ -293,6 +342,9 @@ public final class AfPacketPort extends Port {
                 if (o.qdiscBypass) {
                     setInt(s, w, PACKET_QDISC_BYPASS, "PACKET_QDISC_BYPASS", 1);
                 }
+                if (vnet != 0) {
+                    setInt(s, w, PACKET_VNET_HDR, "PACKET_VNET_HDR", 1); // before the rings (EBUSY after)
+                }
                 ring(s, w, PACKET_RX_RING, "PACKET_RX_RING", o.blockSize, o.blockCount,
                         o.blockSize / o.frameSize * o.blockCount, o.frameSize, o.blockTimeoutMs);
                 ring(s, w, PACKET_TX_RING, "PACKET_TX_RING", o.blockSize, txBlocks, txFrameCount, o.txFrameSize, 0);
@@ -302,6 +354,9 @@ public final class AfPacketPort extends Port {
                     throw fail(w, "mmap(" + mapBytes + " bytes of rings)", st, "");
                 }
                 s.ring = s.map.reinterpret(mapBytes, arena, null);
+                for (int k = 0; vnet != 0 && k < txFrameCount; k++) {
+                    s.ring.asSlice(txSlot(k) + TX_DATA_OFFSET, vnet).fill((byte) 0); // kernel pages are zeroed too
+                }
                 if (i > 0) {
                     // until this socket joins the group it would also get frames on its own (bind registers its
                     // hook): drop everything meanwhile, so no frame is delivered twice during setup
@@ -506,17 +561,26 @@ public final class AfPacketPort extends Port {
 
     /**
      * Receives up to {@code max} frames of queue {@code queue}'s ring (see {@link Port#rx}). Frames stay in the ring
-     * when the pool is empty (the kernel then drops, counted by {@code PACKET_STATISTICS}). All frames of one call get
-     * the same {@code timestampNanos} (one System.nanoTime per call). Looks at each ring block at most once per call.
+     * when the pool is empty (the kernel then drops, counted by {@code PACKET_STATISTICS}). A GSO/GRO super-frame
+     * (virtio_net_hdr gso_type set) is cut into segments, one buffer each ({@link GsoSegmenter}); when the vector or
+     * the pool runs out part-way, the rest of its segments come with the next call. A super-frame that cannot be cut
+     * is appended with {@link BufferPool#dropReason} = {@link DropReason#GSO_SEGMENTATION_ERROR} (its first bytes, for
+     * the discard sample) and counted as RX_ERRORS, not RX_PACKETS. All frames of one call get the same
+     * {@code timestampNanos} (one System.nanoTime per call). Looks at each ring block at most once per call. Also
+     * kicks the transmit ring when frames are left in it (a kick that sent part of them).
      */
     @Override
     public int rx(int queue, BufferPool pool, PacketVector out, int max) {
         Queue s = q[queue];
+        if (s.txPending && !s.txFatal) {
+            kick(s, queue, null, null);
+        }
         MemorySegment ring = s.ring;
         MemorySegment dst = pool.data();
         int bufBytes = pool.bufferBytes();
         int ifIndex = ifIndex();
         int n = 0;
+        int delivered = 0;
         int errors = 0;
         long octets = 0;
         long now = 0;
@@ -543,10 +607,7 @@ public final class AfPacketPort extends Port {
                 }
                 s.remaining = pkts;
                 s.packet = blk + first;
-            }
-            int b = pool.alloc();
-            if (b < 0) {
-                break;
+                s.segNext = 0;
             }
             long blk = (long) s.block * blockSize;
             long h = s.packet;
@@ -556,46 +617,100 @@ public final class AfPacketPort extends Port {
             int mac = ring.get(ValueLayout.JAVA_SHORT, h + TP_MAC) & 0xffff;
             int next = ring.get(ValueLayout.JAVA_INT, h + TP_NEXT_OFFSET);
             long src = h + mac;
-            if (snap < ETH_HEADER || src + snap > blk + blockSize) {
-                pool.free(b); // a slot the kernel never writes this way: skip it
-                errors++;
+            if (snap < ETH_HEADER || src + snap > blk + blockSize || mac < vnet) {
+                errors++; // a slot the kernel never writes this way: skip it
             } else {
-                long d = pool.offset(b);
-                int copied;
-                int wire;
-                if ((status & TP_STATUS_VLAN_VALID) != 0) {
-                    int tpid = (status & TP_STATUS_VLAN_TPID_VALID) != 0
-                            ? ring.get(ValueLayout.JAVA_SHORT, h + TP_VLAN_TPID) & 0xffff : TPID_8021Q;
-                    int tci = ring.get(ValueLayout.JAVA_INT, h + TP_VLAN_TCI) & 0xffff;
-                    MemorySegment.copy(ring, src, dst, d, MACS);
-                    dst.set(BE_SHORT, d + MACS, (short) tpid);
-                    dst.set(BE_SHORT, d + MACS + 2, (short) tci);
-                    int rest = Math.min(snap - MACS, bufBytes - MACS - VLAN_TAG);
-                    MemorySegment.copy(ring, src + MACS, dst, d + MACS + VLAN_TAG, rest);
-                    copied = MACS + VLAN_TAG + rest;
-                    wire = len + VLAN_TAG;
+                int gsoType = vnet != 0 ? ring.get(ValueLayout.JAVA_BYTE, src - VNET_HDR + VNET_GSO_TYPE) & 0xff
+                        : VIRTIO_NET_HDR_GSO_NONE;
+                boolean tagged = (status & TP_STATUS_VLAN_VALID) != 0;
+                if (gsoType == VIRTIO_NET_HDR_GSO_NONE) {
+                    int b = pool.alloc();
+                    if (b < 0) {
+                        break;
+                    }
+                    long d = pool.offset(b);
+                    int copied = copyFrame(ring, h, src, snap, status, dst, d, bufBytes);
+                    int wire = tagged ? len + VLAN_TAG : len;
+                    if (copied < wire) {
+                        errors++;
+                    }
+                    if ((status & TP_STATUS_CSUMNOTREADY) != 0 && completeChecksums
+                            && completeChecksum(dst, d, copied)) {
+                        s.checksumsCompleted++;
+                    }
+                    if (now == 0) {
+                        now = System.nanoTime();
+                    }
+                    pool.length[b] = copied;
+                    pool.rxIfIndex[b] = ifIndex;
+                    pool.txIfIndex[b] = 0;
+                    pool.timestampNanos[b] = now;
+                    out.add(b);
+                    n++;
+                    delivered++;
+                    octets += wire;
                 } else {
-                    copied = Math.min(snap, bufBytes);
-                    MemorySegment.copy(ring, src, dst, d, copied);
-                    wire = len;
+                    GsoSegmenter g = s.gso;
+                    int cause = GsoSegmenter.OK;
+                    if (s.segNext == 0) {
+                        long vh = src - VNET_HDR;
+                        int flags = ring.get(ValueLayout.JAVA_BYTE, vh + VNET_FLAGS) & 0xff;
+                        int gsoSize = ring.get(HOST_SHORT, vh + VNET_GSO_SIZE) & 0xffff;
+                        int csumStart = ring.get(HOST_SHORT, vh + VNET_CSUM_START) & 0xffff;
+                        int tpid = (status & TP_STATUS_VLAN_TPID_VALID) != 0
+                                ? ring.get(ValueLayout.JAVA_SHORT, h + TP_VLAN_TPID) & 0xffff : TPID_8021Q;
+                        int tci = ring.get(ValueLayout.JAVA_INT, h + TP_VLAN_TCI) & 0xffff;
+                        cause = snap < len ? GsoSegmenter.TRUNCATED
+                                : g.parse(ring, src, snap, gsoType, gsoSize,
+                                        (flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) != 0, csumStart, tagged, tpid, tci,
+                                        bufBytes);
+                    }
+                    if (now == 0) {
+                        now = System.nanoTime();
+                    }
+                    if (cause != GsoSegmenter.OK) {
+                        int b = pool.alloc();
+                        if (b < 0) {
+                            break;
+                        }
+                        pool.length[b] = copyFrame(ring, h, src, snap, status, dst, pool.offset(b), bufBytes);
+                        pool.rxIfIndex[b] = ifIndex;
+                        pool.txIfIndex[b] = 0;
+                        pool.timestampNanos[b] = now;
+                        pool.dropReason[b] = DropReason.GSO_SEGMENTATION_ERROR.ordinal();
+                        out.add(b);
+                        n++;
+                        errors++;
+                        s.gsoErrors++;
+                        s.gsoLastCause = cause;
+                    } else {
+                        int k = s.segNext;
+                        int total = g.segments();
+                        while (k < total && n < max) {
+                            int b = pool.alloc();
+                            if (b < 0) {
+                                break;
+                            }
+                            int l = g.write(ring, src, k, dst, pool.offset(b));
+                            pool.length[b] = l;
+                            pool.rxIfIndex[b] = ifIndex;
+                            pool.txIfIndex[b] = 0;
+                            pool.timestampNanos[b] = now;
+                            out.add(b);
+                            n++;
+                            delivered++;
+                            octets += l;
+                            k++;
+                        }
+                        if (k < total) {
+                            s.segNext = k; // the rest with the next call: the block stays ours meanwhile
+                            break;
+                        }
+                        s.segNext = 0;
+                        s.gsoFrames++;
+                        s.gsoSegments += total;
+                    }
                 }
-                if (copied < wire) {
-                    errors++;
-                }
-                if ((status & TP_STATUS_CSUMNOTREADY) != 0 && completeChecksums
-                        && completeChecksum(dst, d, copied)) {
-                    s.checksumsCompleted++;
-                }
-                if (now == 0) {
-                    now = System.nanoTime();
-                }
-                pool.length[b] = copied;
-                pool.rxIfIndex[b] = ifIndex;
-                pool.txIfIndex[b] = 0;
-                pool.timestampNanos[b] = now;
-                out.add(b);
-                n++;
-                octets += wire;
             }
             if (--s.remaining == 0) {
                 releaseBlock(s, ring, blk);
@@ -607,8 +722,8 @@ public final class AfPacketPort extends Port {
             }
         }
         PortCounters c = counters();
-        if (n > 0) {
-            c.add(queue, PortCounters.RX_PACKETS, n);
+        if (delivered > 0) {
+            c.add(queue, PortCounters.RX_PACKETS, delivered);
             c.add(queue, PortCounters.RX_OCTETS, octets);
         }
         if (errors > 0) {
@@ -618,6 +733,30 @@ public final class AfPacketPort extends Port {
             refreshStatistics(queue);
         }
         return n;
+    }
+
+    /**
+     * Copies the frame at ring offset {@code src} ({@code snap} bytes; header at {@code h}) to {@code dst[d, …)}, at
+     * most {@code bufBytes}, putting back the outer VLAN tag the kernel stripped.
+     *
+     * @return bytes copied
+     */
+    private static int copyFrame(MemorySegment ring, long h, long src, int snap, int status, MemorySegment dst, long d,
+            int bufBytes) {
+        if ((status & TP_STATUS_VLAN_VALID) == 0) {
+            int copied = Math.min(snap, bufBytes);
+            MemorySegment.copy(ring, src, dst, d, copied);
+            return copied;
+        }
+        int tpid = (status & TP_STATUS_VLAN_TPID_VALID) != 0
+                ? ring.get(ValueLayout.JAVA_SHORT, h + TP_VLAN_TPID) & 0xffff : TPID_8021Q;
+        int tci = ring.get(ValueLayout.JAVA_INT, h + TP_VLAN_TCI) & 0xffff;
+        MemorySegment.copy(ring, src, dst, d, MACS);
+        dst.set(BE_SHORT, d + MACS, (short) tpid);
+        dst.set(BE_SHORT, d + MACS + 2, (short) tci);
+        int rest = Math.min(snap - MACS, bufBytes - MACS - VLAN_TAG);
+        MemorySegment.copy(ring, src + MACS, dst, d + MACS + VLAN_TAG, rest);
+        return MACS + VLAN_TAG + rest;
     }
 
     /**
@@ -722,11 +861,24 @@ public final class AfPacketPort extends Port {
 
     /**
      * Copies every frame of {@code v} into queue {@code queue}'s transmit ring, kicks the kernel once with
-     * {@code sendto(MSG_DONTWAIT)}, then frees all buffers (see {@link Port#tx}; counters in the class comment). An
-     * empty vector still kicks frames left by an earlier kick that failed with EAGAIN/ENOBUFS.
+     * {@code sendto(MSG_DONTWAIT)}, then frees all buffers (see {@link Port#tx}; counters in the class comment);
+     * frames the port cannot send are counted and freed. An empty vector still kicks frames left in the ring.
      */
     @Override
     public void tx(int queue, BufferPool pool, PacketVector v) {
+        tx(queue, pool, v, null);
+    }
+
+    /**
+     * As {@link #tx(int, BufferPool, PacketVector)}, with every frame that cannot be sent appended to {@code rejected}
+     * (see {@link Port#tx(int, BufferPool, PacketVector, PacketVector)}) with its reason: shorter than 14 bytes
+     * ({@link DropReason#TX_FRAME_TOO_SHORT}), longer than the MTU or a slot allows
+     * ({@link DropReason#TX_FRAME_TOO_LONG}), no free slot ({@link DropReason#TX_QUEUE_FULL}), and, after a kick that failed for good, the frames taken back
+     * from the ring ({@link DropReason#TX_SENDTO_FATAL}; copied from their slots into fresh buffers, as many as
+     * {@code rejected} and the pool have room for, the rest with the next call).
+     */
+    @Override
+    public void tx(int queue, BufferPool pool, PacketVector v, PacketVector rejected) {
         Queue s = q[queue];
         MemorySegment ring = s.ring;
         MemorySegment src = pool.data();
@@ -737,70 +889,236 @@ public final class AfPacketPort extends Port {
         int discards = 0;
         int errors = 0;
         long octets = 0;
-        int maxUntagged = Math.min(mtu + ETH_HEADER, txFrameSize - TX_DATA_OFFSET);
-        int maxTagged = Math.min(mtu + ETH_HEADER + VLAN_TAG, txFrameSize - TX_DATA_OFFSET);
+        int slotMax = txFrameSize - TX_DATA_OFFSET - vnet;
+        int maxUntagged = Math.min(mtu + ETH_HEADER, slotMax);
+        int maxTagged = Math.min(mtu + ETH_HEADER + VLAN_TAG, slotMax);
         for (int i = 0; i < count; i++) {
             int b = bufs[i];
             int len = lengths[b];
             long off = pool.offset(b);
             if (len < ETH_HEADER) {
                 errors++;
+                reject(pool, rejected, b, DropReason.TX_FRAME_TOO_SHORT);
                 continue;
             }
             int type = src.get(BE_SHORT, off + MACS) & 0xffff;
             if (len > (type == TPID_8021Q || type == TPID_8021AD ? maxTagged : maxUntagged)) {
                 errors++;
+                reject(pool, rejected, b, DropReason.TX_FRAME_TOO_LONG);
                 continue;
             }
             int slot = s.txHead;
-            long f = rxRingBytes + (long) (slot / txFramesPerBlock) * blockSize
-                    + (long) (slot % txFramesPerBlock) * txFrameSize;
+            long f = txSlot(slot);
             int status = (int) INT.getAcquire(ring, f + TP_STATUS);
             if (status != TP_STATUS_AVAILABLE && status != TP_STATUS_WRONG_FORMAT) {
-                discards += count - i; // ring full: this and every later frame
-                break;
+                discards++; // ring full (the slot may come free for a later frame of the vector)
+                reject(pool, rejected, b, DropReason.TX_QUEUE_FULL);
+                continue;
             }
-            MemorySegment.copy(src, off, ring, f + TX_DATA_OFFSET, len);
+            // the virtio_net_hdr in front (vnet bytes) stays all zeros, zeroed at open: no offload asked
+            MemorySegment.copy(src, off, ring, f + TX_DATA_OFFSET + vnet, len);
             ring.set(ValueLayout.JAVA_INT, f + TP_NEXT_OFFSET, 0);
-            ring.set(ValueLayout.JAVA_INT, f + TP_LEN, len);
-            ring.set(ValueLayout.JAVA_INT, f + TP_SNAPLEN, len);
+            ring.set(ValueLayout.JAVA_INT, f + TP_LEN, vnet + len);
+            ring.set(ValueLayout.JAVA_INT, f + TP_SNAPLEN, vnet + len);
+            s.slotRxIfIndex[slot] = pool.rxIfIndex[b];
             INT.setRelease(ring, f + TP_STATUS, TP_STATUS_SEND_REQUEST);
             s.txHead = slot + 1 == txFrameCount ? 0 : slot + 1;
             queued++;
             octets += len;
+            pool.free(b);
         }
-        pool.free(v);
+        v.count = 0;
+        s.unconfirmed += queued;
+        s.unconfirmedOctets += octets;
         PortCounters c = counters();
-        if (queued > 0 || s.txPending) {
-            s.txPending = false;
-            if (PacketSys.kick(s.fd) < 0) {
-                // Rare path. A non-blocking tpacket_snd fails in steady state only when the qdisc dropped one frame
-                // (ENOBUFS), stopping the kick there; the plain call does not capture errno, so kick once more with
-                // capture: it sends what is left, and its errno tells a lasting failure (ENETDOWN, ...) apart.
-                discards++;
-                queued--;
-                if (PacketSys.kickCapturingErrno(s.callState, s.fd) < 0) {
-                    int e = Libc.errno(s.callState);
-                    s.txPending = true;
-                    if (e != Errno.ENOBUFS && e != Errno.EAGAIN && e != Errno.EINTR) {
-                        errors++;
-                    }
-                }
-            }
-        }
-        if (queued != 0) {
-            c.add(queue, PortCounters.TX_PACKETS, queued);
-            c.add(queue, PortCounters.TX_OCTETS, octets);
-        }
         if (discards > 0) {
             c.add(queue, PortCounters.TX_DISCARDS, discards);
         }
         if (errors > 0) {
             c.add(queue, PortCounters.TX_ERRORS, errors);
         }
+        if (queued > 0 || s.txPending) {
+            kick(s, queue, pool, rejected);
+        }
+    }
+
+    private static void reject(BufferPool pool, PacketVector rejected, int b, DropReason reason) {
+        if (rejected != null && rejected.count < PacketVector.CAPACITY) {
+            pool.dropReason[b] = reason.ordinal();
+            rejected.add(b);
+        } else {
+            pool.free(b);
+        }
+    }
+
+    /** @return ring offset of transmit slot {@code slot}. */
+    private long txSlot(int slot) {
+        return rxRingBytes + (long) (slot / txFramesPerBlock) * blockSize + (long) (slot % txFramesPerBlock)
+                * txFrameSize;
+    }
+
+    private int prevSlot(int slot) {
+        return slot == 0 ? txFrameCount - 1 : slot - 1;
+    }
+
+    /**
+     * One {@code sendto} kick of the TX ring, then settles the counters: frames the kernel took (no longer
+     * SEND_REQUEST) become TX_PACKETS/TX_OCTETS; frames still SEND_REQUEST (a kick stopped by the socket's send buffer,
+     * a qdisc drop — tpacket_snd gives that frame back as SEND_REQUEST — or an error) stay pending and are kicked
+     * again by the next {@link #rx}/{@link #tx}. A kick failing with a lasting errno (not EAGAIN/ENOBUFS/EINTR) takes
+     * the pending frames back ({@link #reclaim}) when called from {@link #tx} ({@code pool} given).
+     */
+    private void kick(Queue s, int queue, BufferPool pool, PacketVector rejected) {
+        if (PacketSys.kick(s.fd) < 0) {
+            // Rare path. The plain call does not capture errno: kick once more with capture (it sends what is left)
+            // so that a lasting failure (ENETDOWN, ...) is told apart from back-pressure (ENOBUFS, EAGAIN).
+            if (PacketSys.kickCapturingErrno(s.callState, s.fd) < 0) {
+                int e = Libc.errno(s.callState);
+                s.txErrno = e;
+                if (e != Errno.ENOBUFS && e != Errno.EAGAIN && e != Errno.EINTR) {
+                    s.txFatal = true;
+                    if (pool != null) {
+                        reclaim(s, queue, pool, rejected);
+                    }
+                    settle(s, queue);
+                    return;
+                }
+            }
+        }
+        s.txFatal = false;
+        settle(s, queue);
+    }
+
+    /** Counts the frames the kernel took since the last settle; the rest (SEND_REQUEST before txHead) stay pending. */
+    private void settle(Queue s, int queue) {
+        int pending = 0;
+        long pendingOctets = 0;
+        MemorySegment ring = s.ring;
+        int slot = s.txHead;
+        for (int i = 0; i < s.unconfirmed; i++) {
+            slot = prevSlot(slot);
+            long f = txSlot(slot);
+            if ((int) INT.getAcquire(ring, f + TP_STATUS) != TP_STATUS_SEND_REQUEST) {
+                break; // the kernel takes frames in ring order: everything before this was taken too
+            }
+            pending++;
+            pendingOctets += ring.get(ValueLayout.JAVA_INT, f + TP_LEN) - vnet;
+        }
+        int took = s.unconfirmed - pending;
+        if (took > 0) {
+            PortCounters c = counters();
+            c.add(queue, PortCounters.TX_PACKETS, took);
+            c.add(queue, PortCounters.TX_OCTETS, s.unconfirmedOctets - pendingOctets);
+        }
+        s.unconfirmed = pending;
+        s.unconfirmedOctets = pendingOctets;
+        s.txPending = pending > 0;
+    }
+
+    /**
+     * Takes back the frames still waiting (SEND_REQUEST) in the TX ring after a kick failed for good, newest first:
+     * the kernel takes slots in ring order from its head and stopped at the oldest of them, so marking them
+     * TP_STATUS_AVAILABLE and moving {@code txHead} back to the first one keeps its head and ours in step (only this
+     * worker kicks this socket, so no tpacket_snd runs meanwhile). Each becomes a TX_ERRORS and, with
+     * {@code rejected}, a buffer with {@link DropReason#TX_SENDTO_FATAL} and the frame's receive ifIndex; without it
+     * (3-argument {@link #tx}) it is only counted. Stops when {@code rejected} or the pool is full.
+     */
+    private void reclaim(Queue s, int queue, BufferPool pool, PacketVector rejected) {
+        MemorySegment ring = s.ring;
+        int n = 0;
+        long now = 0;
+        while (s.unconfirmed > 0 && (rejected == null || rejected.count < PacketVector.CAPACITY)) {
+            int slot = prevSlot(s.txHead);
+            long f = txSlot(slot);
+            if ((int) INT.getAcquire(ring, f + TP_STATUS) != TP_STATUS_SEND_REQUEST) {
+                break;
+            }
+            int len = ring.get(ValueLayout.JAVA_INT, f + TP_LEN) - vnet;
+            if (rejected != null) {
+                int b = pool.alloc();
+                if (b < 0) {
+                    break;
+                }
+                if (now == 0) {
+                    now = System.nanoTime();
+                }
+                int keep = Math.min(len, pool.bufferBytes());
+                MemorySegment.copy(ring, f + TX_DATA_OFFSET + vnet, pool.data(), pool.offset(b), keep);
+                pool.length[b] = keep;
+                pool.rxIfIndex[b] = s.slotRxIfIndex[slot];
+                pool.txIfIndex[b] = ifIndex();
+                pool.timestampNanos[b] = now;
+                pool.dropReason[b] = DropReason.TX_SENDTO_FATAL.ordinal();
+                rejected.add(b);
+            }
+            INT.setRelease(ring, f + TP_STATUS, TP_STATUS_AVAILABLE);
+            s.txHead = slot;
+            s.unconfirmed--;
+            s.unconfirmedOctets -= len;
+            n++;
+        }
+        if (n > 0) {
+            counters().add(queue, PortCounters.TX_ERRORS, n);
+        }
     }
 
     // ---- information --------------------------------------------------------------------------------------
+
+    /**
+     * @return GSO/GRO super-frames {@link #rx} cut into segments, over all queues (racy read from other threads: a
+     *     recent value)
+     */
+    public long gsoFramesSegmented() {
+        long n = 0;
+        for (Queue s : q) {
+            n += s.gsoFrames;
+        }
+        return n;
+    }
+
+    /** @return segments {@link #rx} made of super-frames (each also one RX_PACKETS), over all queues. */
+    public long gsoSegments() {
+        long n = 0;
+        for (Queue s : q) {
+            n += s.gsoSegments;
+        }
+        return n;
+    }
+
+    /**
+     * @return super-frames that could not be segmented (each a RX_ERRORS and a
+     *     {@link DropReason#GSO_SEGMENTATION_ERROR} drop), over all queues
+     */
+    public long gsoErrors() {
+        long n = 0;
+        for (Queue s : q) {
+            n += s.gsoErrors;
+        }
+        return n;
+    }
+
+    /** @return true when the sockets carry a virtio_net_hdr per frame ({@link Options#vnetHeader}). */
+    public boolean vnetHeader() {
+        return vnet != 0;
+    }
+
+    /**
+     * @return one line on what the port does with offloaded frames and what it did so far, e.g. {@code "vnet-hdr on:
+     *     gso super-frames 12 -> 530 segments, 0 not segmentable, 3 checksums completed, tx errno 0"} (for logs and
+     *     {@code show interfaces}-style diagnostics; allocates)
+     */
+    public String offloadSummary() {
+        int cause = 0;
+        int errno = 0;
+        for (Queue s : q) {
+            cause = s.gsoLastCause != 0 ? s.gsoLastCause : cause;
+            errno = s.txErrno != 0 ? s.txErrno : errno;
+        }
+        return (vnet != 0 ? "vnet-hdr on: gso super-frames " : "vnet-hdr off: gso super-frames ")
+                + gsoFramesSegmented() + " -> " + gsoSegments() + " segments, " + gsoErrors() + " not segmentable"
+                + (cause != 0 ? " (last: " + GsoSegmenter.describe(cause) + ")" : "") + ", " + checksumsCompleted()
+                + " checksums completed" + (errno != 0 ? ", last failed tx kick " + Errno.describe(errno) : "");
+    }
 
     /** @return the interface's Linux ifindex in its network namespace (SIOCGIFINDEX at open). */
     public int linuxIfIndex() {
@@ -825,9 +1143,9 @@ public final class AfPacketPort extends Port {
         return fanoutId;
     }
 
-    /** @return the longest frame (bytes) a transmit slot holds: txFrameSize − 48. */
+    /** @return the longest frame (bytes) a transmit slot holds: txFrameSize − 48, − 10 more with the vnet header. */
     public int maxTxFrameBytes() {
-        return txFrameSize - TX_DATA_OFFSET;
+        return txFrameSize - TX_DATA_OFFSET - vnet;
     }
 
     /**

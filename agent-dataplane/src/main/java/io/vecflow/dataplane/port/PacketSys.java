@@ -34,6 +34,8 @@ final class PacketSys {
     static final int PACKET_VERSION = 10;
     static final int PACKET_TX_RING = 13;
     static final int PACKET_LOSS = 14;
+    /** Prepend a struct virtio_net_hdr to every frame of the rings (receive: GSO/checksum state; transmit: read). */
+    static final int PACKET_VNET_HDR = 15;
     static final int PACKET_FANOUT = 18;
     static final int PACKET_QDISC_BYPASS = 20;
     static final int PACKET_IGNORE_OUTGOING = 23;
@@ -79,6 +81,25 @@ final class PacketSys {
      */
     static final int TX_DATA_OFFSET = TPACKET3_HDR;
     static final int TPACKET_ALIGNMENT = 16;
+
+    /**
+     * struct virtio_net_hdr ({@code include/uapi/linux/virtio_net.h}): u8 flags, u8 gso_type, then u16 hdr_len,
+     * gso_size, csum_start, csum_offset in the host's byte order (little-endian here: af_packet uses
+     * {@code vio_le()}); with PACKET_VNET_HDR the kernel writes it right before the frame's MAC header on receive and
+     * reads it at the start of a TX ring slot's data.
+     */
+    static final int VNET_HDR = 10;
+    static final long VNET_FLAGS = 0;
+    static final long VNET_GSO_TYPE = 1;
+    static final long VNET_GSO_SIZE = 4;
+    static final long VNET_CSUM_START = 6;
+    static final int VIRTIO_NET_HDR_F_NEEDS_CSUM = 1;
+    static final int VIRTIO_NET_HDR_GSO_NONE = 0;
+    static final int VIRTIO_NET_HDR_GSO_TCPV4 = 1;
+    static final int VIRTIO_NET_HDR_GSO_UDP = 3;
+    static final int VIRTIO_NET_HDR_GSO_TCPV6 = 4;
+    static final int VIRTIO_NET_HDR_GSO_UDP_L4 = 5;
+    static final int VIRTIO_NET_HDR_GSO_ECN = 0x80;
 
     /** struct tpacket_req3: 7 × u32. */
     static final int TPACKET_REQ3 = 28;

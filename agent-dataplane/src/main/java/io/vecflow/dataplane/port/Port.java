@@ -68,13 +68,31 @@ public abstract class Port implements AutoCloseable {
     /**
      * Transmits every frame of {@code v} on transmit queue {@code queue} ({@code pool.length} bytes from each buffer),
      * then frees every buffer to {@code pool} and empties {@code v}. Frames that cannot be sent are counted as
-     * {@link PortCounters#TX_DISCARDS}. Never blocks for long (a full transmit ring drops).
+     * {@link PortCounters#TX_DISCARDS} or {@link PortCounters#TX_ERRORS} and freed. Never blocks for long (a full
+     * transmit ring drops).
      *
      * @param queue transmit queue = worker index
      * @param pool the worker's buffers
      * @param v frames to send
      */
     public abstract void tx(int queue, BufferPool pool, PacketVector v);
+
+    /**
+     * As {@link #tx(int, BufferPool, PacketVector)}, but every frame the port cannot send is appended to
+     * {@code rejected} instead of being freed, with {@link BufferPool#dropReason} set to its
+     * {@link io.vecflow.dataplane.DropReason} (still counted at the port): {@code port-output} sends them to
+     * error-drop, so each shows in {@code show errors} and becomes a discard sample. Appends at most
+     * {@code PacketVector.CAPACITY − rejected.count} buffers. The default sends with the 3-argument form (a port
+     * that never rejects).
+     *
+     * @param queue transmit queue = worker index
+     * @param pool the worker's buffers
+     * @param v frames to send (emptied)
+     * @param rejected where rejected frames go (the caller empties it), or null to free them
+     */
+    public void tx(int queue, BufferPool pool, PacketVector v, PacketVector rejected) {
+        tx(queue, pool, v);
+    }
 
     /**
      * @param queue receive queue

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vecflow.dataplane.BufferPool;
+import io.vecflow.dataplane.DropReason;
 import io.vecflow.dataplane.PacketVector;
 import io.vecflow.packet.PcapFile;
 import io.vecflow.packet.PcapPacket;
@@ -314,25 +315,110 @@ class AfPacketPortTest {
     }
 
     @Test
-    void oversizeAndRuntFramesAreTransmitErrorsAndAFullRingDiscards() throws Exception {
+    void oversizeAndRuntFramesAreTransmitErrorsAndAFullRingDiscardsEachWithItsDropReason() throws Exception {
         AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1,
                 AfPacketPort.Options.defaults().txFrames(64)));
+        AfPacketPort b = keep(AfPacketPort.open(lab.nsB, lab.ifB, 2, 1, AfPacketPort.Options.defaults()));
         BufferPool pool = keep(new BufferPool(1024, 4096));
         PacketVector v = new PacketVector();
+        PacketVector rejected = new PacketVector();
         List<byte[]> bad = List.of(new byte[13], new byte[1515], new byte[2100]); // runt, > MTU + 14, > slot
         bad.get(1)[12] = 0x08; // IPv4 EtherType: untagged, so 1515 exceeds 1500 + 14
         fill(pool, v, bad, 0, 3);
-        a.tx(0, pool, v);
+        for (int i = 0; i < 3; i++) {
+            pool.rxIfIndex[v.buffers[i]] = 40 + i;
+        }
+        a.tx(0, pool, v, rejected);
+        assertThat(v.count).isZero();
+        assertThat(rejected.count).isEqualTo(3);
+        assertThat(java.util.stream.IntStream.range(0, 3).mapToObj(i -> DropReason.of(pool.dropReason[
+                rejected.buffers[i]]))).containsExactly(DropReason.TX_FRAME_TOO_SHORT, DropReason.TX_FRAME_TOO_LONG,
+                DropReason.TX_FRAME_TOO_LONG);
+        for (int i = 0; i < 3; i++) {
+            int r = rejected.buffers[i];
+            assertThat(pool.length[r]).as("the frame as it was, for its discard sample").isEqualTo(bad.get(i).length);
+            assertThat(pool.rxIfIndex[r]).isEqualTo(40 + i);
+        }
+        pool.free(rejected);
         assertThat(a.counters().sum(PortCounters.TX_ERRORS)).isEqualTo(3);
         assertThat(a.counters().sum(PortCounters.TX_PACKETS)).isZero();
-        assertThat(a.maxTxFrameBytes()).isEqualTo(2000);
+        assertThat(a.maxTxFrameBytes()).as("2048-byte slot − 48 header − 10 virtio_net_hdr").isEqualTo(1990);
+        assertThat(a.vnetHeader()).isTrue();
         // a 1518-byte 802.1Q-tagged frame is within MTU + 14 + 4 and goes out
         byte[] tagged = new byte[1518];
         tagged[12] = (byte) 0x81;
         fill(pool, v, List.of(tagged), 0, 1);
-        a.tx(0, pool, v);
+        a.tx(0, pool, v, rejected);
+        assertThat(rejected.count).isZero();
         assertThat(a.counters().sum(PortCounters.TX_PACKETS)).isEqualTo(1);
         assertThat(a.counters().sum(PortCounters.TX_ERRORS)).isEqualTo(3);
+        // 100 frames for 64 slots in one call (the kick comes after the copy): 36 find no free slot
+        List<byte[]> many = frames("tcpreplay-test.pcap").subList(0, 100);
+        fill(pool, v, many, 0, 100);
+        a.tx(0, pool, v, rejected);
+        assertThat(rejected.count).isEqualTo(36);
+        for (int i = 0; i < 36; i++) {
+            assertThat(DropReason.of(pool.dropReason[rejected.buffers[i]])).isEqualTo(DropReason.TX_QUEUE_FULL);
+        }
+        pool.free(rejected);
+        assertThat(a.counters().sum(PortCounters.TX_DISCARDS)).isEqualTo(36);
+        assertThat(a.counters().sum(PortCounters.TX_PACKETS)).isEqualTo(65);
+        List<byte[]> got = receive(b, pool, 65).get(0);
+        assertThat(got).hasSize(65);
+        assertSameFrames(got.subList(1, 65), many.subList(0, 64));
+        // the 3-argument form frees what it cannot send, counted the same way
+        fill(pool, v, bad, 0, 3);
+        a.tx(0, pool, v);
+        assertThat(a.counters().sum(PortCounters.TX_ERRORS)).isEqualTo(6);
+        assertThat(pool.freeCount()).isEqualTo(1024);
+    }
+
+    /**
+     * A kick that fails for good (the interface is down: tpacket_snd returns ENETDOWN and leaves every frame in the
+     * ring) takes the frames back as drops with their frames and receive ifIndex, so none goes out stale when the
+     * link comes back, and none is counted as sent.
+     */
+    @Test
+    void framesStuckBehindAFatalSendErrorAreTakenBackAsDrops() throws Exception {
+        AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketPort.Options.defaults()));
+        AfPacketPort b = keep(AfPacketPort.open(lab.nsB, lab.ifB, 2, 1, AfPacketPort.Options.defaults()));
+        BufferPool pool = keep(new BufferPool(1024, 2048));
+        PacketVector v = new PacketVector();
+        PacketVector rejected = new PacketVector();
+        List<byte[]> sent = frames("tcpreplay-test.pcap");
+        lab.exec(lab.nsA, "ip", "link", "set", lab.ifA, "down");
+        fill(pool, v, sent, 0, 10);
+        for (int i = 0; i < 10; i++) {
+            pool.rxIfIndex[v.buffers[i]] = 9;
+        }
+        a.tx(0, pool, v, rejected);
+        assertThat(rejected.count).isEqualTo(10);
+        List<byte[]> back = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            int r = rejected.buffers[i];
+            assertThat(DropReason.of(pool.dropReason[r])).isEqualTo(DropReason.TX_SENDTO_FATAL);
+            assertThat(pool.rxIfIndex[r]).isEqualTo(9);
+            assertThat(pool.txIfIndex[r]).isEqualTo(a.ifIndex());
+            back.add(0, pool.data().asSlice(pool.offset(r), pool.length[r]).toArray(ValueLayout.JAVA_BYTE));
+        }
+        assertSameFrames(back, sent.subList(0, 10)); // taken back newest first
+        pool.free(rejected);
+        PortCounters c = a.counters();
+        assertThat(c.sum(PortCounters.TX_ERRORS)).isEqualTo(10);
+        assertThat(c.sum(PortCounters.TX_PACKETS)).isZero();
+        assertThat(c.sum(PortCounters.TX_OCTETS)).isZero();
+        assertThat(a.offloadSummary()).contains("errno 100 (Network is down)");
+        // the 3-argument form takes them back too, counting only
+        fill(pool, v, sent, 10, 5);
+        a.tx(0, pool, v);
+        assertThat(c.sum(PortCounters.TX_ERRORS)).isEqualTo(15);
+        lab.exec(lab.nsA, "ip", "link", "set", lab.ifA, "up");
+        fill(pool, v, sent, 20, 5);
+        a.tx(0, pool, v, rejected);
+        assertThat(rejected.count).isZero();
+        assertSameFrames(receive(b, pool, 5).get(0), sent.subList(20, 25)); // nothing stale before them
+        assertThat(c.sum(PortCounters.TX_PACKETS)).isEqualTo(5);
+        assertThat(c.sum(PortCounters.TX_OCTETS)).isEqualTo(octets(sent.subList(20, 25)));
         assertThat(pool.freeCount()).isEqualTo(1024);
     }
 
@@ -478,6 +564,67 @@ class AfPacketPortTest {
                 a.close();
             }
         }
+    }
+
+    /**
+     * A UDP GSO send of the peer's stack (UDP_SEGMENT, udp(7): one 14,000-byte datagram, gso_size 1,400) crosses veth as
+     * one super-frame; the port hands out the 10 datagrams the wire would carry, each valid, in order. With a ring
+     * block too small for the super-frame (4 KiB) the kernel cuts it: the port hands it out once, marked
+     * {@link DropReason#GSO_SEGMENTATION_ERROR} for error-drop, and counts a receive error, not a received frame.
+     */
+    @Test
+    void kernelGsoSuperFramesAreCutIntoSegmentsAndOnesThatCannotBeAreRejected() throws Exception {
+        VethLab.run("ip", "-n", lab.nsB, "addr", "add", "10.9.0.2/24", "dev", lab.ifB);
+        VethLab.run("ip", "-n", lab.nsB, "neigh", "add", "10.9.0.1", "lladdr", "02:00:00:00:00:01", "dev", lab.ifB);
+        String udpGso = """
+                import socket
+                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                s.setsockopt(socket.SOL_UDP, 103, 1400)  # UDP_SEGMENT
+                s.sendto(bytes(i * 7 % 251 for i in range(14000)), ("10.9.0.1", 9999))
+                """;
+        BufferPool pool = keep(new BufferPool(256, 2048));
+        io.vecflow.packet.ParsedPacket pp = new io.vecflow.packet.ParsedPacket();
+        AfPacketPort a = AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketPort.Options.defaults());
+        try {
+            lab.exec(lab.nsB, "python3", "-c", udpGso);
+            List<byte[]> got = receive(a, pool, 10).get(0);
+            assertThat(got).hasSize(10);
+            java.io.ByteArrayOutputStream joined = new java.io.ByteArrayOutputStream();
+            for (byte[] f : got) {
+                GeneratorPortTest.assertChecksumsValid(f, pp);
+                assertThat(pp.protocol()).isEqualTo(17);
+                joined.write(f, 42, f.length - 42);
+            }
+            byte[] expect = new byte[14000];
+            for (int i = 0; i < expect.length; i++) {
+                expect[i] = (byte) (i * 7 % 251);
+            }
+            assertThat(joined.toByteArray()).isEqualTo(expect);
+            assertThat(a.gsoFramesSegmented()).isEqualTo(1);
+            assertThat(a.gsoSegments()).isEqualTo(10);
+            assertThat(a.counters().sum(PortCounters.RX_PACKETS)).isEqualTo(10);
+            assertThat(a.counters().sum(PortCounters.RX_OCTETS)).isEqualTo(14000 + 10 * 42);
+        } finally {
+            a.close();
+        }
+        AfPacketPort small = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1,
+                AfPacketPort.Options.defaults().blockSize(4096).blockCount(8).frameSize(2048).txFrameSize(2048)));
+        lab.exec(lab.nsB, "python3", "-c", udpGso);
+        PacketVector v = new PacketVector();
+        int n = 0;
+        long deadline = System.nanoTime() + TIMEOUT_NANOS;
+        while (n == 0 && System.nanoTime() < deadline) {
+            n = small.rx(0, pool, v, PacketVector.CAPACITY);
+        }
+        assertThat(n).isEqualTo(1);
+        int b = v.buffers[0];
+        assertThat(DropReason.of(pool.dropReason[b])).isEqualTo(DropReason.GSO_SEGMENTATION_ERROR);
+        assertThat(pool.length[b]).as("the frame's head, for the discard sample").isBetween(1000, 2048);
+        assertThat(small.gsoErrors()).isEqualTo(1);
+        assertThat(small.offloadSummary()).contains("1 not segmentable (last: truncated by the ring)");
+        assertThat(small.counters().sum(PortCounters.RX_ERRORS)).isEqualTo(1);
+        assertThat(small.counters().sum(PortCounters.RX_PACKETS)).isZero();
+        pool.free(v);
     }
 
     static boolean l4SumValid(byte[] f, io.vecflow.packet.ParsedPacket pp) {
