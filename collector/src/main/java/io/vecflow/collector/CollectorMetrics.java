@@ -73,7 +73,9 @@ public final class CollectorMetrics implements AutoCloseable {
         LossTracker loss = st.loss;
         agentCounter(r, loss, "vecflow_agent_datagrams", "datagrams received from the agent", 0);
         agentCounter(r, loss, "vecflow_agent_datagrams_lost", "datagrams missing from the sequence", 1);
-        agentCounter(r, loss, "vecflow_agent_datagrams_reordered", "datagrams late or duplicated", 2);
+        agentCounter(r, loss, "vecflow_agent_datagrams_reordered", "datagrams that arrived late", 2);
+        agentCounter(r, loss, "vecflow_agent_datagrams_duplicated",
+                "datagrams seen twice (same sequence, uptime and content): their rows are left out", 4);
         agentCounter(r, loss, "vecflow_agent_restarts",
                 "agent restarts (sequence back with an uptime no late copy has, or a jump)", 3);
         sourceCounter(r, loss, "vecflow_agent_samples", "samples received per data source", 0);
@@ -306,6 +308,7 @@ public final class CollectorMetrics implements AutoCloseable {
                     case 0 -> a.datagrams;
                     case 1 -> a.datagramsLost;
                     case 2 -> a.datagramsReordered;
+                    case 4 -> a.datagramsDuplicated;
                     default -> a.resets;
                 };
                 cb.call(v, agent(a.agent), Long.toString(a.subAgentId));

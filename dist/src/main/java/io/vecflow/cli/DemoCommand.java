@@ -46,7 +46,7 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--clickhouse-database", defaultValue = "vecflow", paramLabel = "DB", description = "ClickHouse database (default ${DEFAULT-VALUE}).")
     String clickhouseDatabase;
 
-    @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Kafka bootstrap servers: also write every raw datagram to the topic.")
+    @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Kafka bootstrap servers: the collector writes every raw datagram to the topic and stores what its own outlet consumes back from it (one path).")
     String kafka;
 
     @Option(names = "--kafka-topic", defaultValue = "vecflow-raw-v1", description = "Raw datagram topic (default ${DEFAULT-VALUE}).")
