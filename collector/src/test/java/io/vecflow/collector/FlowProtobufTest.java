@@ -109,7 +109,8 @@ class FlowProtobufTest {
                     .range(0, r.srv6SegmentCount).mapToObj(i -> ByteString.copyFrom(r.srv6Segments, 16 * i, 16))
                     .toList()),
             u32("ingest_stream", 58, r -> r.ingestStream),
-            u64("ingest_offset", 59, r -> r.ingestOffset));
+            u64("ingest_offset", 59, r -> r.ingestOffset),
+            u32("datagram_incomplete", 61, r -> r.datagramIncomplete ? 1L : 0L));
 
     /** FlowMessage fields that are not columns of the ClickHouse flows table. */
     static final Set<String> NOT_COLUMNS = Set.of("discard_reason_name", "header_length");
@@ -243,6 +244,7 @@ class FlowProtobufTest {
         }
         r.ingestStream = 0x8000_0000L | i;
         r.ingestOffset = 0x1_0000_0000L + i;
+        r.datagramIncomplete = i % 2 == 1;
         return r;
     }
 
