@@ -100,6 +100,11 @@ public final class DatagramJsonWriter implements SflowVisitor {
         return e;
     }
 
+    /** @return the counters of this writer's decoder over every datagram written (errors by kind and level). */
+    public DecodeStats stats() {
+        return decoder.stats();
+    }
+
     /**
      * @return how many samples of the datagram last written failed inside their own declared length (each written
      *         with its {@code error}; the datagram went on), 0 when none did
