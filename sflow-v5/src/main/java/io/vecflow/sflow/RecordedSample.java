@@ -1,9 +1,11 @@
 package io.vecflow.sflow;
 
 /**
- * What flow, discard and counters samples share: their records listed in wire order, unknown records kept as raw
- * views, and which records failed or were superseded, with the error of each (sFlow v5 §5: a sample is a list of
- * records, each data_format + length + opaque body). Filled by {@link SflowDecoder}; mutable and reused.
+ * What flow, discard and counters samples share: their type, position, sequence number and source id; their records
+ * listed in wire order, unknown records kept as raw views, and which records failed or were superseded, with the error
+ * of each (sFlow v5 §5: a sample is a list of records, each data_format + length + opaque body); and, for a sample
+ * whose body failed inside its own length, that sample-level error ({@link #sampleErrorKind}). Filled by
+ * {@link SflowDecoder}; mutable and reused.
  */
 public abstract sealed class RecordedSample permits FlowSample, CounterSample {
     /** Records listed in {@link #recordFormats} at most; more are decoded but not listed. */
