@@ -50,11 +50,13 @@ public final class CollectorMetrics implements AutoCloseable {
                 st.decode::unknownRecords);
         counter(r, "vecflow_collector_sink_errors", "exceptions thrown by row sinks", st.sinkErrors::sum);
         CounterWithCallback.builder().name("vecflow_collector_decode_errors")
-                .help("datagrams (level=datagram) or records (level=record) that failed to decode, by kind")
+                .help("datagrams (level=datagram), samples (level=sample: skipped by their length, the datagram went "
+                        + "on) or records (level=record) that failed to decode, by kind")
                 .labelNames("level", "kind")
                 .callback(cb -> {
                     for (DecodeError e : DecodeError.values()) {
                         cb.call(st.decode.errors(e), "datagram", e.name());
+                        cb.call(st.decode.sampleErrors(e), "sample", e.name());
                         cb.call(st.decode.recordErrors(e), "record", e.name());
                     }
                 }).register(r);

@@ -13,6 +13,7 @@ import io.vecflow.sflow.DiscardReasons;
 import io.vecflow.sflow.CounterRecords;
 import io.vecflow.sflow.FlowRecords;
 import io.vecflow.sflow.FlowSample;
+import io.vecflow.sflow.RecordedSample;
 import io.vecflow.sflow.SflowAddress;
 import io.vecflow.sflow.SflowDecodeException;
 import io.vecflow.sflow.SflowDecoder;
@@ -29,6 +30,12 @@ import java.util.HexFormat;
  * and every record in wire order with the field names of the sFlow specs (sflow_version_5.txt, sflow_drops.txt,
  * sflow_host.txt), unknown samples and records with their ids and raw bytes, the decoded sampled headers, and the
  * error that stopped decoding, if any. For operators ({@code vecflow decode}) and judge tests; not a hot path.
+ * Counters are written as unsigned decimal numbers (u64 values above 2^63 included). A decoded sampled header shows
+ * the fields of the layers it holds only: ports, TCP flags, ICMP type/code, MACs and EtherType of a header cut before
+ * them are left out, not written as 0. A sample that failed inside its own length is written as
+ * {@code {"sample_type","data_format","offset","length",["sequence_number","source_id_type","source_id_index"],
+ * "error":{"kind","field","offset"[,"value"]}}} and the samples after it follow; the datagram object has
+ * {@code "incomplete":true} when its sample structure fails before its end (then "error" closes it).
  *
  * <p>Every {@code offset} (samples, record errors, the datagram error) counts bytes from the start of the sFlow
  * datagram (the UDP payload). The decoder keeps one holder per known record type, so each listed record is written
@@ -45,6 +52,8 @@ public final class DatagramJsonWriter implements SflowVisitor {
     private boolean samplesOpen;
     /** Index of the datagram in the buffer: offsets are written relative to it. */
     private int base;
+    /** Samples of the last datagram written that failed inside their own length. */
+    private int sampleErrors;
 
     /**
      * Decodes one datagram and writes it as a JSON object.
@@ -62,6 +71,7 @@ public final class DatagramJsonWriter implements SflowVisitor {
         this.g = g;
         this.samplesOpen = false;
         this.base = off;
+        this.sampleErrors = 0;
         g.writeStartObject();
         if (context != null) {
             context.write(g);
@@ -90,6 +100,19 @@ public final class DatagramJsonWriter implements SflowVisitor {
         return e;
     }
 
+    /** @return the counters of this writer's decoder over every datagram written (errors by kind and level). */
+    public DecodeStats stats() {
+        return decoder.stats();
+    }
+
+    /**
+     * @return how many samples of the datagram last written failed inside their own declared length (each written
+     *         with its {@code error}; the datagram went on), 0 when none did
+     */
+    public int sampleErrors() {
+        return sampleErrors;
+    }
+
     /** Leading fields of a datagram object. */
     @FunctionalInterface
     public interface Context {
@@ -113,6 +136,9 @@ public final class DatagramJsonWriter implements SflowVisitor {
             g.writeNumberField("sequence_number", h.sequenceNumber);
             g.writeNumberField("uptime", h.uptimeMs);
             g.writeNumberField("num_samples", h.numSamples);
+            if (h.incomplete) {
+                g.writeBooleanField("incomplete", true); // the sample structure fails before its end: see "error"
+            }
             g.writeEndObject();
             g.writeArrayFieldStart("samples");
             samplesOpen = true;
@@ -132,6 +158,43 @@ public final class DatagramJsonWriter implements SflowVisitor {
     @Override
     public void onCounterSample(DatagramHeader h, CounterSample s) {
         io(() -> counters(s));
+    }
+
+    @Override
+    public void onSampleError(DatagramHeader h, RecordedSample s) {
+        sampleErrors++;
+        io(() -> {
+            g.writeStartObject();
+            g.writeStringField("sample_type", sampleType(s.kind));
+            g.writeStringField("data_format", format(s.kind));
+            g.writeNumberField("offset", s.offset - base);
+            g.writeNumberField("length", s.length);
+            if (s.sourceRead) {
+                g.writeNumberField("sequence_number", s.sequenceNumber);
+                g.writeNumberField("source_id_type", s.sourceIdType);
+                g.writeNumberField("source_id_index", s.sourceIdIndex);
+            }
+            g.writeObjectFieldStart("error");
+            g.writeStringField("kind", s.sampleErrorKind.name());
+            g.writeStringField("field", s.sampleErrorField());
+            g.writeNumberField("offset", s.sampleErrorOffset);
+            if (s.sampleErrorValue >= 0) {
+                g.writeNumberField("value", s.sampleErrorValue);
+            }
+            g.writeEndObject();
+            g.writeEndObject();
+        });
+    }
+
+    /** @return the sFlow name of a known sample type. */
+    private static String sampleType(int kind) {
+        return switch (kind) {
+            case SflowFormats.FLOW_SAMPLE -> "flow_sample";
+            case SflowFormats.FLOW_SAMPLE_EXPANDED -> "flow_sample_expanded";
+            case SflowFormats.DISCARDED_PACKET -> "discarded_packet";
+            case SflowFormats.COUNTERS_SAMPLE -> "counters_sample";
+            default -> "counters_sample_expanded";
+        };
     }
 
     @Override
@@ -160,11 +223,7 @@ public final class DatagramJsonWriter implements SflowVisitor {
 
     private void flow(FlowSample s) throws IOException {
         g.writeStartObject();
-        g.writeStringField("sample_type", switch (s.kind) {
-            case SflowFormats.FLOW_SAMPLE -> "flow_sample";
-            case SflowFormats.FLOW_SAMPLE_EXPANDED -> "flow_sample_expanded";
-            default -> "discarded_packet";
-        });
+        g.writeStringField("sample_type", sampleType(s.kind));
         g.writeStringField("data_format", format(s.kind));
         g.writeNumberField("offset", s.offset - base);
         g.writeNumberField("length", s.length);
@@ -409,18 +468,33 @@ public final class DatagramJsonWriter implements SflowVisitor {
         g.writeEndArray();
     }
 
+    /**
+     * The parsed header, fields of the layers it holds only: a header cut short shows what was captured (the
+     * {@code status} says where it stopped) and leaves out what was not, rather than printing 0 for it.
+     */
     private void writeParsed(ParsedPacket p) throws IOException {
         g.writeObjectFieldStart("decoded");
         g.writeStringField("status", ParsedPacket.statusName(p.status()));
-        if (p.l2Offset() >= 0) {
-            g.writeStringField("src_mac", JsonLinesSink.mac(p.srcMac()));
-            g.writeStringField("dst_mac", JsonLinesSink.mac(p.dstMac()));
+        boolean linkCut = p.status() == ParsedPacket.TRUNCATED && p.errorLayer() == ParsedPacket.Layer.LINK
+                && p.errorDepth() == 0 && p.errorOffset() == 0; // the Ethernet / cooked header itself
+        if (p.l2Offset() >= 0 && !linkCut) {
+            if (p.linkType() != LinkType.LINUX_SLL) {
+                g.writeStringField("src_mac", JsonLinesSink.mac(p.srcMac()));
+                g.writeStringField("dst_mac", JsonLinesSink.mac(p.dstMac()));
+            } else if (p.srcMac() != 0) { // cooked: the sender's address only, when it is a MAC
+                g.writeStringField("src_mac", JsonLinesSink.mac(p.srcMac()));
+            }
         }
         if (p.vlanCount() > 0) {
             g.writeNumberField("outer_vlan", p.outerVlan());
             g.writeNumberField("vlan", p.vlanId());
         }
-        g.writeNumberField("ethertype", p.etherType());
+        if (p.llcSnap()) {
+            g.writeBooleanField("llc_snap", true);
+        }
+        if (p.etherType() != 0 || p.l3Offset() >= 0) {
+            g.writeNumberField("ethertype", p.etherType());
+        }
         if (p.mplsLabelCount() > 0) {
             g.writeNumberField("mpls_labels", p.mplsLabelCount());
             g.writeNumberField("mpls_top_label", p.mplsTopLabel());
@@ -430,17 +504,19 @@ public final class DatagramJsonWriter implements SflowVisitor {
             g.writeStringField("src_ip", p.srcAddressString());
             g.writeStringField("dst_ip", p.dstAddressString());
             g.writeNumberField("ip_length", p.ipTotalLength());
-            g.writeNumberField("protocol", p.protocol());
+            if (p.ipVersion() == 4 || p.l4Offset() >= 0) { // IPv6: unknown while the extension chain is cut
+                g.writeNumberField("protocol", p.protocol());
+            }
             g.writeNumberField("tos", p.tos());
             g.writeNumberField("ttl", p.ttl());
-            if (p.protocol() == 6 || p.protocol() == 17 || p.protocol() == 132) {
+            if (p.portsPresent()) {
                 g.writeNumberField("src_port", p.srcPort());
                 g.writeNumberField("dst_port", p.dstPort());
             }
-            if (p.protocol() == 6) {
+            if (p.tcpFlagsPresent()) {
                 g.writeNumberField("tcp_flags", p.tcpFlags());
             }
-            if (p.protocol() == 1 || p.protocol() == 58) {
+            if (p.icmpPresent()) {
                 g.writeNumberField("icmp_type", p.icmpType());
                 g.writeNumberField("icmp_code", p.icmpCode());
             }
@@ -504,7 +580,7 @@ public final class DatagramJsonWriter implements SflowVisitor {
             try {
                 Object v = f.get(holder);
                 switch (v) {
-                    case Long l -> g.writeNumberField(name, l);
+                    case Long l -> unsigned(name, l); // u32 and u64 ("unsigned hyper") counters
                     case Integer n -> g.writeNumberField(name, n);
                     case Float x -> g.writeNumberField(name, x);
                     case Double x -> g.writeNumberField(name, x);
@@ -520,6 +596,23 @@ public final class DatagramJsonWriter implements SflowVisitor {
             } catch (IllegalAccessException e) {
                 throw new IllegalStateException(e);
             }
+        }
+    }
+
+    /**
+     * Writes a long field holding a u32 or u64 as an unsigned decimal number: a u64 with its top bit set (e.g. the
+     * all-ones "unknown" counter, 18446744073709551615) is not negative.
+     */
+    private void unsigned(String name, long v) throws IOException {
+        g.writeFieldName(name);
+        unsigned(v);
+    }
+
+    private void unsigned(long v) throws IOException {
+        if (v >= 0) {
+            g.writeNumber(v);
+        } else {
+            g.writeNumber(new java.math.BigInteger(Long.toUnsignedString(v)));
         }
     }
 
@@ -547,7 +640,7 @@ public final class DatagramJsonWriter implements SflowVisitor {
         int n = Math.min(a.length, countFor(holder, f));
         g.writeArrayFieldStart(name);
         for (int i = 0; i < n; i++) {
-            g.writeNumber(a[i]);
+            unsigned(a[i]);
         }
         g.writeEndArray();
     }

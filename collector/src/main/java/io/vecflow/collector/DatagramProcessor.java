@@ -20,6 +20,10 @@ import org.slf4j.LoggerFactory;
  * sampled header, and hand one {@link FlowRow} per flow sample to every row sink. One instance per inlet thread; the
  * counters it updates are shared and thread-safe.
  *
+ * <p>Rows of a datagram whose sample structure fails part-way carry {@link FlowRow#datagramIncomplete} (the decoder
+ * knows it before the first sample). A sample that fails inside its own length becomes no row; it is counted by the
+ * decoder at the sample level and reaches the loss tracker as received.
+ *
  * <p>A flow sample carrying the "vecflow LB decision" record under the configured enterprise
  * ({@link LbDecisionRecord}; kept raw by the generic decoder as a vendor record) has it decoded into
  * {@link FlowRow#lbDecision} — bounded by the record's length; failures and unknown versions are counted in
@@ -321,6 +325,21 @@ public final class DatagramProcessor implements SflowVisitor {
                     sinkError(sink.name(), e);
                 }
             }
+        }
+    }
+
+    /**
+     * A sample that failed inside its own length is no row (its records are incomplete; the decoder counted it at the
+     * sample level), but it arrived: when its sequence number and source were read it goes to the loss tracker, so
+     * that it is not counted a second time, as a sequence gap. Its {@code drops} are not taken (they may not have been
+     * read; the next sample's cumulative value covers them).
+     */
+    @Override
+    public void onSampleError(DatagramHeader h, io.vecflow.sflow.RecordedSample s) {
+        if (s.sourceRead) {
+            int family = s.kind == io.vecflow.sflow.SflowFormats.DISCARDED_PACKET ? LossTracker.DISCARDS
+                    : s instanceof io.vecflow.sflow.CounterSample ? LossTracker.COUNTERS : LossTracker.FLOW;
+            stats.loss.onSample(agent, family, s.sourceIdType, s.sourceIdIndex, s.sequenceNumber, -1);
         }
     }
 

@@ -37,7 +37,8 @@ public final class FlowProtobuf {
             NEXT_HOP = 40, SRC_NET_MASK = 41, DST_NET_MASK = 42, SRC_AS = 43, DST_AS = 44, SRC_PEER_AS = 45,
             DST_AS_PATH = 46, ENCAPSULATION = 47, TUNNEL_ID = 48, INNER_SRC_ADDR = 49, INNER_DST_ADDR = 50,
             INNER_PROTO = 51, INNER_SRC_PORT = 52, INNER_DST_PORT = 53, BYTES = 54, PACKETS = 55,
-            SRV6_SEGMENTS_LEFT = 56, SRV6_SEGMENTS = 57, INGEST_STREAM = 58, INGEST_OFFSET = 59, DIRECTION = 60;
+            SRV6_SEGMENTS_LEFT = 56, SRV6_SEGMENTS = 57, INGEST_STREAM = 58, INGEST_OFFSET = 59, DIRECTION = 60,
+            DATAGRAM_INCOMPLETE = 61;
 
     /**
      * Upper bound of one encoded message (bytes): 60 fields of at most 2-byte tag + 10-byte varint, six 16-byte
@@ -157,6 +158,7 @@ public final class FlowProtobuf {
             if (r.direction != FlowRow.DIRECTION_UNDEFINED) {
                 c.writeEnum(DIRECTION, r.direction);
             }
+            u32(c, DATAGRAM_INCOMPLETE, r.datagramIncomplete ? 1 : 0);
             c.flush();
         } catch (IOException e) {
             throw new IllegalStateException("encoding a FlowMessage failed: " + e.getMessage(), e);

@@ -124,6 +124,15 @@ public final class FlowRow {
      */
     public long ingestStream, ingestOffset;
     /**
+     * Whether the row's datagram stopped decoding part-way (column {@code DatagramIncomplete}): its sample structure
+     * fails before the last declared sample — a sample header or length runs past the datagram — so this row's
+     * sample decoded but later samples of the same datagram are lost (counted as a datagram-level decode error).
+     * Known before the first row of the datagram ({@link io.vecflow.sflow.DatagramHeader#incomplete}, found by the
+     * decoder's pre-pass); the same on every row of the datagram. A sample that failed inside its own length does
+     * not set it (that sample is counted at the sample level; the others are whole).
+     */
+    public boolean datagramIncomplete;
+    /**
      * Whether the sample carried a "vecflow LB decision" record (then {@link #lbDecision} holds it and the sink also
      * writes an {@code lb_decisions} row). Set by {@link DatagramProcessor}; {@link #set} clears it.
      */
@@ -138,6 +147,7 @@ public final class FlowRow {
         h.writeAgentAddress16(agentAddress, 0);
         subAgentId = h.subAgentId;
         datagramSequence = h.sequenceNumber;
+        datagramIncomplete = h.incomplete;
         sampleSequence = s.sequenceNumber;
         sourceIdType = s.sourceIdType;
         sourceIdIndex = s.sourceIdIndex;
@@ -317,6 +327,7 @@ public final class FlowRow {
         System.arraycopy(r.peerAddress, 0, peerAddress, 0, 16);
         subAgentId = r.subAgentId;
         datagramSequence = r.datagramSequence;
+        datagramIncomplete = r.datagramIncomplete;
         sampleSequence = r.sampleSequence;
         sourceIdIndex = r.sourceIdIndex;
         sourceIdType = r.sourceIdType;

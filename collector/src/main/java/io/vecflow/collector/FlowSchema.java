@@ -123,7 +123,11 @@ public final class FlowSchema {
             new Column("IngestStream", Type.UINT32),
             new Column("IngestOffset", Type.UINT64, "DoubleDelta, LZ4"));
 
-    /** The flows columns, in RowBinary order ({@link RowBinaryWriter#writeFlow}). */
+    /**
+     * The flows columns, in RowBinary order ({@link RowBinaryWriter#writeFlow}). {@code DatagramIncomplete} is 1 on
+     * every row of a datagram that stopped decoding part-way — a sample header or length past the datagram before its
+     * last declared sample — so later samples of that datagram are lost ({@link FlowRow#datagramIncomplete}).
+     */
     public static final List<Column> FLOWS = List.of(
             new Column("TimeReceived", Type.DATETIME, "DoubleDelta, LZ4"),
             new Column("TimeReceivedNanos", Type.UINT64),
@@ -181,7 +185,8 @@ public final class FlowSchema {
             new Column("Packets", Type.UINT64, "T64, LZ4"),
             new Column("SRv6SegmentsLeft", Type.UINT8),
             new Column("SRv6Segments", Type.ARRAY_IP),
-            INGEST.get(0), INGEST.get(1));
+            INGEST.get(0), INGEST.get(1),
+            new Column("DatagramIncomplete", Type.UINT8));
 
     /** The drops columns: the flows columns, then the discard reason's name (sFlow discard codes). */
     public static final List<Column> DROPS = concat(FLOWS, List.of(new Column("DiscardReasonName", Type.LC_STRING)));

@@ -164,6 +164,9 @@ public final class JsonLinesSink implements FlowSink {
             }
             gen.writeNumberField("bytes", r.bytes);
             gen.writeNumberField("packets", r.packets);
+            if (r.datagramIncomplete) {
+                gen.writeBooleanField("datagram_incomplete", true); // the datagram stopped decoding part-way
+            }
             gen.writeEndObject();
             gen.writeRaw('\n');
             written++;

@@ -191,14 +191,21 @@ public final class LossTracker {
     public static long fingerprint(byte[] data, int off, int len) {
         long h = (long) len * 0x9E3779B97F4A7C15L;
         int from = off + Math.min(len, 40), to = off + Math.min(len, 104);
-        for (int i = from; i < to; i++) {
+        int i = from;
+        for (; i + 8 <= to; i += 8) {
+            h = Long.rotateLeft(h ^ (long) LONGS.get(data, i) * 0xC2B2AE3D27D4EB4FL, 31) * 0x9E3779B97F4A7C15L;
+        }
+        for (; i < to; i++) {
             h = (h ^ (data[i] & 0xFF)) * 0x100000001B3L;
         }
-        for (int i = Math.max(off, off + len - 8); i < off + len; i++) {
-            h = (h ^ (data[i] & 0xFF)) * 0x100000001B3L;
+        if (len >= 8) {
+            h = Long.rotateLeft(h ^ (long) LONGS.get(data, off + len - 8) * 0xC2B2AE3D27D4EB4FL, 31);
         }
-        return h;
+        return h * 0x9E3779B97F4A7C15L;
     }
+
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
     /**
      * Records a datagram header read from an ingest stream; returns the agent's state for the samples that follow.

@@ -91,6 +91,7 @@ public final class RowBinaryWriter {
         pos += 16 * r.srv6SegmentCount;
         u32(r.ingestStream);
         u64(r.ingestOffset);
+        u8(r.datagramIncomplete ? 1 : 0);
         rows++;
     }
 

@@ -111,7 +111,8 @@ class FlowProtobufTest {
             u32("ingest_stream", 58, r -> r.ingestStream),
             u64("ingest_offset", 59, r -> r.ingestOffset),
             new Field("direction", 60, FieldDescriptor.Type.ENUM, false,
-                    r -> List.of("UNDEFINED", "INGRESS", "EGRESS").get(r.direction)));
+                    r -> List.of("UNDEFINED", "INGRESS", "EGRESS").get(r.direction)),
+            u32("datagram_incomplete", 61, r -> r.datagramIncomplete ? 1L : 0L));
 
     /** FlowMessage fields that are not columns of the ClickHouse flows table. */
     static final Set<String> NOT_COLUMNS = Set.of("discard_reason_name", "header_length");
@@ -252,6 +253,7 @@ class FlowProtobufTest {
         }
         r.ingestStream = 0x8000_0000L | i;
         r.ingestOffset = 0x1_0000_0000L + i;
+        r.datagramIncomplete = i % 2 == 1;
         return r;
     }
 

@@ -77,6 +77,7 @@ class RowBinaryWriterTest {
         r.innerProtocol = 58;
         r.bytes = 1518;
         r.packets = 1;
+        r.datagramIncomplete = true;
         return r;
     }
 
@@ -141,6 +142,7 @@ class RowBinaryWriterTest {
         m.put("SRv6Segments", new byte[][] {TestSupport.addr16("fc00:2::a"), TestSupport.addr16("fc00:1::b")});
         m.put("IngestStream", 0x8000_0007L);
         m.put("IngestOffset", 0x1_0000_0002L);
+        m.put("DatagramIncomplete", 1L);
         return m;
     }
 
@@ -227,6 +229,8 @@ class RowBinaryWriterTest {
         assertThat(hex.formatHex(b, 270, 302)).isEqualTo("fc00000200000000000000000000000a"
                 + "fc00000100000000000000000000000b");
         assertThat(hex.formatHex(b, 302, 314)).isEqualTo("07000080" + "0200000001000000");
+        // DatagramIncomplete UInt8 1: the row's datagram stopped decoding part-way.
+        assertThat(hex.formatHex(b, 314, 315)).isEqualTo("01");
         assertThat(b).hasSize(314);
     }
 

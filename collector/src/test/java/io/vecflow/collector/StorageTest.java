@@ -104,6 +104,54 @@ class StorageTest {
         }
     }
 
+    /**
+     * Decoded datagrams through the row sinks into ClickHouse: u64 counters above 2^63 (the all-ones "unknown"
+     * included) land as the unsigned values sent — RowBinary carries the bits, the UInt64 columns read them unsigned,
+     * and a difference across 2^63 is the plain one — and DatagramIncomplete is 1 on the rows of a datagram cut
+     * part-way, 0 on the others, in flows and drops.
+     */
+    @Test
+    void u64CountersAndTheIncompleteMarkLandAsDecoded() throws Exception {
+        String db = db("unsigned");
+        int[] w = new int[22]; // if_counters words: ifSpeed 2-3, ifInOctets 6-7, ifOutOctets 14-15
+        w[0] = 3;
+        w[2] = 0x8000_0000; // ifSpeed 2^63
+        w[6] = 0x7FFF_FFFF;
+        w[7] = -10; // ifInOctets 2^63 - 10
+        w[14] = -1;
+        w[15] = -1; // ifOutOctets all ones
+        byte[] first = io.vecflow.sflow.HandDatagram.datagram(1, 1000, io.vecflow.sflow.HandDatagram.counterSample(1,
+                io.vecflow.sflow.HandDatagram.record(io.vecflow.sflow.CounterRecords.IF_COUNTERS, w)));
+        w[6] = 0x8000_0000;
+        w[7] = 5; // ifInOctets 2^63 + 5: 15 more
+        byte[] second = io.vecflow.sflow.HandDatagram.datagram(2, 2000, io.vecflow.sflow.HandDatagram.counterSample(2,
+                io.vecflow.sflow.HandDatagram.record(io.vecflow.sflow.CounterRecords.IF_COUNTERS, w)));
+        // A discard (0:5, reason 258) and two flow samples, then the same cut inside its last sample.
+        java.nio.ByteBuffer discard = java.nio.ByteBuffer.allocate(8 + 32);
+        discard.putInt(io.vecflow.sflow.SflowFormats.DISCARDED_PACKET).putInt(32).putInt(9).putInt(0).putInt(7)
+                .putInt(0).putInt(3).putInt(0).putInt(258).putInt(0);
+        byte[] flows = io.vecflow.sflow.HandDatagram.datagram(3, 3000, discard.array(),
+                io.vecflow.sflow.HandDatagram.flowSample(10), io.vecflow.sflow.HandDatagram.flowSample(11));
+        CollectorStats st = new CollectorStats();
+        long now = System.currentTimeMillis() * 1_000_000L;
+        try (ClickHouseSink sink = new ClickHouseSink(url, "default", "", db, 1000, 3_600_000)) {
+            DatagramProcessor p = new DatagramProcessor(st.decode, st, List.of(), List.of(sink));
+            p.process(first, 0, first.length, now, new byte[16], 6343);
+            p.process(second, 0, second.length, now + 1, new byte[16], 6343);
+            p.process(flows, 0, flows.length, now + 2, new byte[16], 6343);
+            assertThat(p.process(flows, 0, flows.length - 4, now + 3, new byte[16], 6343)).isNotNull();
+            sink.flush();
+            assertThat(q("SELECT IfSpeed, InOctets, OutOctets FROM " + db + ".if_counters ORDER BY SampleSequence "
+                    + "FORMAT TSV")).isEqualTo("9223372036854775808\t9223372036854775798\t18446744073709551615\n"
+                    + "9223372036854775808\t9223372036854775813\t18446744073709551615");
+            assertThat(q("SELECT max(InOctets) - min(InOctets) FROM " + db + ".if_counters")).isEqualTo("15");
+            assertThat(q("SELECT groupArray(DatagramIncomplete) FROM (SELECT DatagramIncomplete FROM " + db
+                    + ".flows ORDER BY TimeReceivedNanos, SampleSequence)")).isEqualTo("[0,0,1]");
+            assertThat(q("SELECT groupArray(DatagramIncomplete) FROM (SELECT DatagramIncomplete FROM " + db
+                    + ".drops ORDER BY TimeReceivedNanos)")).isEqualTo("[0,1]");
+        }
+    }
+
     private static FlowRow row(long stream, long offset) {
         FlowRow r = RowBinaryWriterTest.sampleRow();
         r.sampleType = FlowRow.FLOW;

@@ -57,7 +57,8 @@ CREATE TABLE IF NOT EXISTS vecflow.flows
     SRv6SegmentsLeft UInt8,
     SRv6Segments Array(FixedString(16)),
     IngestStream UInt32,
-    IngestOffset UInt64
+    IngestOffset UInt64,
+    DatagramIncomplete UInt8
 )
 ENGINE = MergeTree
 PARTITION BY toYYYYMMDD(TimeReceived)
@@ -123,6 +124,7 @@ CREATE TABLE IF NOT EXISTS vecflow.drops
     SRv6Segments Array(FixedString(16)),
     IngestStream UInt32,
     IngestOffset UInt64,
+    DatagramIncomplete UInt8,
     DiscardReasonName String
 )
 ENGINE = MergeTree

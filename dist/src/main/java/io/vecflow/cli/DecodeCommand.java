@@ -33,7 +33,9 @@ import picocli.CommandLine.Parameters;
             + "the sFlow datagram (the UDP payload), not of the captured frame. A record that failed to decode "
             + "shows \"error\" {kind, field, offset} and no fields; when a record type repeats in a sample, the "
             + "earlier copies show \"superseded\": true and the last one its fields.",
-            "A summary (frames, datagrams, errors by kind) goes to stderr."})
+            "A sample that failed inside its own length shows its \"error\" and the samples after it follow. Counters "
+            + "are unsigned numbers; a sampled header cut short shows only the fields it holds.",
+            "A summary (frames, datagrams, errors by kind, samples with errors by kind) goes to stderr."})
 final class DecodeCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -115,8 +117,10 @@ final class DecodeCommand implements Callable<Integer> {
         g.flush();
         out.endLine();
         PrintWriter err = spec.commandLine().getErr();
-        err.printf("%s: %d frames, %d UDP datagrams decoded, %d with errors%s%n", file, frames, datagrams,
-                failed, errors.isEmpty() ? "" : " " + errors);
+        java.util.Map<io.vecflow.sflow.DecodeError, Long> sampleErrors = writer.stats().sampleErrorsByKind();
+        err.printf("%s: %d frames, %d UDP datagrams decoded, %d with errors%s, %d samples with errors%s%n", file,
+                frames, datagrams, failed, errors.isEmpty() ? "" : " " + errors, writer.stats().badSamples(),
+                sampleErrors.isEmpty() ? "" : " " + sampleErrors);
         err.flush();
         return 0;
     }

@@ -10,6 +10,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -90,5 +92,108 @@ class DecodeCommandTest {
         Run none = run("decode", pcap.toString(), "--port", "9");
         assertThat(none.out()).isEmpty();
         assertThat(none.err()).contains("0 UDP datagrams decoded");
+    }
+
+    /** A compact flow_sample (0:1) of source 0:7, 1-in-100, holding the given records. */
+    private static byte[] flowSample(int sequence, byte[]... records) {
+        int body = 32;
+        for (byte[] r : records) {
+            body += r.length;
+        }
+        ByteBuffer b = ByteBuffer.allocate(8 + body).putInt(1).putInt(body).putInt(sequence).putInt(7).putInt(100)
+                .putInt(1000).putInt(0).putInt(1).putInt(2).putInt(records.length);
+        for (byte[] r : records) {
+            b.put(r);
+        }
+        return b.array();
+    }
+
+    /** A sampled_header record (0:1, header_protocol 1 = Ethernet, stripped 4) holding {@code header}. */
+    private static byte[] sampledHeader(byte[] header) {
+        int padded = (header.length + 3) / 4 * 4;
+        return ByteBuffer.allocate(8 + 16 + padded).putInt(1).putInt(16 + padded).putInt(1)
+                .putInt(header.length + 4).putInt(4).putInt(header.length).put(header).array();
+    }
+
+    private static byte[] datagram(int sequence, byte[]... samples) {
+        int n = 28;
+        for (byte[] x : samples) {
+            n += x.length;
+        }
+        ByteBuffer b = ByteBuffer.allocate(n);
+        b.putInt(5).putInt(1).put(new byte[] {10, 0, 0, 1}).putInt(0).putInt(sequence).putInt(1000)
+                .putInt(samples.length);
+        for (byte[] x : samples) {
+            b.put(x);
+        }
+        return b.array();
+    }
+
+    private Path capture(String name, byte[]... datagrams) throws Exception {
+        Path pcap = dir.resolve(name);
+        try (DatagramPcapWriter w = new DatagramPcapWriter(pcap, InetAddress.getByName("10.0.0.1"), 50000)) {
+            for (byte[] d : datagrams) {
+                w.onDatagram(d, d.length, new InetSocketAddress("127.0.0.1", 6343), true);
+            }
+        }
+        return pcap;
+    }
+
+    /** Ethernet + IPv4 10.0.0.1 → 10.0.0.2 + TCP 40000 → 80 SYN (62 bytes with the LLC/SNAP header below). */
+    private static final String IP_TCP = "45000028123440004006149a0a0000010a000002"
+            + "9c40005000000001000000005002ffff00000000";
+
+    @Test
+    void jsonHasUnsignedCountersOnlyTheHeaderFieldsCapturedLlcSnapIpAndGoesPastABadSample() throws Exception {
+        // Datagram 1: a counters_sample (0:2) whose if_counters has ifInOctets all ones (u64 "unknown").
+        ByteBuffer counters = ByteBuffer.allocate(8 + 12 + 8 + 88).putInt(2).putInt(12 + 8 + 88).putInt(1).putInt(7)
+                .putInt(1).putInt(1).putInt(88).putInt(7).putInt(6).putLong(10_000_000_000L).putInt(1).putInt(3)
+                .putLong(-1L);
+        // Datagram 2: a header cut 3 bytes into TCP; a sample whose record declares 100 bytes (the sample holds 16);
+        // an 802.3 frame with an LLC/SNAP header carrying IPv4.
+        byte[] cut = java.util.HexFormat.of().parseHex("0200000000020200000000010800" + IP_TCP.substring(0, 46));
+        byte[] badRecord = ByteBuffer.allocate(24).putInt(1001).putInt(100).putInt(1).putInt(2).putInt(3).putInt(4)
+                .array();
+        byte[] snap = java.util.HexFormat.of().parseHex("0200000000020200000000010030aaaa030000000800" + IP_TCP);
+        Path pcap = capture("more.pcap", datagram(1, counters.array()), datagram(2,
+                flowSample(10, sampledHeader(cut)), flowSample(11, badRecord), flowSample(12, sampledHeader(snap))));
+        Run r = run("decode", pcap.toString(), "--json");
+        assertThat(r.exit()).isZero();
+        assertThat(r.err()).startsWith(pcap + ": 2 frames, 2 UDP datagrams decoded, 0 with errors, "
+                + "1 samples with errors {LENGTH_OUT_OF_BOUNDS=1}");
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : r.out().split("\n")) {
+            lines.add(new ObjectMapper().readTree(line));
+        }
+        assertThat(lines).hasSize(2);
+        JsonNode ifc = lines.get(0).at("/samples/0/records/0");
+        assertThat(ifc.path("record_type").asText()).isEqualTo("if_counters");
+        assertThat(ifc.path("if_speed").asLong()).isEqualTo(10_000_000_000L);
+        assertThat(ifc.path("in_octets").bigIntegerValue()).isEqualTo(new java.math.BigInteger("18446744073709551615"));
+        assertThat(r.out()).contains("\"in_octets\":18446744073709551615,");
+
+        JsonNode samples = lines.get(1).path("samples");
+        assertThat(samples).hasSize(3);
+        JsonNode short1 = samples.get(0).at("/records/0/decoded");
+        assertThat(short1.path("status").asText()).isEqualTo("TRUNCATED");
+        assertThat(short1.path("protocol").asInt()).isEqualTo(6);
+        assertThat(short1.has("src_port") || short1.has("dst_port") || short1.has("tcp_flags")).as(short1.toString())
+                .isFalse();
+        JsonNode bad = samples.get(1);
+        assertThat(bad.path("sequence_number").asInt()).isEqualTo(11);
+        assertThat(bad.has("records")).isFalse();
+        assertThat(bad.at("/error/kind").asText()).isEqualTo("LENGTH_OUT_OF_BOUNDS");
+        assertThat(bad.at("/error/field").asText()).isEqualTo("flow_record.length");
+        // header 28, sample 1 (8 + 32 + a sampled_header record of 8 + 16 + 40), sample 2's header and fields
+        // (8 + 32), then the record's length word (+ 4)
+        assertThat(bad.at("/error/offset").asInt()).isEqualTo(28 + 8 + 32 + 8 + 16 + 40 + 8 + 32 + 4);
+        assertThat(bad.at("/error/value").asInt()).isEqualTo(100);
+        JsonNode llc = samples.get(2).at("/records/0/decoded");
+        assertThat(llc.path("status").asText()).isEqualTo("OK");
+        assertThat(llc.path("llc_snap").asBoolean()).isTrue();
+        assertThat(llc.path("ethertype").asInt()).isEqualTo(0x0800);
+        assertThat(llc.path("src_ip").asText()).isEqualTo("10.0.0.1");
+        assertThat(llc.path("dst_port").asInt()).isEqualTo(80);
+        assertThat(lines.get(1).has("error")).isFalse();
     }
 }

@@ -6,6 +6,7 @@ import io.vecflow.sflow.DatagramHeader;
 import io.vecflow.sflow.DecodeStats;
 import io.vecflow.sflow.FlowRecords;
 import io.vecflow.sflow.FlowSample;
+import io.vecflow.sflow.RecordedSample;
 import io.vecflow.sflow.SflowDecodeException;
 import io.vecflow.sflow.SflowDecoder;
 import io.vecflow.sflow.SflowFormats;
@@ -25,8 +26,9 @@ import org.junit.jupiter.api.Timeout;
  * <ul>
  *   <li>an exception or error escaping {@code decode} (it must return null or a failure, never throw);</li>
  *   <li>a broken invariant: header fields (version 5, agent type, header length, sample count ≤ cap), sample kinds,
- *       counts ≤ caps and consistent, every live view inside the datagram and the input array, AS path and stack
- *       depths ≤ capacities, failure kind/field set and failure offset within [0, len];</li>
+ *       counts ≤ caps and consistent, a failed sample's error set and inside that sample, every live view inside
+ *       the datagram and the input array, AS path and stack depths ≤ capacities, failure kind/field set and failure
+ *       offset within [0, len];</li>
  *   <li>the two decodes disagreeing (fingerprint of every live field, see {@link HolderWalker}) — an offset bug;</li>
  *   <li>a decode call allocating more than {@link Alloc#DECODER_CAP} bytes (visitor excluded; measured on repeated
  *       decodes of the input after the two above; see {@link Alloc});</li>
@@ -211,6 +213,28 @@ class SflowDecoderFuzzTest {
                 throw broken("known sample format skipped: " + dataFormat);
             }
             sample("skipped", true, dataFormat, offset, length);
+            visitorBytes += Alloc.now() - t0;
+        }
+
+        @Override
+        public void onSampleError(DatagramHeader h, RecordedSample s) {
+            long t0 = Alloc.now();
+            sample("failed", s.kind == SflowFormats.FLOW_SAMPLE || s.kind == SflowFormats.FLOW_SAMPLE_EXPANDED
+                    || s.kind == SflowFormats.DISCARDED_PACKET || s.kind == SflowFormats.COUNTERS_SAMPLE
+                    || s.kind == SflowFormats.COUNTERS_SAMPLE_EXPANDED, s.kind, s.offset, s.length);
+            if (!(s.sampleFailed() && s.sampleErrorField != null)) {
+                throw broken("sample error without kind or field: " + s.sampleErrorKind + " / " + s.sampleErrorField);
+            }
+            int rel = w.sampleOffset(s.offset);
+            if (!(s.sampleErrorOffset >= rel + 8 && s.sampleErrorOffset <= rel + 8 + s.length)) {
+                throw broken("sample error at " + s.sampleErrorOffset + " outside its sample at " + rel + " (+8+"
+                        + s.length + ")");
+            }
+            w.mix(s.sampleErrorKind.ordinal());
+            w.mix(s.sampleErrorField.hashCode());
+            w.mix(s.sampleErrorOffset);
+            w.mix(s.sampleErrorValue);
+            w.mix(s.sourceRead ? 1 + s.sequenceNumber * 31 + s.sourceIdType * 7 + s.sourceIdIndex : 0);
             visitorBytes += Alloc.now() - t0;
         }
 

@@ -22,7 +22,10 @@ import static io.vecflow.packet.ParsedPacket.UNSUPPORTED_LINK;
  * <p>Layers, with their sources:
  * <ul>
  *   <li>Ethernet II, 14 bytes (IEEE 802.3 §3.2.6: a Length/Type value below 0x0600 is an 802.3
- *       length, reported as {@link ParsedPacket#NOT_IP} with EtherType 0);</li>
+ *       length, reported as {@link ParsedPacket#NOT_IP} with EtherType 0), unless the IEEE 802.2
+ *       LLC header that follows is a SNAP header with OUI 00-00-00 (RFC 1042) or 00-00-F8 (IEEE
+ *       802.1H): then its EtherType is the frame's and parsing goes on after the 8 LLC/SNAP bytes
+ *       ({@link ParsedPacket#llcSnap()}; also after VLAN tags and for Linux cooked protocol 0x0004);</li>
  *   <li>up to 4 VLAN tags: 0x8100 C-tag (IEEE 802.1Q §9.6), 0x88A8 S-tag (IEEE 802.1ad), 0x9100
  *       (pre-standard QinQ); TCI = PCP(3) DEI(1) VID(12);</li>
  *   <li>Linux cooked v1, 16 bytes, protocol at offset 14
@@ -42,7 +45,8 @@ import static io.vecflow.packet.ParsedPacket.UNSUPPORTED_LINK;
  * first nibble (RFC 4385 §2 notes this heuristic); a first nibble 0 is read as an Ethernet
  * pseudowire control word followed by the emulated frame (RFC 4385 §3, RFC 4448 §4.4), whose VLAN
  * tags and IP are parsed as tshark does, into the outer view; {@link ParsedPacket#etherType()}
- * stays 0x8847/0x8848. ARP, LLC and every other EtherType end with {@link ParsedPacket#NOT_IP}.
+ * stays 0x8847/0x8848. ARP, LLC other than SNAP and every other EtherType end with
+ * {@link ParsedPacket#NOT_IP}.
  *
  * <p><b>Tunnels.</b> Unless {@link Config#decapsulate()} is off, the payload of the outer packet
  * is followed into the inner view of {@link ParsedPacket} (see {@link ParsedPacket.Encapsulation}),
@@ -112,6 +116,13 @@ public final class PacketParser {
     private static final int ETHERTYPE_MPLS_UC = 0x8847;
     private static final int ETHERTYPE_MPLS_MC = 0x8848;
     private static final int MPLS_ENTRY = 4;
+    /** Largest IEEE 802.3 Length value (IEEE 802.3 §3.2.6); 1501..1535 are neither length nor type. */
+    private static final int MAX_8023_LENGTH = 1500;
+    /** Linux cooked protocol of an 802.2 LLC frame ({@code LINUX_SLL_P_802_2}). */
+    private static final int SLL_P_802_2 = 0x0004;
+    /** LLC (DSAP, SSAP, control) + SNAP (OUI, EtherType), RFC 1042. */
+    private static final int LLC_SNAP_HEADER = 8;
+    private static final int SNAP_TRUNCATED = -2;
 
     private static final int ETHERNET_HEADER = 14;
     private static final int SLL_HEADER = 16;
@@ -494,6 +505,18 @@ public final class PacketParser {
                 type = u16(s, b + pos + 2);
                 pos += VLAN_TAG;
             }
+            if (pass == 0 && (lt == LinkType.LINUX_SLL ? type == SLL_P_802_2 : type <= MAX_8023_LENGTH)) {
+                // IEEE 802.3 length (or Linux cooked 802.2): an LLC header follows; SNAP may carry an EtherType.
+                int snap = llcSnap(s, b, pos, len);
+                if (snap == SNAP_TRUNCATED) {
+                    return stop(p, TRUNCATED, pos, ParsedPacket.Layer.LINK);
+                }
+                if (snap >= 0) {
+                    p.llcSnap = true;
+                    type = snap;
+                    pos += LLC_SNAP_HEADER;
+                }
+            }
             if (pass == 0) {
                 p.etherType = type < ETHERTYPE_MIN ? 0 : type;
             }
@@ -544,6 +567,31 @@ public final class PacketParser {
             return NOT_IP;
         }
         return network(s, b, pos, len, type, cfg, p);
+    }
+
+    /**
+     * Reads an IEEE 802.2 LLC header at {@code pos}: when it is a SNAP header carrying an EtherType
+     * (DSAP 0xAA, SSAP 0xAA, control 0x03 UI, OUI 00-00-00 per RFC 1042 or 00-00-F8 per IEEE 802.1H),
+     * returns the EtherType; {@link #SNAP_TRUNCATED} when the bytes captured are the start of such a
+     * header but fewer than 8; -1 for any other LLC header (STP, IS-IS, a vendor OUI) and when no
+     * byte of it is captured.
+     */
+    private static int llcSnap(Object s, long b, int pos, int len) {
+        int avail = Math.min(len - pos, LLC_SNAP_HEADER);
+        for (int i = 0; i < avail && i < 6; i++) {
+            int v = u8(s, b + pos + i);
+            boolean match = i < 2 ? v == 0xAA : i == 2 ? v == 0x03 : i < 5 ? v == 0 : v == 0 || v == 0xF8;
+            if (!match) {
+                return -1;
+            }
+        }
+        if (avail <= 0) {
+            return -1;
+        }
+        if (avail < LLC_SNAP_HEADER) {
+            return SNAP_TRUNCATED;
+        }
+        return u16(s, b + pos + 6);
     }
 
     /**
@@ -763,8 +811,10 @@ public final class PacketParser {
                     int flags = (u8(s, b + pos + 12) & 0x0F) << 8 | u8(s, b + pos + 13);
                     if (in) {
                         p.innerTcpFlags = flags;
+                        p.innerTcpFlagsPresent = true;
                     } else {
                         p.tcpFlags = flags;
+                        p.tcpFlagsPresent = true;
                     }
                 }
                 minimum = 20;
@@ -782,9 +832,11 @@ public final class PacketParser {
                     if (in) {
                         p.innerIcmpType = type;
                         p.innerIcmpCode = code;
+                        p.innerIcmpPresent = true;
                     } else {
                         p.icmpType = type;
                         p.icmpCode = code;
+                        p.icmpPresent = true;
                     }
                 }
                 minimum = 4; // type, code, checksum
@@ -1012,9 +1064,11 @@ public final class PacketParser {
         if (in) {
             p.innerSrcPort = src;
             p.innerDstPort = dst;
+            p.innerPortsPresent = true;
         } else {
             p.srcPort = src;
             p.dstPort = dst;
+            p.portsPresent = true;
         }
     }
 

@@ -17,7 +17,8 @@ import java.net.UnknownHostException;
  * {@code ::ffff:a.b.c.d} (RFC 4291 §2.5.5.2), so both families share one representation.
  *
  * <p>Status: {@link #OK} (all layers present parsed), {@link #NOT_IP} (link layer parsed, payload
- * is not IPv4/IPv6 — e.g. ARP, 802.3/LLC, MPLS deeper than 8 labels or with a non-IP payload;
+ * is not IPv4/IPv6 — e.g. ARP, 802.3/LLC other than SNAP with an IP EtherType, MPLS deeper than 8
+ * labels or with a non-IP payload;
  * only the link-layer fields are set),
  * {@link #TRUNCATED} (the capture ends inside a header: {@link #errorOffset()} and
  * {@link #errorLayer()} say which; everything before it is kept), {@link #MALFORMED} (a header
@@ -150,6 +151,10 @@ public final class ParsedPacket {
     int tcpFlags;
     int icmpType;
     int icmpCode;
+    boolean portsPresent;
+    boolean tcpFlagsPresent;
+    boolean icmpPresent;
+    boolean llcSnap;
     int errorDepth;
     // IPv6 routing header / SRH (first met)
     int routingHeaderType;
@@ -199,6 +204,9 @@ public final class ParsedPacket {
     int innerTcpFlags;
     int innerIcmpType;
     int innerIcmpCode;
+    boolean innerPortsPresent;
+    boolean innerTcpFlagsPresent;
+    boolean innerIcmpPresent;
 
     // ---- parser scratch: the payload after the last IP/transport header parsed (not API) ----
     int scrProto;
@@ -256,6 +264,10 @@ public final class ParsedPacket {
         tcpFlags = 0;
         icmpType = 0;
         icmpCode = 0;
+        portsPresent = false;
+        tcpFlagsPresent = false;
+        icmpPresent = false;
+        llcSnap = false;
         mplsPseudowire = false;
         moreFragments = false;
         errorDepth = 0;
@@ -307,6 +319,9 @@ public final class ParsedPacket {
         innerTcpFlags = 0;
         innerIcmpType = 0;
         innerIcmpCode = 0;
+        innerPortsPresent = false;
+        innerTcpFlagsPresent = false;
+        innerIcmpPresent = false;
     }
 
     /**
@@ -830,6 +845,49 @@ public final class ParsedPacket {
      */
     public int icmpCode() {
         return icmpCode;
+    }
+
+    /**
+     * Whether {@link #srcPort()} and {@link #dstPort()} were read: a TCP, UDP or SCTP header with at
+     * least its first 4 bytes captured (and within the IP length). False for other protocols, for
+     * non-first fragments and for a capture that ends before the ports, whose 0 is not a port.
+     *
+     * @return true if the ports are the packet's
+     */
+    public boolean portsPresent() {
+        return portsPresent;
+    }
+
+    /**
+     * Whether {@link #tcpFlags()} was read: a TCP header with at least 14 bytes captured.
+     *
+     * @return true if the flags are the packet's
+     */
+    public boolean tcpFlagsPresent() {
+        return tcpFlagsPresent;
+    }
+
+    /**
+     * Whether {@link #icmpType()} and {@link #icmpCode()} were read: an ICMP or ICMPv6 header with
+     * at least 2 bytes captured (type 0 is an echo reply, so a 0 without this flag means nothing).
+     *
+     * @return true if type and code are the packet's
+     */
+    public boolean icmpPresent() {
+        return icmpPresent;
+    }
+
+    /**
+     * Whether the frame is an IEEE 802.3 frame (Length/Type ≤ 1500, or Linux cooked protocol
+     * 0x0004) whose IEEE 802.2 LLC header is a SNAP header carrying an EtherType: DSAP 0xAA, SSAP
+     * 0xAA, control 0x03, OUI 00-00-00 (RFC 1042) or 00-00-F8 (IEEE 802.1H). Then
+     * {@link #etherType()} is the SNAP EtherType and {@link #l3Offset()} follows the 8 LLC/SNAP
+     * bytes. Other LLC frames (STP, IS-IS, vendor OUIs) are {@link #NOT_IP} with EtherType 0.
+     *
+     * @return true for an LLC/SNAP-encapsulated frame
+     */
+    public boolean llcSnap() {
+        return llcSnap;
     }
 
     // ---- IPv6 routing header and SRv6 Segment Routing Header ---------------------------------------
@@ -1392,6 +1450,33 @@ public final class ParsedPacket {
      */
     public int innerIcmpCode() {
         return innerIcmpCode;
+    }
+
+    /**
+     * Whether {@link #innerSrcPort()} and {@link #innerDstPort()} were read (see {@link #portsPresent()}).
+     *
+     * @return true if the inner ports are the packet's
+     */
+    public boolean innerPortsPresent() {
+        return innerPortsPresent;
+    }
+
+    /**
+     * Whether {@link #innerTcpFlags()} was read (see {@link #tcpFlagsPresent()}).
+     *
+     * @return true if the inner flags are the packet's
+     */
+    public boolean innerTcpFlagsPresent() {
+        return innerTcpFlagsPresent;
+    }
+
+    /**
+     * Whether {@link #innerIcmpType()} and {@link #innerIcmpCode()} were read (see {@link #icmpPresent()}).
+     *
+     * @return true if the inner type and code are the packet's
+     */
+    public boolean innerIcmpPresent() {
+        return innerIcmpPresent;
     }
 
     /**

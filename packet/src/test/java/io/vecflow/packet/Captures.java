@@ -57,7 +57,9 @@ final class Captures {
                 "iplen=" + p.ipTotalLength(), "tos=" + p.tos(), "ttl=" + p.ttl(),
                 "frag=" + p.isFragment() + "/" + p.fragmentOffset() + "/" + p.moreFragments(), "proto=" + p.protocol(),
                 "l4=" + p.l4Offset(), "ports=" + p.srcPort() + "/" + p.dstPort(), "flags=" + p.tcpFlags(),
-                "icmp=" + p.icmpType() + "/" + p.icmpCode(), mpls.toString(), srh.toString());
+                "icmp=" + p.icmpType() + "/" + p.icmpCode(),
+                "present=" + (p.portsPresent() ? "p" : "") + (p.tcpFlagsPresent() ? "f" : "") + (p.icmpPresent() ? "i" : ""),
+                "snap=" + p.llcSnap(), mpls.toString(), srh.toString());
     }
 
     /** Tunnel headers: kinds per level, depth, GRE, VXLAN and Geneve fields. */
@@ -83,7 +85,9 @@ final class Captures {
                 "in.frag=" + p.innerIsFragment() + "/" + p.innerFragmentOffset() + "/" + p.innerMoreFragments(),
                 "in.proto=" + p.innerProtocol(), "in.l4=" + p.innerL4Offset(),
                 "in.ports=" + p.innerSrcPort() + "/" + p.innerDstPort(), "in.flags=" + p.innerTcpFlags(),
-                "in.icmp=" + p.innerIcmpType() + "/" + p.innerIcmpCode());
+                "in.icmp=" + p.innerIcmpType() + "/" + p.innerIcmpCode(),
+                "in.present=" + (p.innerPortsPresent() ? "p" : "") + (p.innerTcpFlagsPresent() ? "f" : "")
+                        + (p.innerIcmpPresent() ? "i" : ""));
     }
 
     /** Hex string (whitespace ignored) to bytes. */

@@ -68,7 +68,7 @@ class PacketParserRobustnessTest {
         MemorySegment whole = MemorySegment.ofArray(data);
         int fullStatus = PacketParser.parse(data, 0, data.length, linkType, config, full);
         assertThat(fullStatus).as(label).isIn(OK, NOT_IP);
-        int outerRequired = requiredLength(full);
+        int outerRequired = requiredLength(full, data);
         int required = Math.max(outerRequired, requiredInnerLength(full, data));
         String fullFields = Captures.fields(full);
         int lastAt = -1;
@@ -78,7 +78,9 @@ class PacketParserRobustnessTest {
             assertThat(PacketParser.parse(data, 0, cut, linkType, config, viaArray)).isEqualTo(st);
             String fields = Captures.fields(p);
             assertThat(Captures.fields(viaArray)).isEqualTo(fields);
-            if (cut >= required) {
+            // No byte of an 802.3 frame's LLC header captured: read as a non-SNAP 802.3 frame, as the full one is.
+            boolean llcUnseen = fullStatus == NOT_IP && full.etherType() == 0 && cut == full.l3Offset();
+            if (cut >= required || llcUnseen) {
                 assertThat(st).as(what).isEqualTo(fullStatus);
                 assertThat(fields).as(what).isEqualTo(fullFields);
                 assertThat(p.flowHash()).as(what).isEqualTo(full.flowHash());
@@ -98,6 +100,10 @@ class PacketParserRobustnessTest {
                 if (cut < full.l3Offset()) {
                     assertThat(p.errorLayer()).as(what).isIn(Layer.LINK, Layer.VLAN, Layer.MPLS);
                     assertThat(p.ipVersion()).isZero();
+                } else if (full.status() == NOT_IP) {
+                    // An 802.3 frame cut inside an LLC header that starts like SNAP: not yet known to be non-IP.
+                    assertThat(p.errorLayer()).as(what).isEqualTo(Layer.LINK);
+                    assertThat(at).as(what).isEqualTo(full.l3Offset());
                 } else if (cut < full.l4Offset()) {
                     // Under MPLS the IP version is only known once its first byte is captured.
                     assertThat(p.errorLayer()).as(what).isIn(Layer.IPV4, Layer.IPV6, Layer.IPV6_EXTENSION,
@@ -159,9 +165,9 @@ class PacketParserRobustnessTest {
     }
 
     /** Bytes needed for the outer view to complete: link + tags, IP + extensions, minimal L4 header. */
-    private static int requiredLength(ParsedPacket full) {
+    private static int requiredLength(ParsedPacket full, byte[] data) {
         if (full.status() == NOT_IP) {
-            return full.l3Offset();
+            return full.l3Offset() + llcBytesToDecide(full, data);
         }
         if (full.fragmentOffset() != 0) {
             return full.l4Offset();
@@ -196,6 +202,29 @@ class PacketParserRobustnessTest {
             required = Math.max(required, lastL4 + gre + (cmd ? 8 : 0));
         }
         return required;
+    }
+
+    /**
+     * Bytes after {@code l3Offset} the parser needs to tell that an 802.3 frame's LLC header is not
+     * an RFC 1042 / 802.1H SNAP header (AA AA 03 00 00 00|F8): up to and including the first byte
+     * that differs; 0 when the first one does (no LLC byte captured is also read as "not SNAP").
+     */
+    private static int llcBytesToDecide(ParsedPacket full, byte[] data) {
+        int type = full.l3Offset() >= 2 ? (data[full.l3Offset() - 2] & 0xFF) << 8 | (data[full.l3Offset() - 1] & 0xFF)
+                : -1;
+        boolean llc = full.linkType() == LinkType.ETHERNET ? type >= 0 && type <= 1500 : type == 4;
+        if (!llc || full.etherType() != 0) {
+            return 0;
+        }
+        int[] snap = {0xAA, 0xAA, 0x03, 0x00, 0x00};
+        for (int i = 0; i < 6 && full.l3Offset() + i < data.length; i++) {
+            int v = data[full.l3Offset() + i] & 0xFF;
+            boolean match = i < 5 ? v == snap[i] : v == 0 || v == 0xF8;
+            if (!match) {
+                return i == 0 ? 0 : i + 1;
+            }
+        }
+        return 8;
     }
 
     private static int minimalTransport(int protocol) {
@@ -248,6 +277,46 @@ class PacketParserRobustnessTest {
 
         assertThat(PacketParser.parse(new byte[0], 0, 0, LinkType.RAW, p)).isEqualTo(TRUNCATED);
         assertThat(p.errorLayer()).isEqualTo(Layer.IP);
+    }
+
+    /**
+     * A cut transport header keeps the fields it holds and says which ones it holds: ports need its first 4 bytes,
+     * TCP flags 14, ICMP type and code 2. A field not captured reads 0 and its flag is false, so that a printer can
+     * leave it out instead of showing an invented 0 (e.g. ICMP type 0 is an echo reply).
+     */
+    @Test
+    void cutTransportHeadersSayWhichFieldsTheyHold() {
+        byte[] http = first("ipv4_tcp_http_xml.pcap"); // TCP at 38
+        PacketParser.parse(http, 0, http.length, LinkType.ETHERNET, p);
+        assertThat(p.portsPresent()).isTrue();
+        assertThat(p.tcpFlagsPresent()).isTrue();
+        assertThat(p.icmpPresent()).isFalse();
+        PacketParser.parse(http, 0, 41, LinkType.ETHERNET, p);
+        assertThat(p.protocol()).isEqualTo(6);
+        assertThat(p.portsPresent()).as("3 bytes of TCP").isFalse();
+        assertThat(p.tcpFlagsPresent()).isFalse();
+        PacketParser.parse(http, 0, 42, LinkType.ETHERNET, p);
+        assertThat(p.portsPresent()).as("4 bytes of TCP").isTrue();
+        assertThat(p.tcpFlagsPresent()).as("flags are byte 13").isFalse();
+        PacketParser.parse(http, 0, 52, LinkType.ETHERNET, p);
+        assertThat(p.tcpFlagsPresent()).as("14 bytes of TCP").isTrue();
+        assertThat(p.tcpFlags()).isEqualTo(0x018);
+
+        byte[] icmp6 = first("icmpv6.pcap"); // Ethernet, IPv6, ICMPv6 at 54
+        PacketParser.parse(icmp6, 0, icmp6.length, LinkType.ETHERNET, p);
+        assertThat(p.protocol()).isEqualTo(58);
+        assertThat(p.icmpPresent()).isTrue();
+        assertThat(p.portsPresent()).isFalse();
+        PacketParser.parse(icmp6, 0, 55, LinkType.ETHERNET, p);
+        assertThat(p.icmpPresent()).as("1 byte of ICMPv6").isFalse();
+        assertThat(p.icmpType()).isZero();
+        PacketParser.parse(icmp6, 0, 56, LinkType.ETHERNET, p);
+        assertThat(p.icmpPresent()).isTrue();
+
+        PacketParser.parse(http, 0, 37, LinkType.ETHERNET, p); // inside the IPv4 header
+        assertThat(p.portsPresent()).isFalse();
+        assertThat(p.tcpFlagsPresent()).isFalse();
+        assertThat(p.icmpPresent()).isFalse();
     }
 
     // ---- IPv4 edits --------------------------------------------------------------------------------

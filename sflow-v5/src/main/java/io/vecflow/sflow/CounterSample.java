@@ -7,39 +7,19 @@ package io.vecflow.sflow;
  * {@link CounterRecords}); unknown ones are kept as raw views with their data_format.
  */
 public final class CounterSample extends RecordedSample {
-    /** {@link SflowFormats#COUNTERS_SAMPLE} or {@link SflowFormats#COUNTERS_SAMPLE_EXPANDED}. */
-    public int kind;
-    /** True for 0:4. */
-    public boolean expanded;
-    /** Byte offset of the sample's data_format word in the datagram. */
-    public int offset;
-    /** Declared body length in bytes. */
-    public int length;
-    /** sequence_number, per source_id (u32; resets when the counters reset). */
-    public long sequenceNumber;
-    /** source_id type and index. */
-    public int sourceIdType;
-    /** source_id index. */
-    public long sourceIdIndex;
+    // kind (COUNTERS_SAMPLE or COUNTERS_SAMPLE_EXPANDED), expanded (0:4), offset, length, sequenceNumber (resets
+    // when the counters reset), sourceIdType, sourceIdIndex and buffer: see RecordedSample.
 
     /** Holders of the known counter records. */
     public final CounterRecords records = new CounterRecords();
-
-    /** The datagram buffer the views point into. */
-    public byte[] buffer;
 
     /** Creates an empty holder. */
     public CounterSample() {}
 
     /** Clears every field and flag. */
     public void reset() {
-        kind = 0;
-        expanded = false;
-        offset = length = 0;
-        sequenceNumber = sourceIdIndex = 0;
-        sourceIdType = 0;
+        resetSample();
         resetRecords();
         records.reset();
-        buffer = null;
     }
 }

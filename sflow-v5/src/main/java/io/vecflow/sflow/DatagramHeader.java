@@ -25,6 +25,14 @@ public final class DatagramHeader {
     public long numSamples;
     /** Header length in bytes: 28 (IPv4 agent) or 40 (IPv6 agent). */
     public int headerLength;
+    /**
+     * True when the datagram's sample structure does not reach its end: a sample header or declared sample length
+     * runs past the datagram before the last declared sample, so decoding will stop there (the samples before it are
+     * still delivered). Found by a pre-pass over the sample headers and set before {@link SflowVisitor#onDatagram},
+     * so rows built from the delivered samples can be marked. Samples that fail inside their own length do not set
+     * it (see {@link SflowVisitor#onSampleError}).
+     */
+    public boolean incomplete;
 
     /**
      * Rewrites the sequence_number and uptime of an encoded sFlow v5 datagram in place (for replaying a capture as
@@ -100,5 +108,6 @@ public final class DatagramHeader {
         Arrays.fill(agentAddress, (byte) 0);
         subAgentId = sequenceNumber = uptimeMs = numSamples = 0;
         headerLength = 0;
+        incomplete = false;
     }
 }

@@ -6,16 +6,18 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Decoder counters: datagrams, samples by kind, records skipped, and errors by {@link DecodeError} — separately for
- * datagram-level failures (the rest of the datagram is lost) and record-level ones (the record is skipped, its sample
- * kept). Thread-safe (atomic adds), so one instance can aggregate several decoder threads.
+ * datagram-level failures (the rest of the datagram is lost), sample-level ones (that sample is skipped by its length,
+ * the next ones decode) and record-level ones (the record is skipped, its sample kept). Thread-safe (atomic adds), so
+ * one instance can aggregate several decoder threads.
  */
 public final class DecodeStats {
     private static final DecodeError[] ERRORS = DecodeError.values();
     private final AtomicLongArray errors = new AtomicLongArray(ERRORS.length);
     private final AtomicLongArray recordErrors = new AtomicLongArray(ERRORS.length);
-    private final AtomicLongArray counts = new AtomicLongArray(8);
+    private final AtomicLongArray sampleErrors = new AtomicLongArray(ERRORS.length);
+    private final AtomicLongArray counts = new AtomicLongArray(9);
     private static final int DATAGRAMS = 0, FLOW_SAMPLES = 1, SKIPPED_SAMPLES = 2, UNKNOWN_RECORDS = 3,
-            BAD_DATAGRAMS = 4, COUNTER_SAMPLES = 5, DISCARD_SAMPLES = 6, BAD_RECORDS = 7;
+            BAD_DATAGRAMS = 4, COUNTER_SAMPLES = 5, DISCARD_SAMPLES = 6, BAD_RECORDS = 7, BAD_SAMPLES = 8;
 
     void datagram() {
         counts.incrementAndGet(DATAGRAMS);
@@ -46,6 +48,11 @@ public final class DecodeStats {
     void error(DecodeError e) {
         errors.incrementAndGet(e.ordinal());
         counts.incrementAndGet(BAD_DATAGRAMS);
+    }
+
+    void sampleError(DecodeError e) {
+        sampleErrors.incrementAndGet(e.ordinal());
+        counts.incrementAndGet(BAD_SAMPLES);
     }
 
     void recordError(DecodeError e) {
@@ -86,6 +93,21 @@ public final class DecodeStats {
     /** @return datagrams that failed (wholly or part-way). */
     public long badDatagrams() {
         return counts.get(BAD_DATAGRAMS);
+    }
+
+    /** @return samples whose body failed inside their own length (skipped by it; not in the decoded counts). */
+    public long badSamples() {
+        return counts.get(BAD_SAMPLES);
+    }
+
+    /** @return sample-level failures of one kind. */
+    public long sampleErrors(DecodeError e) {
+        return sampleErrors.get(e.ordinal());
+    }
+
+    /** @return non-zero sample-level error counters by kind (allocates; for reports). */
+    public Map<DecodeError, Long> sampleErrorsByKind() {
+        return byKind(sampleErrors);
     }
 
     /** @return records that failed inside their own length (skipped; their samples kept). */

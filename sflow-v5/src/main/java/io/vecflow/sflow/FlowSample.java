@@ -25,20 +25,8 @@ import io.vecflow.sflow.FlowRecords.SampledIp;
  * enterprise, any format) are kept as raw views with their data_format (pitfalls 3, 4).
  */
 public final class FlowSample extends RecordedSample {
-    /** Sample type: {@link SflowFormats#FLOW_SAMPLE}, {@link SflowFormats#FLOW_SAMPLE_EXPANDED} or DISCARDED_PACKET. */
-    public int kind;
-    /** True for the expanded encodings (0:3, 0:5). */
-    public boolean expanded;
-    /** Index of the sample's data_format word in {@link #buffer} (the datagram's offset in the buffer included). */
-    public int offset;
-    /** Declared body length in bytes. */
-    public int length;
-    /** sequence_number of this sample, per source_id (u32). */
-    public long sequenceNumber;
-    /** source_id type (0 ifIndex, 1 VLAN, 2 entPhysicalEntry, 3 logical entity). */
-    public int sourceIdType;
-    /** source_id index (24 bits compact, 32 bits expanded). */
-    public long sourceIdIndex;
+    // kind (FLOW_SAMPLE, FLOW_SAMPLE_EXPANDED or DISCARDED_PACKET), expanded (0:3, 0:5), offset, length,
+    // sequenceNumber, sourceIdType, sourceIdIndex and buffer: see RecordedSample.
     /** sampling_rate N of 1-in-N (u32); 0 for discards. Consumers flag 0 and never multiply by it. */
     public long samplingRate;
     /** sample_pool: packets that could have been sampled (u32); 0 for discards. */
@@ -103,9 +91,6 @@ public final class FlowSample extends RecordedSample {
             hasExtendedVlanTunnel, hasEgressQueue, hasExtendedAcl, hasFunction, hasTransitDelay, hasQueueDepth,
             hasHwTrap, hasLinuxDropReason, hasTimestamp;
 
-    /** The datagram buffer the views point into (valid only during the visitor call). */
-    public byte[] buffer;
-
     /** Creates an empty holder. */
     public FlowSample() {}
 
@@ -146,18 +131,15 @@ public final class FlowSample extends RecordedSample {
 
     /** Clears every field and flag (holders keep their arrays). */
     public void reset() {
-        kind = 0;
-        expanded = false;
-        offset = length = 0;
-        sequenceNumber = sourceIdIndex = samplingRate = samplePool = drops = input = output = 0;
-        sourceIdType = inputFormat = outputFormat = 0;
+        resetSample();
+        samplingRate = samplePool = drops = input = output = 0;
+        inputFormat = outputFormat = 0;
         reason = -1;
         resetRecords();
         hasSampledHeader = hasSampledEthernet = hasSampledIpv4 = hasSampledIpv6 = hasExtendedSwitch = false;
         hasExtendedRouter = hasExtendedGateway = hasExtendedUser = hasExtendedUrl = hasExtendedMpls = false;
         hasExtendedNat = hasExtendedVlanTunnel = hasEgressQueue = hasExtendedAcl = hasFunction = false;
         hasTransitDelay = hasQueueDepth = hasHwTrap = hasLinuxDropReason = hasTimestamp = false;
-        buffer = null;
     }
 
     // Convenience accessors used by consumers that only need the classic fields.

@@ -1,15 +1,59 @@
 package io.vecflow.sflow;
 
 /**
- * What flow, discard and counters samples share: their records listed in wire order, unknown records kept as raw
- * views, and which records failed or were superseded, with the error of each (sFlow v5 §5: a sample is a list of
- * records, each data_format + length + opaque body). Filled by {@link SflowDecoder}; mutable and reused.
+ * What flow, discard and counters samples share: their type, position, sequence number and source id; their records
+ * listed in wire order, unknown records kept as raw views, and which records failed or were superseded, with the error
+ * of each (sFlow v5 §5: a sample is a list of records, each data_format + length + opaque body); and, for a sample
+ * whose body failed inside its own length, that sample-level error ({@link #sampleErrorKind}). Filled by
+ * {@link SflowDecoder}; mutable and reused.
  */
 public abstract sealed class RecordedSample permits FlowSample, CounterSample {
     /** Records listed in {@link #recordFormats} at most; more are decoded but not listed. */
     public static final int MAX_RECORDS_LISTED = 64;
     /** Unknown records kept as raw bytes at most; more are counted only. */
     public static final int MAX_UNKNOWN_KEPT = 16;
+
+    /**
+     * Sample type, its full data_format: {@link SflowFormats#FLOW_SAMPLE}, {@link SflowFormats#FLOW_SAMPLE_EXPANDED},
+     * {@link SflowFormats#DISCARDED_PACKET} ({@link FlowSample}), {@link SflowFormats#COUNTERS_SAMPLE} or
+     * {@link SflowFormats#COUNTERS_SAMPLE_EXPANDED} ({@link CounterSample}).
+     */
+    public int kind;
+    /** True for the expanded encodings (0:3, 0:4, 0:5). */
+    public boolean expanded;
+    /** Index of the sample's data_format word in {@link #buffer} (the datagram's offset in the buffer included). */
+    public int offset;
+    /** Declared body length in bytes. */
+    public int length;
+    /** sequence_number of this sample, per source_id (u32). */
+    public long sequenceNumber;
+    /** source_id type (0 ifIndex, 1 VLAN, 2 entPhysicalEntry, 3 logical entity). */
+    public int sourceIdType;
+    /** source_id index (24 bits compact, 32 bits expanded). */
+    public long sourceIdIndex;
+    /** The datagram buffer the views point into (valid only during the visitor call). */
+    public byte[] buffer;
+
+    /**
+     * Whether {@link #sequenceNumber}, {@link #sourceIdType} and {@link #sourceIdIndex} were read. Always true for a
+     * sample delivered as decoded; for one reported through {@link SflowVisitor#onSampleError} it says whether the
+     * failure came after them (then a loss tracker can account for the sample: it arrived).
+     */
+    public boolean sourceRead;
+    /**
+     * Why the sample's body failed to decode inside its declared length (a record length or count that does not fit
+     * the sample, fixed fields cut short), or null for a sample that decoded. Such a sample reaches only
+     * {@link SflowVisitor#onSampleError}: the fields read before the failure are set, its records are incomplete.
+     */
+    public DecodeError sampleErrorKind;
+    /** The field being read when the sample failed (a constant such as {@code "flow_record.length"}), or null. */
+    public String sampleErrorField;
+    /** A constant detail appended to {@link #sampleErrorField} (e.g. {@code " padding"}), or null. */
+    public String sampleErrorFieldSuffix;
+    /** Byte offset of the failing field from the start of the sFlow datagram, or -1. */
+    public int sampleErrorOffset = -1;
+    /** The offending length or count of the sample failure, or -1. */
+    public long sampleErrorValue = -1;
 
     /** Number of records declared. */
     public int recordCount;
@@ -66,6 +110,47 @@ public abstract sealed class RecordedSample permits FlowSample, CounterSample {
         for (int i = 0; i < MAX_UNKNOWN_KEPT; i++) {
             unknownBodies[i] = new ByteView();
         }
+    }
+
+    /** @return true if the sample's body failed to decode (see {@link #sampleErrorKind}). */
+    public boolean sampleFailed() {
+        return sampleErrorKind != null;
+    }
+
+    /**
+     * @return the full field name of the sample failure (allocates only when there is a suffix — for printers), or
+     *         null if the sample did not fail
+     */
+    public String sampleErrorField() {
+        return sampleErrorFieldSuffix == null ? sampleErrorField : sampleErrorField + sampleErrorFieldSuffix;
+    }
+
+    /**
+     * Marks the sample failed with {@code e}.
+     *
+     * @param datagramStart offset of the datagram in the buffer (the error offset is kept from it)
+     */
+    final void sampleFailed(SflowDecodeException e, int datagramStart) {
+        sampleErrorKind = e.kind();
+        sampleErrorField = e.fieldBase();
+        sampleErrorFieldSuffix = e.fieldSuffix();
+        sampleErrorOffset = e.offset() - datagramStart;
+        sampleErrorValue = e.value();
+    }
+
+    /** Clears the sample's own fields (type, position, source, buffer, sample error). */
+    final void resetSample() {
+        kind = 0;
+        expanded = false;
+        offset = length = 0;
+        sequenceNumber = sourceIdIndex = 0;
+        sourceIdType = 0;
+        buffer = null;
+        sourceRead = false;
+        sampleErrorKind = null;
+        sampleErrorField = sampleErrorFieldSuffix = null;
+        sampleErrorOffset = -1;
+        sampleErrorValue = -1;
     }
 
     /** @return unknown records kept as raw bytes ({@code min(unknownRecords, MAX_UNKNOWN_KEPT)}). */

@@ -13,9 +13,13 @@ import io.vecflow.sflow.FlowRecords.SampledIp;
  * jumps to {@code start + pad4(length)} (vendors pad); unknown samples and records — any enterprise — are skipped by
  * length (records are kept raw); dispatch is on the full (enterprise, format) pair within its context; compact
  * interface words are split, expanded ones never masked; every count and length is checked against the bytes left
- * and a cap before use. A datagram whose sample structure fails part-way keeps the samples delivered before the
- * failure; a record that fails inside its own length is counted and skipped, and its sample is kept. Every record read
- * is bounded by the record's own declared end (not the sample's).
+ * and a cap before use. A datagram whose sample structure fails part-way (a sample header or length past the datagram)
+ * keeps the samples delivered before the failure, and a pre-pass over the sample headers marks it
+ * {@link DatagramHeader#incomplete} before the first sample is delivered. A sample whose body fails inside its own
+ * declared length (a record length or count that does not fit, fixed fields cut short) is counted at the sample level
+ * and reported through {@link SflowVisitor#onSampleError}; decoding goes on with the next sample. A record that fails
+ * inside its own length is counted and skipped, and its sample is kept. Every record read is bounded by the record's
+ * own declared end (not the sample's).
  *
  * <p>One holder per known record type: when a type repeats in a sample the last copy fills the holder and the earlier
  * listed copies are marked in {@code recordSupersededMask}; a failed record clears its type's flag and is marked in
@@ -55,8 +59,10 @@ public final class SflowDecoder {
      * @param off offset of the payload in {@code data}
      * @param len payload length in bytes
      * @param visitor receives the header and each sample
-     * @return null on success, or the (reused) failure describing the first structural error, with its offset
-     *         relative to the start of the datagram; samples before it were delivered
+     * @return null when the datagram's sample structure reached its end (samples that failed inside their own
+     *         length were reported through {@link SflowVisitor#onSampleError}), or the (reused) failure describing the
+     *         structural error that stopped it, with its offset relative to the start of the datagram; samples before
+     *         it were delivered
      */
     public SflowDecodeException decode(byte[] data, int off, int len, SflowVisitor visitor) {
         r.buf = data;
@@ -111,6 +117,7 @@ public final class SflowDecoder {
             throw r.fail(DecodeError.COUNT_OUT_OF_BOUNDS, "num_samples", p - 4, n);
         }
         header.numSamples = n;
+        header.incomplete = !samplesFit(p, end, (int) n);
         stats.datagram();
         visitor.onDatagram(header);
         for (int i = 0; i < n; i++) {
@@ -122,9 +129,15 @@ public final class SflowDecoder {
                 throw r.fail(DecodeError.LENGTH_OUT_OF_BOUNDS, "sample.length", p + 4, length);
             }
             int bodyEnd = body + (int) length;
+            // The sample's length fits the datagram: whatever breaks inside its body costs this sample only.
             switch (format) {
                 case SflowFormats.FLOW_SAMPLE, SflowFormats.FLOW_SAMPLE_EXPANDED, SflowFormats.DISCARDED_PACKET -> {
-                    decodeFlowSample(format, sampleStart, body, bodyEnd);
+                    try {
+                        decodeFlowSample(format, sampleStart, body, bodyEnd);
+                    } catch (SflowDecodeException e) {
+                        sampleError(flow, e, visitor);
+                        break;
+                    }
                     if (format == SflowFormats.DISCARDED_PACKET) {
                         stats.discardSample();
                         visitor.onDiscardSample(header, flow);
@@ -134,7 +147,12 @@ public final class SflowDecoder {
                     }
                 }
                 case SflowFormats.COUNTERS_SAMPLE, SflowFormats.COUNTERS_SAMPLE_EXPANDED -> {
-                    decodeCounterSample(format, sampleStart, body, bodyEnd);
+                    try {
+                        decodeCounterSample(format, sampleStart, body, bodyEnd);
+                    } catch (SflowDecodeException e) {
+                        sampleError(counters, e, visitor);
+                        break;
+                    }
                     stats.counterSample();
                     visitor.onCounterSample(header, counters);
                 }
@@ -146,6 +164,35 @@ public final class SflowDecoder {
             // Jump to the declared end (padded), whatever the body held; bytes after the last sample are ignored.
             p = Math.min(end, body + pad4((int) length));
         }
+    }
+
+    /**
+     * The pre-pass: whether the {@code n} sample headers (data_format, length) from {@code p} on and their declared
+     * lengths fit in the datagram — the checks the sample loop makes, and the only ones that can stop it once sample
+     * bodies fail on their own. Two word reads per sample, no allocation.
+     */
+    private boolean samplesFit(int p, int end, int n) {
+        byte[] b = r.buf;
+        for (int i = 0; i < n; i++) {
+            if (p + 8 > end) {
+                return false;
+            }
+            long length = (b[p + 4] & 0xFFL) << 24 | (b[p + 5] & 0xFF) << 16 | (b[p + 6] & 0xFF) << 8
+                    | (b[p + 7] & 0xFF);
+            int body = p + 8;
+            if (length > end - body) {
+                return false;
+            }
+            p = Math.min(end, body + pad4((int) length));
+        }
+        return true;
+    }
+
+    /** A sample whose body failed inside its declared length: counted, marked, handed over; the next one follows. */
+    private void sampleError(RecordedSample s, SflowDecodeException e, SflowVisitor visitor) {
+        stats.sampleError(e.kind());
+        s.sampleFailed(e, datagramStart);
+        visitor.onSampleError(header, s);
     }
 
     private void decodeFlowSample(int kind, int sampleStart, int p, int end) throws SflowDecodeException {
@@ -168,6 +215,7 @@ public final class SflowDecoder {
             s.sourceIdIndex = id & 0x00FFFFFFL;
             p += 4;
         }
+        s.sourceRead = true;
         if (kind == SflowFormats.DISCARDED_PACKET) {
             // sflow_drops.txt: drops, inputifindex, outputifindex (plain values), reason.
             s.drops = r.u32(p, end, "discarded_packet.drops");
@@ -508,6 +556,7 @@ public final class SflowDecoder {
             s.sourceIdIndex = id & 0x00FFFFFFL;
             p += 4;
         }
+        s.sourceRead = true;
         long n = r.u32(p, end, "counters_sample.counter_records");
         p += 4;
         if (n > MAX_RECORDS || n * 8 > end - p) {

@@ -26,4 +26,15 @@ public interface SflowVisitor {
      * @param length declared body length in bytes
      */
     default void onSkippedSample(DatagramHeader header, int dataFormat, int offset, int length) {}
+
+    /**
+     * Called for a flow, discard or counters sample (0:1–0:5) whose body failed to decode inside its declared length
+     * — a record length or count that does not fit the sample, fixed fields cut short — after it was counted at the
+     * sample level ({@link DecodeStats#sampleErrors}) and before the decoder goes on with the next sample. The sample
+     * is not delivered as decoded: {@code sample} (a {@link FlowSample} or {@link CounterSample}) holds its kind,
+     * offset and length, the fields read before the failure ({@link RecordedSample#sourceRead} says whether the
+     * sequence number and source id were), and the error ({@link RecordedSample#sampleErrorKind}, field, offset from
+     * the start of the datagram, value). Its records are incomplete and must not be stored as a flow.
+     */
+    default void onSampleError(DatagramHeader header, RecordedSample sample) {}
 }
