@@ -127,6 +127,11 @@ public final class BufferPool implements AutoCloseable {
         v.count = 0;
     }
 
+    /** @return buffers in the pool (indexes 0..capacity−1). */
+    public int capacity() {
+        return free.length;
+    }
+
     /** @return buffers currently free. */
     public int freeCount() {
         return freeCount;
