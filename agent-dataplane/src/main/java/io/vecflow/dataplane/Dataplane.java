@@ -580,14 +580,14 @@ public final class Dataplane implements AutoCloseable {
     }
 
     /**
-     * The number a port has outside the dataplane — one per port, for every sFlow record about it: sent as IF_COUNTERS
-     * OSINDEX, so hsflowd's mod_vpp (and vecflow's agent) map the port's PSAMPLE index to it for flow samples
-     * (source, input, output) and counter samples, and as NET_DM IN_PORT (kernel convention), which mod_dropmon takes
-     * as the discard's input and source unmapped. VPP reports the Linux ifindex of a port's linux-cp pair there; a
-     * port configured with {@link InterfaceTable#setOsIndex} reports that one, any other {@link Topology#ifOffset} +
-     * ifIndex — the number hsflowd makes up for a VPP port without OSINDEX, sent explicitly so that its drops carry
-     * it too, and so that hsflowd treats the port as active (it passes no flow samples of a port whose OSINDEX is
-     * absent).
+     * The number a port has outside the dataplane — one per port, for every sFlow record about it: sent as
+     * IF_COUNTERS OSINDEX, so hsflowd's mod_vpp (and vecflow's agent) map the port's PSAMPLE index to it for flow
+     * samples (source, input, output) and counter samples, and as NET_DM IN_PORT (kernel convention), which
+     * mod_dropmon takes as the discard's input and source unmapped. VPP reports the Linux ifindex of a port's linux-cp
+     * pair there; a port configured with {@link InterfaceTable#setOsIndex} reports that one, any other
+     * {@link Topology#ifOffset} + ifIndex — the number hsflowd makes up for a VPP port without OSINDEX, sent
+     * explicitly so that its drops carry it too, and so that hsflowd treats the port as active (it passes no flow
+     * samples of a port whose OSINDEX is absent).
      *
      * @param ifIndex the dataplane's ifIndex (PSAMPLE IIFINDEX/OIFINDEX, IF_COUNTERS IFINDEX)
      * @return the OSINDEX, u32

@@ -8,8 +8,8 @@ package io.vecflow.dataplane;
  *   <li>{@code interface-output} ({@link InterfaceOutputNode}): the output is the transmit ifIndex the packet was
  *       given (the cross-connect peer, the route's adjacency, the load balancer's encap next hop);</li>
  *   <li>{@code error-drop} ({@link ErrorDropNode}): output 0 (unknown; the drop itself is the discard sample);</li>
- *   <li>the end of the dispatch round ({@link #flush}, from {@link Worker#runOnce}) for a packet neither sent nor dropped (consumed by a
- *       node, e.g. a CLOVE feedback or probe reply): output 0.</li>
+ *   <li>the end of the dispatch round ({@link #flush}, from {@link Worker#runOnce}) for a packet neither sent nor
+ *       dropped (consumed by a node, e.g. a CLOVE feedback or probe reply): output 0.</li>
  * </ul>
  * Every packet of a round finishes within the round (no node keeps a buffer across rounds, and no buffer is
  * allocated after the input nodes ran), so a buffer index names one packet for as long as its sample is held. This is
