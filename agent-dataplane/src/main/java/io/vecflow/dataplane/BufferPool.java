@@ -88,7 +88,12 @@ public final class BufferPool implements AutoCloseable {
         freeCount = count;
     }
 
-    /** @return a free buffer index, or -1 when the pool is exhausted. */
+    /**
+     * Takes a buffer. Only input nodes allocate (ports' receive, the CLOVE probe source): within a dispatch round a
+     * freed buffer is not reused, which {@link IngressSampleHold} relies on.
+     *
+     * @return a free buffer index, or -1 when the pool is exhausted
+     */
     public int alloc() {
         if (freeCount == 0) {
             return -1;

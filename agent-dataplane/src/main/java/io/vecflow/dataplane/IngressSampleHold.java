@@ -2,23 +2,22 @@ package io.vecflow.dataplane;
 
 /**
  * A worker's ingress samples whose output interface is not decided yet. The {@code sflow} node samples on the
- * {@code device-input} arc, before any lookup, so it copies the header and input there but holds the record instead
- * of publishing it; the record is completed when the graph has decided the packet's fate:
+ * {@code device-input} arc, before any lookup, so it copies the header and input there but holds the record (by buffer
+ * index) instead of publishing it; the record is completed once the graph has decided the packet's fate:
  * <ul>
- *   <li>{@code interface-output} ({@link InterfaceOutputNode}): the output is the transmit ifIndex the packet was
- *       given (the cross-connect peer, the route's adjacency, the load balancer's encap next hop);</li>
  *   <li>{@code error-drop} ({@link ErrorDropNode}): output 0 (unknown; the drop itself is the discard sample);</li>
- *   <li>the end of the dispatch round ({@link #flush}, from {@link Worker#runOnce}) for a packet neither sent nor
- *       dropped (consumed by a node, e.g. a CLOVE feedback or probe reply): output 0.</li>
+ *   <li>the end of the dispatch round ({@link #flush}, from {@link Worker#runOnce}): output = the buffer's transmit
+ *       ifIndex, which the forwarding node set (the cross-connect peer, the route's adjacency, a load balancer's encap
+ *       next hop) — 0 for a packet a node consumed without sending it, since every port's receive sets it to 0.</li>
  * </ul>
- * Every packet of a round finishes within the round (no node keeps a buffer across rounds, and no buffer is
- * allocated after the input nodes ran), so a buffer index names one packet for as long as its sample is held. This is
- * VPP's way of carrying per-packet state between nodes (a slot in the buffer's opaque metadata) plus a per-frame
- * flush; VPP's own plugin always sends output 0 on ingress.
+ * This relies on the graph's round invariant: every packet of a round finishes within the round (no node keeps a
+ * buffer across rounds) and only input nodes allocate buffers, so a buffer index names one packet, and its metadata
+ * stays as the graph left it, until the round ends — even after the port sent and freed it. In VPP terms: a slot in
+ * the buffer's opaque metadata plus a per-round completion; VPP's own plugin always sends output 0 on ingress.
  *
- * <p>Costs: per sampled packet one array store at ingress and one at completion; per other packet nothing at
- * ingress, and at interface-output / error-drop one array load per packet only while a sample is outstanding
- * ({@link #pending()} &gt; 0), none otherwise. Allocation-free after construction. Single-threaded (one per worker).
+ * <p>Costs: per sampled packet one array store at ingress and the completion; per other packet nothing, except at
+ * error-drop one array load per dropped packet while a sample is outstanding ({@link #pending()} &gt; 0).
+ * Allocation-free after construction. Single-threaded (one per worker).
  */
 public final class IngressSampleHold {
     private final SampleRecord[] byBuffer;
@@ -57,7 +56,7 @@ public final class IngressSampleHold {
         pending++;
     }
 
-    /** @return samples held and not completed yet; interface-output and error-drop look only while this is &gt; 0 */
+    /** @return samples held and not completed yet; error-drop looks only while this is &gt; 0 */
     public int pending() {
         return pending;
     }
@@ -66,7 +65,7 @@ public final class IngressSampleHold {
      * Completes {@code buffer}'s held sample, if any: sets its output and publishes it to the FIFO.
      *
      * @param buffer a buffer index
-     * @param outputIfIndex the packet's transmit ifIndex, or 0 when it has none (dropped, consumed)
+     * @param outputIfIndex the packet's transmit ifIndex, or 0 when it has none (dropped)
      */
     public void complete(int buffer, int outputIfIndex) {
         SampleRecord r = byBuffer[buffer];
@@ -84,10 +83,17 @@ public final class IngressSampleHold {
         fifo.publish(r);
     }
 
-    /** End of a dispatch round: completes every sample still held with output 0, in the order they were taken. */
-    public void flush() {
+    /**
+     * End of a dispatch round: completes every sample still held, in the order they were taken, with the transmit
+     * ifIndex its buffer carries ({@link BufferPool#txIfIndex}: set by the forwarding node, 0 when none was).
+     *
+     * @param pool the worker's buffers (indexes held are still this round's packets)
+     */
+    public void flush(BufferPool pool) {
+        int[] tx = pool.txIfIndex;
         for (int i = 0; i < count && pending > 0; i++) {
-            complete(held[i], 0);
+            int b = held[i];
+            complete(b, tx[b]);
         }
         count = 0;
     }

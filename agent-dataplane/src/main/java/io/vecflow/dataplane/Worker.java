@@ -184,8 +184,8 @@ public final class Worker implements Runnable {
     }
 
     /**
-     * Runs one dispatch round: polls every input node, drains the graph, then publishes the ingress samples whose
-     * packets were neither sent nor dropped ({@link IngressSampleHold#flush}).
+     * Runs one dispatch round: polls every input node, drains the graph, then publishes the round's held ingress
+     * samples with their packets' transmit ifIndex ({@link IngressSampleHold#flush}).
      *
      * @return packets the inputs produced
      */
@@ -195,7 +195,7 @@ public final class Worker implements Runnable {
             produced += in.poll(this);
         }
         drain();
-        ingressHold.flush();
+        ingressHold.flush(pool);
         dispatchRounds++;
         return produced;
     }
