@@ -11,10 +11,11 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Three directions, as feature nodes: {@code sflow} on the {@code device-input} arc (ingress: input ifIndex = the
  * receive port; output = the transmit port the graph then gives the packet — the record is held in the worker's
- * {@link IngressSampleHold} and published at the end of the dispatch round with the buffer's transmit ifIndex, or with
- * output 0 at {@code error-drop}; VPP's plugin always reports 0 there), {@code sflow-egress} on {@code interface-output}
- * (input = receive port, output = transmit port), {@code sflow-drop} on {@code error-drop} — which takes <em>every</em> dropped packet (no skip; the discard
- * FIFO and the main thread's rate limit bound them) with its own receive ifIndex and {@link DropReason}.
+ * {@link IngressSampleHold} and published at the end of the dispatch round with the buffer's transmit ifIndex, or
+ * with output 0 at {@code error-drop}; VPP's plugin always reports 0 there), {@code sflow-egress} on
+ * {@code interface-output} (input = receive port, output = transmit port), {@code sflow-drop} on {@code error-drop} —
+ * which takes <em>every</em> dropped packet (no skip; the discard FIFO and the main thread's rate limit bound them)
+ * with its own receive ifIndex and {@link DropReason}.
  *
  * <p>A sample copies up to {@code headerBytes} bytes of the frame into a {@link SampleRecord} from the worker's
  * {@link SampleFifo}, with the decision cookie the packet carries ({@link BufferPool#cookieLength}, set by a

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * ifSpeed and duplex from {@code /sys/class/net/NAME/{speed,duplex}} (paths built once per interface). Interfaces whose
  * dump carried no IFLA_STATS64 are skipped, and so are those whose ifIndex a VPP port's IF_COUNTERS report
  * ({@link SflowAgent#vppCountsInterface}: one port, one counters source, as hsflowd). A failed dump or unreadable
- * /proc file is counted and logged once, and polling goes on. Interface polls allocate only the sysfs file streams; host polls what {@link HostCounters} says.
+ * /proc file is counted and logged once, and polling goes on. Interface polls allocate only the sysfs file streams;
+ * host polls what {@link HostCounters} says.
  * Not thread-safe: call from one thread (the agent's module loop).
  */
 public final class CounterPoller implements AutoCloseable {
