@@ -36,8 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * One ifIndex per port, through the real chain: {@code vecflow dataplane} assembled from YAML (pcap ports: an
  * xconnected pair, a routed pair with routed, unroutable and TTL-1 frames, an l2 port without a cross-connect) →
- * PSAMPLE, NET_DM and VPP IF_COUNTERS over real NETLINK_USERSOCK groups → the agent as {@code vecflow hsflowd} runs it
- * ({@code psample}, {@code vpp {}} and {@code dropmon} modules) → sFlow over UDP → the collector's rows. For every
+ * PSAMPLE, NET_DM and VPP IF_COUNTERS over real NETLINK_USERSOCK groups → the agent as {@code vecflow hsflowd} runs
+ * it ({@code psample}, {@code vpp {}} and {@code dropmon} modules) → sFlow over UDP → the collector's rows. For every
  * port, its drops' input and source, its flow samples' input and source, the output of the samples of packets sent to
  * it, and its counter samples carry the same ifIndex (the port's OSINDEX), and each port has one ifIndex among the
  * counters. Ingress samples of forwarded packets carry the output port (the xconnect peer, the route's port); those
