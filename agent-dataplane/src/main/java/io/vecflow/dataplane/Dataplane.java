@@ -486,9 +486,11 @@ public final class Dataplane implements AutoCloseable {
 
     /** @return {@code show sflow}: settings, per-direction samples, FIFO drops, netlink sent/failed. */
     public String showSflow() {
-        long pool = 0, in = 0, eg = 0, dr = 0, fd = 0, dd = 0;
+        long pool = 0, in = 0, eg = 0, dr = 0, fd = 0, dd = 0, withOut = 0, noOut = 0;
         for (int i = 0; i < workers.size(); i++) {
             Worker w = workers.get(i);
+            withOut += w.ingressHold().completedWithOutput();
+            noOut += w.ingressHold().completedWithoutOutput();
             SflowNode a = (SflowNode) w.node(SflowNode.NAME);
             SflowNode b = (SflowNode) w.node(SflowNode.EGRESS);
             SflowNode c = (SflowNode) w.node(SflowNode.DROP);
@@ -513,6 +515,8 @@ public final class Dataplane implements AutoCloseable {
         }
         sb.append(String.format(Locale.ROOT, "packets seen while sampling %d%n", pool));
         sb.append(String.format(Locale.ROOT, "samples taken ingress %d egress %d, discards taken %d%n", in, eg, dr));
+        sb.append(String.format(Locale.ROOT, "ingress samples with output %d, without (dropped or consumed) %d%n",
+                withOut, noOut));
         sb.append(String.format(Locale.ROOT, "sample fifo drops %d, discard fifo drops %d%n", fd, dd));
         sb.append(String.format(Locale.ROOT, "psample sent %d failed %d%n", main.emitted(), main.emitFailed()));
         sb.append(String.format(Locale.ROOT, "net_dm sent %d failed %d rate-limited %d%n", main.discardsSent(),

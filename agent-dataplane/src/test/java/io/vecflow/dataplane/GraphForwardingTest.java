@@ -252,6 +252,8 @@ class GraphForwardingTest {
             assertThat(counters.get(1L)[0]).isEqualTo(capture.size());
             assertThat(counters.get(4L)[2]).isEqualTo(60);
             assertThat(counters.get(3L)[4]).as("r1 rx discards = graph drops received there").isEqualTo(17);
+            assertThat(dp.showSflow()).contains("ingress samples with output " + (capture.size() + routed.size())
+                    + ", without (dropped or consumed) " + (bad.size() + 4));
             assertThat(dp.showRuntime()).contains("ip4-lookup").contains("l2-xconnect");
             assertThat(dp.showInterfaces()).contains("vfgt-r2");
         }
