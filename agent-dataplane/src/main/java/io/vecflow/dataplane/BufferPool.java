@@ -91,7 +91,13 @@ public final class BufferPool implements AutoCloseable {
         freeCount = count;
     }
 
-    /** @return a free buffer index (its cookie length and drop reason reset to 0), or -1 when the pool is exhausted. */
+    /**
+     * Takes a buffer, its cookie length and drop reason reset to 0. Only input nodes allocate (ports' receive,
+     * segmentation of GSO super-frames at receive, the CLOVE probe source): within a dispatch round a freed buffer
+     * is not reused, which {@link IngressSampleHold} relies on.
+     *
+     * @return a free buffer index, or -1 when the pool is exhausted
+     */
     public int alloc() {
         if (freeCount == 0) {
             return -1;
@@ -129,6 +135,11 @@ public final class BufferPool implements AutoCloseable {
             free[freeCount++] = b[i];
         }
         v.count = 0;
+    }
+
+    /** @return buffers in the pool (indexes 0..capacity−1). */
+    public int capacity() {
+        return free.length;
     }
 
     /** @return buffers currently free. */

@@ -40,6 +40,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * node sends path-discovery probes from worker 0.
  */
 public final class Dataplane implements AutoCloseable {
+    /** hsflowd's default {@code vpp { ifOffset }}: the OSINDEX of port i without a configured one is this + i. */
+    public static final long DEFAULT_IF_OFFSET = 1_000_000_000L;
+
     /** Replay-demo settings (defaults as in VPP where VPP has one). */
     public static final class Settings {
         /** Worker threads (default 2). */
@@ -98,6 +101,11 @@ public final class Dataplane implements AutoCloseable {
         public int ingressGroup = 3;
         /** PSAMPLE group of egress samples (default 4, as VPP). */
         public int egressGroup = 4;
+        /**
+         * OSINDEX of a port without a configured one ({@link InterfaceTable#setOsIndex}): {@code ifOffset + ifIndex}
+         * (default 1,000,000,000, hsflowd's {@code vpp { ifOffset }}; see {@link Dataplane#osIndex}).
+         */
+        public long ifOffset = DEFAULT_IF_OFFSET;
         /** Maglev load-balancer settings, or null for none (then the lb commands answer "no load balancer"). */
         public LoadBalancer.Settings lb;
         /** SRLB server-agent settings, or null for none ({@code srlb-sa6} on ip6-unicast, lb.md §3). */
@@ -161,6 +169,10 @@ public final class Dataplane implements AutoCloseable {
                 throw new IllegalArgumentException("port " + p.name() + " has " + p.queues() + " queues for "
                         + t.workers + " workers");
             }
+        }
+        if (t.ifOffset < 0 || t.ifOffset + t.interfaces.maxIfIndex() > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException("if-offset " + t.ifOffset + " + ifIndex " + t.interfaces.maxIfIndex()
+                    + " is outside the u32 range");
         }
         this.legacy = legacy;
         this.topology = t;
@@ -252,6 +264,7 @@ public final class Dataplane implements AutoCloseable {
         d.vpp = vpp;
         d.ports = interfaces.ports();
         d.graphDropsOn = this::graphDropsOn;
+        d.osIndexOf = this::osIndex;
         d.egressGroup = t.egressGroup;
         d.pollingIntervalSeconds = t.pollingIntervalSeconds;
         List<io.vecflow.dataplane.lb.LbCounterSource> lbSources = new ArrayList<>();
@@ -473,9 +486,11 @@ public final class Dataplane implements AutoCloseable {
 
     /** @return {@code show sflow}: settings, per-direction samples, FIFO drops, netlink sent/failed. */
     public String showSflow() {
-        long pool = 0, in = 0, eg = 0, dr = 0, fd = 0, dd = 0;
+        long pool = 0, in = 0, eg = 0, dr = 0, fd = 0, dd = 0, withOut = 0, noOut = 0;
         for (int i = 0; i < workers.size(); i++) {
             Worker w = workers.get(i);
+            withOut += w.ingressHold().completedWithOutput();
+            noOut += w.ingressHold().completedWithoutOutput();
             SflowNode a = (SflowNode) w.node(SflowNode.NAME);
             SflowNode b = (SflowNode) w.node(SflowNode.EGRESS);
             SflowNode c = (SflowNode) w.node(SflowNode.DROP);
@@ -500,6 +515,8 @@ public final class Dataplane implements AutoCloseable {
         }
         sb.append(String.format(Locale.ROOT, "packets seen while sampling %d%n", pool));
         sb.append(String.format(Locale.ROOT, "samples taken ingress %d egress %d, discards taken %d%n", in, eg, dr));
+        sb.append(String.format(Locale.ROOT, "ingress samples with output %d, without (dropped or consumed) %d%n",
+                withOut, noOut));
         sb.append(String.format(Locale.ROOT, "sample fifo drops %d, discard fifo drops %d%n", fd, dd));
         sb.append(String.format(Locale.ROOT, "psample sent %d failed %d%n", main.emitted(), main.emitFailed()));
         sb.append(String.format(Locale.ROOT, "net_dm sent %d failed %d rate-limited %d%n", main.discardsSent(),
@@ -567,6 +584,24 @@ public final class Dataplane implements AutoCloseable {
             n += ((ErrorDropNode) w.node(ErrorDropNode.NAME)).dropped(r);
         }
         return n;
+    }
+
+    /**
+     * The number a port has outside the dataplane — one per port, for every sFlow record about it: sent as
+     * IF_COUNTERS OSINDEX, so hsflowd's mod_vpp (and vecflow's agent) map the port's PSAMPLE index to it for flow
+     * samples (source, input, output) and counter samples, and as NET_DM IN_PORT (kernel convention), which
+     * mod_dropmon takes as the discard's input and source unmapped. VPP reports the Linux ifindex of a port's linux-cp
+     * pair there; a port configured with {@link InterfaceTable#setOsIndex} reports that one, any other
+     * {@link Topology#ifOffset} + ifIndex — the number hsflowd makes up for a VPP port without OSINDEX, sent
+     * explicitly so that its drops carry it too, and so that hsflowd treats the port as active (it passes no flow
+     * samples of a port whose OSINDEX is absent).
+     *
+     * @param ifIndex the dataplane's ifIndex (PSAMPLE IIFINDEX/OIFINDEX, IF_COUNTERS IFINDEX)
+     * @return the OSINDEX, u32
+     */
+    public long osIndex(int ifIndex) {
+        long os = interfaces.osIndex(ifIndex);
+        return os != 0 ? os : (topology.ifOffset + ifIndex) & 0xFFFF_FFFFL;
     }
 
     /** @return packets dropped for a reason that were received on {@code ifIndex}, over all workers. */

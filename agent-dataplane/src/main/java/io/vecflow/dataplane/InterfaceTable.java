@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * The dataplane's interfaces by ifIndex (VPP's hardware/software interface pools, simplified: one software interface
- * per port): the port, its MAC address, MTU, whether it routes (L3) and its L2 cross-connect peer. Shared by every
+ * per port): the port, its MAC address, MTU, whether it routes (L3), its L2 cross-connect peer and the OS ifIndex it is
+ * known by outside the dataplane, if configured. Shared by every
  * worker; configured before the workers start, except the cross-connect and L3 mode which the control thread may
  * change (plain array writes, seen by workers within a dispatch round or so).
  */
@@ -16,6 +17,7 @@ public final class InterfaceTable {
     private final int[] mtu;
     private final boolean[] l3;
     private final int[] xconnect;
+    private final long[] osIndex;
     private final String[] names;
     private final int maxIfIndex;
     private final List<Port> list = new ArrayList<>();
@@ -33,6 +35,7 @@ public final class InterfaceTable {
         mtu = new int[maxIfIndex + 1];
         l3 = new boolean[maxIfIndex + 1];
         xconnect = new int[maxIfIndex + 1];
+        osIndex = new long[maxIfIndex + 1];
         names = new String[maxIfIndex + 1];
     }
 
@@ -129,6 +132,28 @@ public final class InterfaceTable {
     /** @return the cross-connect peer of {@code ifIndex}, 0 when none. */
     public int xconnectPeer(int ifIndex) {
         return ifIndex > 0 && ifIndex <= maxIfIndex ? xconnect[ifIndex] : 0;
+    }
+
+    /**
+     * Sets the OS ifIndex a port is known by outside the dataplane (VPP's linux-cp pair: the Linux ifindex of the
+     * port's netdev, as the agent's host sees it), reported as IF_COUNTERS OSINDEX and as NET_DM IN_PORT. Configure
+     * before the dataplane is built.
+     *
+     * @param ifIndex the port
+     * @param os the OS ifIndex, 1..4294967295, or 0 for none (then {@link Dataplane#osIndex} derives one)
+     * @throws IllegalArgumentException if there is no such port or {@code os} is outside the u32 range
+     */
+    public void setOsIndex(int ifIndex, long os) {
+        check(ifIndex);
+        if (os < 0 || os > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException("os-index " + os + " of ifIndex " + ifIndex + " outside 0..4294967295");
+        }
+        osIndex[ifIndex] = os;
+    }
+
+    /** @return the OS ifIndex configured for {@code ifIndex} ({@link #setOsIndex}), 0 when none. */
+    public long osIndex(int ifIndex) {
+        return ifIndex > 0 && ifIndex <= maxIfIndex ? osIndex[ifIndex] : 0;
     }
 
     /** @return true when {@code ifIndex} is a routed (L3) port. */

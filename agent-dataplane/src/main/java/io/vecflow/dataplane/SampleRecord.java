@@ -12,7 +12,10 @@ public final class SampleRecord {
     public int samplingRate;
     /** Input interface ifIndex. */
     public int inputIfIndex;
-    /** Output interface ifIndex (0 on ingress). */
+    /**
+     * Output interface ifIndex: the transmit port (egress; ingress once the graph decided it, see
+     * {@link IngressSampleHold}), 0 when the packet was dropped or not transmitted.
+     */
     public int outputIfIndex;
     /** Frame length in bytes, without FCS. */
     public int frameLength;

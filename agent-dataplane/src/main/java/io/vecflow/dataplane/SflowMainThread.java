@@ -2,6 +2,7 @@ package io.vecflow.dataplane;
 
 import io.vecflow.dataplane.port.Port;
 import io.vecflow.dataplane.port.PortCounters;
+import io.vecflow.netlink.netdm.NetDm;
 import io.vecflow.netlink.netdm.NetDmDropPoint;
 import io.vecflow.netlink.netdm.NetDmEmitter;
 import io.vecflow.netlink.psample.PsampleEmitter;
@@ -27,18 +28,18 @@ import java.util.function.IntToLongFunction;
  * both directions; its drops are carried on the ingress group). Drops before the first message ride on the second,
  * since the first is the agent's baseline. A failed send also leaves a gap.
  *
- * <p>NET_DM alerts (one per discard record): ORIGIN 0 (software), IN_PORT = the packet's own receive ifIndex (nested
- * or flat by the emitter's convention), HW_TRAP_GROUP_NAME "vecflow", HW_TRAP_NAME and REASON from the
- * {@link DropReason} (so an hsflowd-style agent maps them to the reason's sFlow code), PROTO = the ethertype,
- * ORIG_LEN, TRUNC_LEN = header bytes, TIMESTAMP, PAYLOAD. A token bucket (discards/s, 0 = unlimited) bounds them;
- * the excess is counted, not sent.
+ * <p>NET_DM alerts (one per discard record): ORIGIN 0 (software), IN_PORT = the packet's own receive port (nested,
+ * the kernel's convention: the port's OSINDEX from {@link Duties#osIndexOf}; flat, VPP's: its ifIndex),
+ * HW_TRAP_GROUP_NAME "vecflow", HW_TRAP_NAME and REASON from the {@link DropReason} (so an hsflowd-style agent maps
+ * them to the reason's sFlow code), PROTO = the ethertype, ORIG_LEN, TRUNC_LEN = header bytes, TIMESTAMP, PAYLOAD. A
+ * token bucket (discards/s, 0 = unlimited) bounds them; the excess is counted, not sent.
  *
- * <p>IF_COUNTERS per port: PORTNAME, IFINDEX, IFTYPE 6, IFSPEED (bits/s), IFDIRECTION 1, OPER/ADMIN up, RX/TX
- * octets and packets from the port's counters, RX_DISCARDS = port receive discards + packets the graph dropped that
- * were received on the port, except for reasons a port already counts ({@link DropReason#countedByPort()}: its rx
- * errors, tx discards and errors) (RFC 2863 ifInDiscards; VPP puts its /if/drops in TX_DISCARDS instead), TX_DISCARDS,
- * RX/TX errors, HW_ADDRESS, SEQ (shared with STATUS). STATUS: UPTIME_S, DROPS = PSAMPLE send failures + sample FIFO
- * drops (VPP's definition), SEQ.
+ * <p>IF_COUNTERS per port: PORTNAME, IFINDEX, OSINDEX (when {@link Duties#osIndexOf} gives one), IFTYPE 6, IFSPEED
+ * (bits/s), IFDIRECTION 1, OPER/ADMIN up, RX/TX octets and packets from the port's counters, RX_DISCARDS = port
+ * receive discards + packets the graph dropped that were received on the port, except for reasons a port already
+ * counts ({@link DropReason#countedByPort()}: its rx errors, tx discards and errors) (RFC 2863 ifInDiscards; VPP puts
+ * its /if/drops in TX_DISCARDS instead), TX_DISCARDS, RX/TX errors, HW_ADDRESS, SEQ (shared with STATUS). STATUS:
+ * UPTIME_S, DROPS = PSAMPLE send failures + sample FIFO drops (VPP's definition), SEQ.
  *
  * <p>LB_COUNTERS (vecflow's own message type 0x4C42 on the same channel and group, layout in
  * {@link io.vecflow.netlink.vpp.LbCounters}; VPP's IF_COUNTERS is unchanged): each polling interval, and once more
@@ -62,6 +63,11 @@ public final class SflowMainThread implements Runnable {
         public List<Port> ports = List.of();
         /** Graph drops of packets received on an ifIndex (for RX_DISCARDS). */
         public IntToLongFunction graphDropsOn = i -> 0;
+        /**
+         * ifIndex → the port's OSINDEX ({@link Dataplane#osIndex}), sent in IF_COUNTERS and as the nested NET_DM
+         * IN_PORT; 0 = none (no OSINDEX attribute, IN_PORT = the ifIndex).
+         */
+        public IntToLongFunction osIndexOf = i -> 0;
         /** PSAMPLE group of egress samples (ingress uses the constructor's group). */
         public int egressGroup = 4;
         /** Initial counter polling interval, seconds (≥ 1). */
@@ -275,7 +281,11 @@ public final class SflowMainThread implements Runnable {
             tokens -= 1;
         }
         int ethertype = r.headerLength >= 14 ? (r.header[12] & 0xFF) << 8 | (r.header[13] & 0xFF) : 0;
-        boolean ok = e.emitDrop(DROP_POINTS[DropReason.of(r.dropReason).ordinal()], r.inputIfIndex & 0xFFFFFFFFL,
+        // Nested (kernel) IN_PORT is an OS ifindex, which hsflowd's mod_dropmon uses unmapped: the port's OSINDEX, the
+        // number its samples and counters get. VPP's flat u32 stays VPP's interface index (which hsflowd reads as 0).
+        long inPort = r.inputIfIndex & 0xFFFFFFFFL;
+        long os = e.convention() == NetDm.Convention.KERNEL ? duties.osIndexOf.applyAsLong(r.inputIfIndex) : 0;
+        boolean ok = e.emitDrop(DROP_POINTS[DropReason.of(r.dropReason).ordinal()], os != 0 ? os : inPort,
                 ethertype == 0 ? 0x0800 : ethertype, r.frameLength, r.header, r.headerLength, r.headerLength, 0);
         if (ok) {
             discardsSent++;
@@ -361,6 +371,10 @@ public final class SflowMainThread implements Runnable {
                 .counter(VppUsersock.ATTR_RX_ERRORS, c.sum(PortCounters.RX_ERRORS))
                 .counter(VppUsersock.ATTR_TX_ERRORS, c.sum(PortCounters.TX_ERRORS))
                 .hwAddress(macBytes);
+        long os = duties.osIndexOf.applyAsLong(p.ifIndex());
+        if (os != 0) {
+            ifc.osIndex(os);
+        }
         if (vpp.sendIfCounters(ifc)) {
             ifCountersSent++;
         } else {

@@ -10,9 +10,12 @@ import java.lang.foreign.ValueLayout;
  * skip shrinks by its size. N = 1 samples every packet, N = 0 disables sampling. Every packet goes on to the next node.
  *
  * <p>Three directions, as feature nodes: {@code sflow} on the {@code device-input} arc (ingress: input ifIndex = the
- * receive port, output 0), {@code sflow-egress} on {@code interface-output} (input = receive port, output = transmit
- * port), {@code sflow-drop} on {@code error-drop} — which takes <em>every</em> dropped packet (no skip; the discard
- * FIFO and the main thread's rate limit bound them) with its own receive ifIndex and {@link DropReason}.
+ * receive port; output = the transmit port the graph then gives the packet — the record is held in the worker's
+ * {@link IngressSampleHold} and published at the end of the dispatch round with the buffer's transmit ifIndex, or
+ * with output 0 at {@code error-drop}; VPP's plugin always reports 0 there), {@code sflow-egress} on
+ * {@code interface-output} (input = receive port, output = transmit port), {@code sflow-drop} on {@code error-drop} —
+ * which takes <em>every</em> dropped packet (no skip; the discard FIFO and the main thread's rate limit bound them)
+ * with its own receive ifIndex and {@link DropReason}.
  *
  * <p>A sample copies up to {@code headerBytes} bytes of the frame into a {@link SampleRecord} from the worker's
  * {@link SampleFifo}, with the decision cookie the packet carries ({@link BufferPool#cookieLength}, set by a
@@ -125,7 +128,7 @@ public final class SflowNode extends Node {
             if (rate != 0) {
                 samplePoolCount += n;
                 for (int i = 0; i < n; i++) {
-                    take(pool, v.buffers[i], 1);
+                    take(w, pool, v.buffers[i], 1);
                 }
             }
         } else {
@@ -139,7 +142,7 @@ public final class SflowNode extends Node {
                 int i = 0;
                 while (s <= n - i) {
                     int idx = i + (int) s - 1;
-                    take(pool, v.buffers[idx], rate);
+                    take(w, pool, v.buffers[idx], rate);
                     i = idx + 1;
                     s = nextSkip(rate);
                 }
@@ -169,7 +172,7 @@ public final class SflowNode extends Node {
         v.count = 0;
     }
 
-    private void take(BufferPool pool, int b, int rate) {
+    private void take(Worker w, BufferPool pool, int b, int rate) {
         samples++;
         SampleRecord r = fifo.claim();
         if (r == null) {
@@ -179,7 +182,7 @@ public final class SflowNode extends Node {
         int h = Math.min(len, headerBytes);
         r.samplingRate = rate;
         r.inputIfIndex = pool.rxIfIndex[b];
-        r.outputIfIndex = direction == Direction.INGRESS ? 0 : pool.txIfIndex[b];
+        r.outputIfIndex = direction == Direction.INGRESS ? 0 : pool.txIfIndex[b]; // ingress: filled on completion
         r.frameLength = len;
         r.headerLength = h;
         r.dropReason = direction == Direction.DROP ? pool.dropReason[b] : -1;
@@ -191,7 +194,11 @@ public final class SflowNode extends Node {
         if (cl > 0) {
             System.arraycopy(pool.cookies(), b * BufferPool.COOKIE_BYTES, r.cookie, 0, cl);
         }
-        fifo.publish(r);
+        if (direction == Direction.INGRESS) {
+            w.ingressHold().hold(b, r, fifo); // published once the graph decided the packet's output
+        } else {
+            fifo.publish(r);
+        }
     }
 
     /**

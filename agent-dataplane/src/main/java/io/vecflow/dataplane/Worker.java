@@ -15,6 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class Worker implements Runnable {
     private final int index;
     private final BufferPool pool;
+    private final IngressSampleHold ingressHold;
     private final Node[] nodes;
     private final InputNode[] inputs;
     private final PacketVector[] pending;
@@ -35,6 +36,7 @@ public final class Worker implements Runnable {
     public Worker(int index, Graph graph, BufferPool pool) {
         this.index = index;
         this.pool = pool;
+        this.ingressHold = new IngressSampleHold(pool.capacity());
         this.nodes = graph.instantiate(index);
         List<InputNode> in = new ArrayList<>();
         for (Node n : nodes) {
@@ -62,6 +64,11 @@ public final class Worker implements Runnable {
     /** @return this worker's buffer pool. */
     public BufferPool pool() {
         return pool;
+    }
+
+    /** @return this worker's ingress samples waiting for their packet's output interface. */
+    public IngressSampleHold ingressHold() {
+        return ingressHold;
     }
 
     /** @return the node instance with the given name, or null. */
@@ -177,7 +184,8 @@ public final class Worker implements Runnable {
     }
 
     /**
-     * Runs one dispatch round: polls every input node, then drains the graph.
+     * Runs one dispatch round: polls every input node, drains the graph, then publishes the round's held ingress
+     * samples with their packets' transmit ifIndex ({@link IngressSampleHold#flush}).
      *
      * @return packets the inputs produced
      */
@@ -187,6 +195,7 @@ public final class Worker implements Runnable {
             produced += in.poll(this);
         }
         drain();
+        ingressHold.flush(pool);
         dispatchRounds++;
         return produced;
     }

@@ -39,6 +39,8 @@ class GraphForwardingTest {
     private static final Path CAPTURE = Path.of("..", "testdata", "traffic", "tcpreplay-test.pcap");
     private static final long MAC_A = 0x02000000000AL, MAC_R1 = 0x0200000000C1L, MAC_R2 = 0x0200000000C2L;
     private static final long NH_MAC = 0x02AA00000002L, NH6_MAC = 0x02AA00000006L;
+    /** The OSINDEX of a port without an {@code os-index}: hsflowd's default ifOffset + its ifIndex. */
+    private static final long OS = 1_000_000_000L;
 
     static byte[] ip4Udp(long dstMac, int src, int dst, int ttl, int payload) {
         ByteBuffer b = ByteBuffer.allocate(14 + 20 + 8 + payload);
@@ -170,7 +172,8 @@ class GraphForwardingTest {
                                 counters.put(c.ifIndex(), new long[] {c.counter(VppUsersock.ATTR_RX_PKTS),
                                         c.counter(VppUsersock.ATTR_RX_OCTETS), c.counter(VppUsersock.ATTR_TX_PKTS),
                                         c.counter(VppUsersock.ATTR_TX_OCTETS),
-                                        c.counter(VppUsersock.ATTR_RX_DISCARDS)});
+                                        c.counter(VppUsersock.ATTR_RX_DISCARDS),
+                                        c.has(VppUsersock.ATTR_OSINDEX) ? c.osIndex() : -1});
                             }
                         }
                     })));
@@ -213,22 +216,29 @@ class GraphForwardingTest {
             assertThat(dp.dropped(DropReason.BAD_ETHERTYPE, 3)).isEqualTo(1);
             assertThat(dp.dropped(DropReason.L2_NO_XCONNECT, 5)).isEqualTo(4);
             assertThat(dp.showErrors()).contains("ip4 ttl expired").contains("l2 no xconnect");
-            // NET_DM: one alert per drop, with the packet's own receive interface and the reason strings.
+            // NET_DM: one alert per drop, with the packet's own receive interface — as the port's OSINDEX, the number
+            // its IF_COUNTERS carry, so the agent gives drops, samples and counters one ifIndex — and the reasons.
             assertThat(alerts).hasSize(expectDrops);
-            assertThat(alerts.stream().filter(x -> x.inPort() == 3 && x.trap().equals("ttl_value_is_too_small")
+            assertThat(alerts.stream().filter(x -> x.inPort() == OS + 3 && x.trap().equals("ttl_value_is_too_small")
                     && x.reason().equals("IP4_TTL_EXPIRED"))).hasSize(7);
-            assertThat(alerts.stream().filter(x -> x.inPort() == 3 && x.reason().equals("IP_INNOROUTES")))
+            assertThat(alerts.stream().filter(x -> x.inPort() == OS + 3 && x.reason().equals("IP_INNOROUTES")))
                     .hasSize(5);
-            assertThat(alerts.stream().filter(x -> x.inPort() == 5 && x.trap().equals("port_list_is_empty")))
+            assertThat(alerts.stream().filter(x -> x.inPort() == OS + 5 && x.trap().equals("port_list_is_empty")))
                     .hasSize(4);
-            // PSAMPLE: ingress (group 3) per received packet, egress (group 4) per sent packet.
-            assertThat(samples.stream().filter(s -> s.group() == 3 && s.iif() == 1 && s.oif() == 0))
+            // PSAMPLE: ingress (group 3) per received packet, egress (group 4) per sent packet. An ingress sample
+            // carries the output the packet was then given (the xconnect peer, the route's port), 0 when dropped.
+            assertThat(samples.stream().filter(s -> s.group() == 3 && s.iif() == 1 && s.oif() == 2))
                     .hasSize(capture.size());
             assertThat(samples.stream().filter(s -> s.group() == 4 && s.iif() == 1 && s.oif() == 2))
                     .hasSize(capture.size());
             assertThat(samples.stream().filter(s -> s.group() == 4 && s.iif() == 3 && s.oif() == 4)).hasSize(60);
-            assertThat(samples.stream().filter(s -> s.group() == 3 && s.iif() == 3))
-                    .hasSize(routed.size() + bad.size());
+            assertThat(samples.stream().filter(s -> s.group() == 3 && s.iif() == 3 && s.oif() == 4))
+                    .hasSize(routed.size());
+            assertThat(samples.stream().filter(s -> s.group() == 3 && s.iif() == 3 && s.oif() == 0))
+                    .hasSize(bad.size());
+            assertThat(samples.stream().filter(s -> s.group() == 3 && s.iif() == 5 && s.oif() == 0)).hasSize(4);
+            assertThat(samples.stream().filter(s -> s.group() == 3)).hasSize(capture.size() + routed.size()
+                    + bad.size() + 4);
             // IF_COUNTERS equal the ports' own counters (the final flush after the workers stopped).
             for (MemoryPort p : List.of(a, b, r1, r2, lonely)) {
                 long[] c = counters.get((long) p.ifIndex());
@@ -237,10 +247,13 @@ class GraphForwardingTest {
                 assertThat(c[1]).isEqualTo(p.counters().sum(PortCounters.RX_OCTETS));
                 assertThat(c[2]).isEqualTo(p.counters().sum(PortCounters.TX_PACKETS));
                 assertThat(c[3]).isEqualTo(p.counters().sum(PortCounters.TX_OCTETS));
+                assertThat(c[5]).as(p.name() + " OSINDEX").isEqualTo(OS + p.ifIndex());
             }
             assertThat(counters.get(1L)[0]).isEqualTo(capture.size());
             assertThat(counters.get(4L)[2]).isEqualTo(60);
             assertThat(counters.get(3L)[4]).as("r1 rx discards = graph drops received there").isEqualTo(17);
+            assertThat(dp.showSflow()).contains("ingress samples with output " + (capture.size() + routed.size())
+                    + ", without (dropped or consumed) " + (bad.size() + 4));
             assertThat(dp.showRuntime()).contains("ip4-lookup").contains("l2-xconnect");
             assertThat(dp.showInterfaces()).contains("vfgt-r2");
         }

@@ -40,7 +40,9 @@ class DatagramProcessorTest {
         assertThat(got).extracting(r -> r.datagramIncomplete).containsExactly(false, false, false, true, true);
         assertThat(st.decode.errors(DecodeError.LENGTH_OUT_OF_BOUNDS)).isEqualTo(1);
         // The flag does not leak into the next datagram's rows.
-        p.process(whole, 0, whole.length, 3L, PEER, 6343);
+        byte[] third = datagram(3, 3000, flowSample(7, record(SWITCH, 10, 1, 11, 2)),
+                flowSample(8, record(SWITCH, 10, 1, 11, 2)), flowSample(9, record(SWITCH, 10, 1, 11, 2)));
+        p.process(third, 0, third.length, 3L, PEER, 6343);
         assertThat(rows.rows().subList(5, 8)).extracting(r -> r.datagramIncomplete).containsOnly(false);
     }
 

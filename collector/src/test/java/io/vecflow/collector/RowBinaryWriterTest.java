@@ -231,7 +231,7 @@ class RowBinaryWriterTest {
         assertThat(hex.formatHex(b, 302, 314)).isEqualTo("07000080" + "0200000001000000");
         // DatagramIncomplete UInt8 1: the row's datagram stopped decoding part-way.
         assertThat(hex.formatHex(b, 314, 315)).isEqualTo("01");
-        assertThat(b).hasSize(314);
+        assertThat(b).hasSize(315);
     }
 
     @Test

@@ -64,6 +64,8 @@ class DataplaneNamespaceTest {
     private static final int G_PSAMPLE = 17, G_NETDM = 18, G_COUNTERS = 19;
     private static final String MAC_P0 = "02:00:00:00:d0:01", MAC_P1 = "02:00:00:00:d0:02";
     private static final String MAC_B = "02:00:00:00:b0:01";
+    /** A port's OSINDEX (NET_DM IN_PORT, IF_COUNTERS OSINDEX): sflow.if-offset (default 1e9) + its if-index. */
+    private static final long OS = 1_000_000_000L;
 
     @TempDir
     Path tmp;
@@ -327,14 +329,15 @@ class DataplaneNamespaceTest {
             dp.stop();
             agent.finish();
             assertThat(hex(got)).as("the capture's frames on the far side, byte for byte").isEqualTo(hex(capture));
-            assertThat(agent.samples.stream().filter(s -> s.equals(new Sample(3, 1, 0)))).hasSize(capture.size());
+            // ingress samples carry the output the xconnect gave the packet (0 for those dropped)
+            assertThat(agent.samples.stream().filter(s -> s.equals(new Sample(3, 1, 2)))).hasSize(capture.size());
             assertThat(agent.samples.stream().filter(s -> s.equals(new Sample(4, 1, 2)))).hasSize(capture.size());
             assertThat(agent.samples.stream().filter(s -> s.equals(new Sample(3, 3, 0)))).hasSize(4);
             assertThat(agent.samples).hasSize(2 * capture.size() + 4);
             assertThat(dp.dropped(DropReason.L2_NO_XCONNECT, 3)).isEqualTo(4);
             assertThat(dp.showErrors()).containsPattern("\\s4\\s+l2 no xconnect\\s+267");
-            assertThat(agent.reasons).containsEntry("3/" + DropReason.L2_NO_XCONNECT.linuxReason(), 4);
-            assertThat(agent.discards).hasSize(4).allSatisfy(d -> assertThat(d).containsExactly(267, 3));
+            assertThat(agent.reasons).containsEntry((OS + 3) + "/" + DropReason.L2_NO_XCONNECT.linuxReason(), 4);
+            assertThat(agent.discards).hasSize(4).allSatisfy(d -> assertThat(d).containsExactly(267, OS + 3));
             assertThat(agent.counters.get("p0")).containsExactly(capture.size(), octets(capture), 0, 0);
             assertThat(agent.counters.get("p1")).containsExactly(0, 0, capture.size(), octets(capture));
             assertThat(agent.counters.get("p2")).containsExactly(4, octets(stray), 0, 0);
@@ -489,11 +492,15 @@ class DataplaneNamespaceTest {
             assertThat(dp.dropped(DropReason.IP4_NO_ROUTE, 1)).isEqualTo(5);
             assertThat(dp.showErrors()).containsPattern("\\s5\\s+ip4 ttl expired\\s+257")
                     .containsPattern("\\s5\\s+ip4 no route\\s+0");
-            assertThat(agent.reasons).containsEntry("1/IP4_TTL_EXPIRED", 5).containsEntry("1/IP_INNOROUTES", 5);
-            assertThat(agent.discards.stream().filter(d -> d[0] == 257 && d[1] == 1)).hasSize(5);
-            assertThat(agent.discards.stream().filter(d -> d[0] == 0 && d[1] == 1)).hasSize(5);
-            // Routed samples: ingress on p0 for everything sent, egress p0 → p1 for what left.
-            assertThat(agent.samples.stream().filter(s -> s.equals(new Sample(3, 1, 0)))).hasSize(all.size());
+            assertThat(agent.reasons).containsEntry((OS + 1) + "/IP4_TTL_EXPIRED", 5)
+                    .containsEntry((OS + 1) + "/IP_INNOROUTES", 5);
+            assertThat(agent.discards.stream().filter(d -> d[0] == 257 && d[1] == OS + 1)).hasSize(5);
+            assertThat(agent.discards.stream().filter(d -> d[0] == 0 && d[1] == OS + 1)).hasSize(5);
+            // Routed samples: ingress on p0 for everything sent (output p1 for what was routed, 0 for the drops),
+            // egress p0 → p1 for what left.
+            assertThat(agent.samples.stream().filter(s -> s.equals(new Sample(3, 1, 2)))).hasSize(in.size());
+            assertThat(agent.samples.stream().filter(s -> s.equals(new Sample(3, 1, 0))))
+                    .hasSize(all.size() - in.size());
             assertThat(agent.samples.stream().filter(s -> s.equals(new Sample(4, 1, 2)))).hasSize(in.size());
             assertThat(agent.counters.get("p0")).containsExactly(all.size(), octets(all), 0, 0);
             assertThat(agent.counters.get("p1")).containsExactly(0, 0, in.size(), octets(got));
@@ -511,8 +518,8 @@ class DataplaneNamespaceTest {
                 }
             }
             assertThat(rows).hasSize(10);
-            assertThat(rows.stream().filter(r -> r[0] == 257 && r[1] == 1)).as("ttl_exceeded on p0").hasSize(5);
-            assertThat(rows.stream().filter(r -> r[0] == 0 && r[1] == 1)).as("net_unreachable on p0").hasSize(5);
+            assertThat(rows.stream().filter(r -> r[0] == 257 && r[1] == OS + 1)).as("ttl_exceeded on p0").hasSize(5);
+            assertThat(rows.stream().filter(r -> r[0] == 0 && r[1] == OS + 1)).as("net_unreachable on p0").hasSize(5);
         }
     }
 }

@@ -19,6 +19,11 @@ final class SamplerState {
     long ownerLastNanos;
     /** This ifIndex is a VPP port's Linux ifindex (VPP's groups 3/4 own its flow samples). */
     boolean vppPort;
+    /**
+     * A VPP port's IF_COUNTERS report this ifIndex, so the counters module sends none of its own for it (hsflowd's
+     * mod_vpp clears the adaptor's procNetDev): one port, one counters source.
+     */
+    boolean vppCounters;
 
     SamplerState(long ifIndex) {
         this.ifIndex = ifIndex;

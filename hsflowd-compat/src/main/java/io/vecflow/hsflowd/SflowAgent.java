@@ -540,10 +540,13 @@ public final class SflowAgent implements AutoCloseable {
         }
         VppPorts.Port p = vpp.update(c);
         if (p.previousDsIndex >= 0 && p.previousDsIndex != p.dsIndex) {
-            sampler(p.previousDsIndex).vppPort = false; // the port moved (OSINDEX learned or changed)
+            SamplerState was = sampler(p.previousDsIndex); // the port moved (OSINDEX learned or changed)
+            was.vppPort = false;
+            was.vppCounters = false;
         }
         SamplerState st = sampler(p.dsIndex);
         st.vppPort = p.hasOsIndex && p.osIndex != 0 && config.vpp.osIndex;
+        st.vppCounters = true;
         st.counterSequence = (st.counterSequence + 1) & U32;
         fillCounterSample(c, p, st);
         if (!builder.addCounterSample(counterSample)) {
@@ -873,6 +876,24 @@ public final class SflowAgent implements AutoCloseable {
     /** @return counter samples that could not be encoded (e.g. larger than an empty datagram). */
     public synchronized long counterSamplesDropped() {
         return counterSamplesDropped;
+    }
+
+    /**
+     * Whether a VPP port's IF_COUNTERS already report {@code ifIndex} (its OSINDEX is that Linux ifindex, or its
+     * ifOffset number is): the counters module then sends no counter sample of its own for it, as hsflowd's mod_vpp
+     * stops the /proc/net/dev poll of such an adaptor — otherwise the port would appear twice under one ifIndex.
+     * Allocation-free.
+     *
+     * @param ifIndex an interface's ifIndex (u32)
+     * @return true when the vpp module owns the interface's counters
+     */
+    public synchronized boolean vppCountsInterface(long ifIndex) {
+        if (vpp == null) {
+            return false;
+        }
+        SamplerState s = ifIndex >= 0 && ifIndex < smallSamplers.length ? smallSamplers[(int) ifIndex]
+                : samplers.get(ifIndex);
+        return s != null && s.vppCounters;
     }
 
     /** @return IF_COUNTERS messages ignored (no vpp block, or no / zero IFINDEX). */

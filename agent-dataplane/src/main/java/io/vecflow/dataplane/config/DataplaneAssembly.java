@@ -61,6 +61,9 @@ public final class DataplaneAssembly implements AutoCloseable {
                 }
                 long mac = mac(pc, p, routed.contains(pc.name), i);
                 it.add(p, pc.name, mac, pc.mtu, routed.contains(pc.name));
+                if (pc.osIndex != null) {
+                    it.setOsIndex(ifIndex, pc.osIndex);
+                }
             }
             for (List<String> pair : c.xconnects) {
                 it.xconnect(it.port(pair.get(0)).ifIndex(), it.port(pair.get(1)).ifIndex());
@@ -86,6 +89,7 @@ public final class DataplaneAssembly implements AutoCloseable {
             t.dropMonitoring = s.dropMonitoring;
             t.ingressGroup = s.psampleIngressGroup;
             t.egressGroup = s.psampleEgressGroup;
+            t.ifOffset = s.ifOffset;
             t.fifoCapacity = s.sampleFifoSlots - 1;
             t.discardFifoCapacity = s.discardFifoSlots;
             if (c.lb != null) {

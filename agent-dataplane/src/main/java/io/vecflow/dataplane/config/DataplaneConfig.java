@@ -211,6 +211,12 @@ public final class DataplaneConfig {
         public String type;
         /** ifIndex reported in samples and counters (u32 ≥ 1); absent: see {@link #ifIndexOr(int)}. */
         public Long ifIndex;
+        /**
+         * The port's number outside the dataplane (IF_COUNTERS OSINDEX and NET_DM IN_PORT: VPP's linux-cp Linux
+         * ifindex), 1..4294967295; absent: {@code sflow.if-offset} + if-index
+         * ({@link io.vecflow.dataplane.Dataplane#osIndex}).
+         */
+        public Long osIndex;
         /** Network namespace name (af_packet only; {@code ip netns} name under /run/netns). */
         public String netns;
         /** MTU in bytes (L3, without the Ethernet header), 68..65535. */
@@ -409,6 +415,11 @@ public final class DataplaneConfig {
         public UsersockGroups usersockGroups = new UsersockGroups();
         /** NET_DM IN_PORT convention: nested (kernel, default) or flat (VPP). */
         public String netDmConvention = "nested";
+        /**
+         * OSINDEX of a port without {@code os-index}: if-offset + its if-index (default 1,000,000,000, hsflowd's
+         * {@code vpp { ifOffset }}); 0..4294967295 − the largest if-index.
+         */
+        public long ifOffset = io.vecflow.dataplane.Dataplane.DEFAULT_IF_OFFSET;
         /** Sample FIFO slots per worker, 2..1048576 (VPP: 2048). */
         public int sampleFifoSlots = 2048;
         /** Discard FIFO slots per worker, 2..1048576 (VPP: 4). */
@@ -721,6 +732,7 @@ public final class DataplaneConfig {
     private Map<String, Integer> validatePorts(Problems p, Path baseDir) {
         Map<String, Integer> byName = new LinkedHashMap<>();
         Map<Long, Integer> byIfIndex = new HashMap<>();
+        Map<Long, Integer> byOsIndex = new HashMap<>();
         Map<String, Integer> byDevice = new HashMap<>();
         if (ports.isEmpty()) {
             p.add("ports", "at least one port is needed");
@@ -759,6 +771,13 @@ public final class DataplaneConfig {
                 Integer prev = byIfIndex.putIfAbsent(port.ifIndex, i);
                 if (prev != null) {
                     p.add(at + ".if-index", port.ifIndex + " is already the if-index of ports[" + prev + "]");
+                }
+            }
+            if (port.osIndex != null && p.check(port.osIndex >= 1 && port.osIndex <= 0xFFFF_FFFFL, at + ".os-index",
+                    port.osIndex, "need 1..4294967295")) {
+                Integer prev = byOsIndex.putIfAbsent(port.osIndex, i);
+                if (prev != null) {
+                    p.add(at + ".os-index", port.osIndex + " is already the os-index of ports[" + prev + "]");
                 }
             }
             p.check(port.mtu >= 68 && port.mtu <= 65535, at + ".mtu", port.mtu, "need 68..65535 bytes");
@@ -1018,6 +1037,14 @@ public final class DataplaneConfig {
         }
         p.check("nested".equals(s.netDmConvention) || "flat".equals(s.netDmConvention), "sflow.net-dm-convention",
                 s.netDmConvention, "need nested (kernel) or flat (VPP)");
+        long maxIf = 1;
+        for (int i = 0; i < ports.size(); i++) {
+            if (ports.get(i) != null) {
+                maxIf = Math.max(maxIf, ports.get(i).ifIndexOr(i + 1));
+            }
+        }
+        p.check(s.ifOffset >= 0 && s.ifOffset + maxIf <= 0xFFFF_FFFFL, "sflow.if-offset", s.ifOffset,
+                "need 0.." + (0xFFFF_FFFFL - maxIf) + " (if-offset + the largest if-index is a u32 OSINDEX)");
         p.check(s.sampleFifoSlots >= 2 && s.sampleFifoSlots <= 1 << 20, "sflow.sample-fifo-slots",
                 s.sampleFifoSlots, "need 2..1048576");
         p.check(s.discardFifoSlots >= 2 && s.discardFifoSlots <= 1 << 20, "sflow.discard-fifo-slots",

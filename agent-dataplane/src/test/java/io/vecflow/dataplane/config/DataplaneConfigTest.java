@@ -122,6 +122,8 @@ class DataplaneConfigTest {
         assertThat(c.sflow.psampleIngressGroup).isEqualTo(3);
         assertThat(c.sflow.psampleEgressGroup).isEqualTo(4);
         assertThat(c.sflow.netDmFlat()).isFalse();
+        assertThat(c.sflow.ifOffset).isEqualTo(1_000_000_000L);
+        assertThat(c.port("g").osIndex).isNull();
         assertThat(c.sflow.dropMonitoring).isFalse();
         assertThat(c.controlSocket).isEqualTo("/run/vecflow/dataplane.sock");
         assertThat(c.xconnects).isEmpty();
@@ -131,7 +133,7 @@ class DataplaneConfigTest {
     void unknownKeysAndWrongTypesNameKeyAndLine() {
         assertThat(problems("workers: 2\nports:\n  - name: a\n    type: generator\n    nmae: b\n").problems())
                 .containsExactly("dp.yaml line 5: ports[0].nmae: unknown key (known here: af-packet, generator, "
-                        + "if-index, mac, mode, mtu, name, netns, pcap, type)");
+                        + "if-index, mac, mode, mtu, name, netns, os-index, pcap, type)");
         assertThat(problems("ports:\n  - name: a\n    type: generator\n    mode: l4\n").problems())
                 .containsExactly("dp.yaml line 4: ports[0].mode: \"l4\" is invalid (need l2 or l3)");
         assertThat(problems("workers: two\n").getMessage())
@@ -451,6 +453,30 @@ class DataplaneConfigTest {
         } finally {
             http.stop(0);
         }
+    }
+
+    @Test
+    void eachPortGetsOneOsIndexFromOsIndexOrIfOffset() throws Exception {
+        DataplaneConfig c = DataplaneConfig.parse("""
+                workers: 1
+                ports:
+                  - {name: a, type: generator, if-index: 3, os-index: 77, generator: {packets: 0}}
+                  - {name: b, type: generator, if-index: 9, generator: {packets: 0}}
+                sflow: {sampling-rate: 0, if-offset: 5000, usersock-groups: {psample: 24, net-dm: 25, counters: 26}}
+                metrics: {port: 0}
+                """, "dp.yaml", null);
+        try (DataplaneAssembly a = DataplaneAssembly.open(c, m -> { }, false)) {
+            assertThat(a.dataplane().osIndex(3)).isEqualTo(77);
+            assertThat(a.dataplane().osIndex(9)).isEqualTo(5009);
+        }
+        assertThat(problems("ports:\n  - {name: a, type: generator, os-index: 0}\n").problems())
+                .containsExactly("dp.yaml line 2: ports[0].os-index: 0 is invalid (need 1..4294967295)");
+        assertThat(problems("ports:\n  - {name: a, type: generator, os-index: 7}\n"
+                + "  - {name: b, type: generator, os-index: 7}\n").problems())
+                .containsExactly("dp.yaml line 3: ports[1].os-index: 7 is already the os-index of ports[0]");
+        assertThat(problems("ports:\n  - {name: a, type: generator, if-index: 5}\nsflow: {if-offset: 4294967291}\n")
+                .problems()).containsExactly("dp.yaml line 3: sflow.if-offset: 4294967291 is invalid (need "
+                        + "0..4294967290 (if-offset + the largest if-index is a u32 OSINDEX))");
     }
 
     @Test

@@ -24,8 +24,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Interfaces come from an RTM_GETLINK dump ({@link RtnlLinkDumper}) made once per second that has a due source;
  * ifSpeed and duplex from {@code /sys/class/net/NAME/{speed,duplex}} (paths built once per interface). Interfaces whose
- * dump carried no IFLA_STATS64 are skipped. A failed dump or unreadable /proc file is counted and logged once, and
- * polling goes on. Interface polls allocate only the sysfs file streams; host polls what {@link HostCounters} says.
+ * dump carried no IFLA_STATS64 are skipped, and so are those whose ifIndex a VPP port's IF_COUNTERS report
+ * ({@link SflowAgent#vppCountsInterface}: one port, one counters source, as hsflowd). A failed dump or unreadable
+ * /proc file is counted and logged once, and polling goes on. Interface polls allocate only the sysfs file streams;
+ * host polls what {@link HostCounters} says.
  * Not thread-safe: call from one thread (the agent's module loop).
  */
 public final class CounterPoller implements AutoCloseable {
@@ -53,7 +55,7 @@ public final class CounterPoller implements AutoCloseable {
     private long lastSecond = -1;
     private long hostSequence;
     private long dumpCount;
-    private long dumpErrors, interfaceSamples, hostSamples, refused;
+    private long dumpErrors, interfaceSamples, hostSamples, refused, vppCounted;
     private String lastError;
 
     /**
@@ -145,6 +147,10 @@ public final class CounterPoller implements AutoCloseable {
             if (!l.hasStats || !due(ifIndex, from, gap)) {
                 continue;
             }
+            if (agent.vppCountsInterface(ifIndex)) {
+                vppCounted++; // VPP's IF_COUNTERS report this port (hsflowd: procNetDev = NO)
+                continue;
+            }
             st.sequence = (st.sequence + 1) & 0xFFFFFFFFL;
             InterfaceCounters.fill(l, sysNet.speedBps(st.speed), sysNet.direction(st.duplex), st.sequence, sample);
             send(false);
@@ -199,6 +205,11 @@ public final class CounterPoller implements AutoCloseable {
     /** @return interface counter samples handed to the agent. */
     public long interfaceSamples() {
         return interfaceSamples;
+    }
+
+    /** @return interface polls left to the vpp module, whose IF_COUNTERS report that ifIndex. */
+    public long vppCounted() {
+        return vppCounted;
     }
 
     /** @return host counter samples handed to the agent. */
