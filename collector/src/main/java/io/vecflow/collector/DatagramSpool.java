@@ -270,15 +270,34 @@ public final class DatagramSpool implements AutoCloseable {
      *     datagram is not held and the caller counts it as lost
      */
     public boolean append(byte[] data, int off, int len, long receivedNanos, byte[] peer16, int peerPort) {
+        return appendIf(null, data, off, len, receivedNanos, peer16, peerPort) == APPENDED;
+    }
+
+    /** {@link #appendIf} results. */
+    public static final int APPENDED = 1, NOT_WANTED = 0, REFUSED = -1;
+
+    /**
+     * Appends one datagram if {@code wanted} (checked under the spool's lock, the lock {@link #whenEmpty} holds)
+     * says so.
+     *
+     * @param wanted checked under the lock; null = always
+     * @return {@link #APPENDED}; {@link #NOT_WANTED} ({@code wanted} said no, nothing written); {@link #REFUSED}
+     *     (full, closed, or disk full; the caller counts the datagram as lost)
+     */
+    public int appendIf(java.util.function.BooleanSupplier wanted, byte[] data, int off, int len, long receivedNanos,
+            byte[] peer16, int peerPort) {
         if (len < 1 || len > MAX_DATAGRAM) {
             throw new IllegalArgumentException("datagram length " + len + " outside 1.." + MAX_DATAGRAM);
         }
         long need = align(HEADER + len);
         lock.lock();
         try {
+            if (wanted != null && !wanted.getAsBoolean()) {
+                return NOT_WANTED;
+            }
             if (closed || heldBytes + need > maxBytes) {
                 refused++;
-                return false;
+                return REFUSED;
             }
             Segment w = segments.peekLast();
             if (w == null || w.sealed || w.writePos + need > segmentBytes) {
@@ -288,7 +307,7 @@ public final class DatagramSpool implements AutoCloseable {
                 } catch (IOException e) {
                     refused++;
                     log.warn("spool {}: cannot create a segment: {}", dir, e.toString());
-                    return false;
+                    return REFUSED;
                 }
                 if (w != null && !w.sealed) {
                     if (w.writePos + HEADER <= segmentBytes) {
@@ -320,7 +339,7 @@ public final class DatagramSpool implements AutoCloseable {
             heldBytes += need;
             heldRecords++;
             appended++;
-            return true;
+            return APPENDED;
         } finally {
             lock.unlock();
         }

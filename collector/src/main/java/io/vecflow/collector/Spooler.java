@@ -70,6 +70,7 @@ public final class Spooler implements AutoCloseable {
     private final List<DatagramSpool> queues = new ArrayList<>(); // guarded by this; lowest id first
     private final List<Long> queueIds = new ArrayList<>();
     private volatile boolean spooling;
+    private final java.util.function.BooleanSupplier spoolingNow = () -> spooling;
     private volatile boolean running = true;
     private final Thread drain;
     private final LongAdder direct = new LongAdder(), lost = new LongAdder(), spooled = new LongAdder(),
@@ -206,11 +207,17 @@ public final class Spooler implements AutoCloseable {
         }
         DatagramSpool q = tail();
         long need = recordBytes(len);
-        if (q != null && held.get() + need <= settings.maxBytes
-                && q.append(data, off, len, receivedNanos, peer16, peerPort)) {
+        // Appended only while still spooling (checked under the queue's lock, which the drain holds when it stops
+        // spooling): otherwise the drain may have just emptied the spool, and the datagram goes directly.
+        int r = q != null && held.get() + need <= settings.maxBytes
+                ? q.appendIf(spoolingNow, data, off, len, receivedNanos, peer16, peerPort) : DatagramSpool.REFUSED;
+        if (r == DatagramSpool.APPENDED) {
             held.addAndGet(need);
             spooled.increment();
             return true;
+        }
+        if (r == DatagramSpool.NOT_WANTED) {
+            return offer(data, off, len, receivedNanos, peer16, peerPort, direct);
         }
         lost.increment();
         warn.warn("full", "spool {} is full ({} bytes): datagrams are lost (counted in "
