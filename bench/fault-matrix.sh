@@ -15,7 +15,7 @@ source "$ROOT/scripts/lib/common.sh"
 
 usage() {
   cat <<USAGE
-usage: bench/fault-matrix.sh [--short | --full] [--only SCENARIO[,SCENARIO..]] [--out DIR] [--keep]
+usage: bench/fault-matrix.sh [--short | --full] [--only SCENARIO[,SCENARIO..]] [--out DIR] [--keep] [--threads N]
                              [--ports CH_HTTP,CH_TCP,CH_INTERSERVER,KAFKA,KAFKA_CONTROLLER]
 
 Runs the collector's fault matrix against a private ClickHouse and Kafka (scripts/services/*.sh, by default on
@@ -29,11 +29,12 @@ Scenarios: baseline, clickhouse-down-outlet, clickhouse-down-all, outlet-kill-x3
 flood-10x, malformed-10pct, backlog.
 
   --short   8 s outages, 3,000 datagrams/s, a 40 s backlog (default; about 5 minutes)
-  --full    60 s outages, 10,000 datagrams/s (20,000/s during the broker outage), a 5 min backlog (about 25 min)
+  --full    60 s outages, 5,000 datagrams/s (20,000/s during the broker outage), a 5 min backlog (about 35 min)
   --only    run only these scenarios (comma-separated)
   --out     directory for each scenario's collector configs and logs, and table.md (default: a new temp dir)
   --keep    keep the services' directory (data and logs of ClickHouse and Kafka)
   --ports   the five service ports
+  --threads the collectors' listen.threads (default 2)
 
 Needs: a JDK >= 25 (JAVA_HOME or /usr/lib/jvm), Debian's clickhouse-server, curl; the Kafka jars come from Maven
 Central (scripts/services/kafka/pom.xml).
@@ -51,7 +52,7 @@ while [[ $# -gt 0 ]]; do
       ARGS+=("$1")
       shift
       ;;
-    --only | --out | --ports)
+    --only | --out | --ports | --threads)
       [[ $# -ge 2 ]] || vf_die "$1 needs a value (see --help)"
       if [[ "$1" == "--out" ]]; then
         mkdir -p "$2"

@@ -96,9 +96,9 @@ public final class FaultMatrix {
             return new Plan("short", 3000, 3000, 8, 8, 4, 4, 10, 40, 2L << 20, "512m", 1L << 30, 120);
         }
 
-        /** @return the full form: 60 s outages, 10,000 datagrams/s (20,000 for the broker outage), a 5 min backlog. */
+        /** @return the full form: 60 s outages, 5,000 datagrams/s (20,000 during the broker outage), a 5 min backlog. */
         public static Plan fullForm() {
-            return new Plan("full", 10_000, 20_000, 30, 60, 10, 10, 10, 300, 16L << 20, "512m", 1L << 30, 600);
+            return new Plan("full", 5_000, 20_000, 30, 60, 10, 10, 10, 300, 16L << 20, "512m", 1L << 30, 600);
         }
     }
 
@@ -109,6 +109,7 @@ public final class FaultMatrix {
         Path out;
         int chHttp = 38123, chTcp = 39000, chInter = 39009, kafka = 39092, kafkaController = 39093;
         boolean keep;
+        int threads = 2;
     }
 
     /** One scenario's outcome: what was sent, in Kafka, stored, and what the metrics said. */
@@ -117,7 +118,7 @@ public final class FaultMatrix {
         long sentDatagrams, sentSamples, malformedSent;
         long inKafka = -1;
         long stored, unique, uniqueDatagrams;
-        long agentsDatagrams, agentsGap, agentsDuplicated, agentsResets, agentsSamplesLost;
+        long agentsDatagrams, agentsGap, agentsReordered, agentsDuplicated, agentsResets, agentsSamplesLost;
         long socketDrops, decodeErrors, duplicateMetric, spooled, replayed, spoolLost;
         long peakPending, peakLag, peakSpoolBytes, peakRss;
         double offeredRate, seconds, catchUpSeconds = -1;
@@ -699,7 +700,7 @@ public final class FaultMatrix {
         final Path spool;
         final int udpPort;
         final Row row;
-        final List<Proc> procs = new ArrayList<>();
+        final List<Proc> procs = new CopyOnWriteArrayList<>();
         private final Thread monitor;
         private volatile boolean monitoring = true;
         final long t0 = System.nanoTime();
@@ -718,13 +719,10 @@ public final class FaultMatrix {
             row.plan = plan;
             this.monitor = new Thread(() -> {
                 while (monitoring) {
-                    for (Proc p : procs) {
-                        p.sample();
-                        long pending = Math.round(p.now("vecflow_clickhouse_pending_bytes", null));
-                        row.peakPending = Math.max(row.peakPending, pending);
-                        row.peakLag = Math.max(row.peakLag, Math.round(p.now("vecflow_kafka_outlet_lag", null)));
-                        row.peakSpoolBytes = Math.max(row.peakSpoolBytes,
-                                Math.round(p.now("vecflow_inlet_spool_bytes", "state=\"held\"")));
+                    try {
+                        sampleAll();
+                    } catch (RuntimeException e) {
+                        row.observed.add("monitor: " + e);
                     }
                     try {
                         Thread.sleep(500);
@@ -735,6 +733,17 @@ public final class FaultMatrix {
             }, "fault-matrix-monitor");
             monitor.setDaemon(true);
             monitor.start();
+        }
+
+        private void sampleAll() {
+                    for (Proc p : procs) {
+                        p.sample();
+                        long pending = Math.round(p.now("vecflow_clickhouse_pending_bytes", null));
+                        row.peakPending = Math.max(row.peakPending, pending);
+                        row.peakLag = Math.max(row.peakLag, Math.round(p.now("vecflow_kafka_outlet_lag", null)));
+                        row.peakSpoolBytes = Math.max(row.peakSpoolBytes,
+                                Math.round(p.now("vecflow_inlet_spool_bytes", "state=\"held\"")));
+                    }
         }
 
         private String kafkaYaml() {
@@ -748,7 +757,7 @@ public final class FaultMatrix {
         }
 
         private String listenYaml() {
-            return "listen:\n  address: 127.0.0.1\n  port: " + udpPort + "\n  threads: 2\n"
+            return "listen:\n  address: 127.0.0.1\n  port: " + udpPort + "\n  threads: " + threads + "\n"
                     + "spool:\n  directory: \"" + spool + "\"\n";
         }
 
@@ -861,12 +870,31 @@ public final class FaultMatrix {
             row.unique = uniqueSamples();
             row.uniqueDatagrams = Long.parseLong(ch("SELECT uniqExact(AgentAddress, DatagramSequence) FROM " + db
                     + ".flows" + where));
-            String[] a = ch("SELECT sum(Datagrams), sum(DatagramsLost), sum(DatagramsDuplicated), sum(Resets) FROM "
-                    + db + ".agents" + where + " AND SampleFamily = 255").split("\t");
+            String[] a = ch("SELECT sum(Datagrams), sum(DatagramsLost), sum(DatagramsDuplicated), sum(Resets), "
+                    + "sum(DatagramsReordered) FROM " + db + ".agents" + where + " AND SampleFamily = 255")
+                    .split("\t");
             row.agentsDatagrams = Long.parseLong(a[0]);
             row.agentsGap = Long.parseLong(a[1]);
             row.agentsDuplicated = Long.parseLong(a[2]);
             row.agentsResets = Long.parseLong(a[3]);
+            row.agentsReordered = Long.parseLong(a[4]);
+            if (row.agentsReordered > 0 || row.agentsResets > 0) {
+                row.observed.add("agents: " + row.agentsReordered + " reordered, " + row.agentsResets + " restarts");
+            }
+            if (kafka) {
+                // Where an agent's datagrams go back in sequence in the raw topic's order (partition, offset).
+                for (int ag = 1; ag <= AGENTS; ag++) {
+                    String back = ch("SELECT IngestStream, IngestOffset, DatagramSequence, d FROM (SELECT "
+                            + "IngestStream, IngestOffset, DatagramSequence, runningDifference(DatagramSequence) AS d "
+                            + "FROM (SELECT DISTINCT IngestStream, IngestOffset, DatagramSequence FROM " + db
+                            + ".flows WHERE IPv6NumToString(AgentAddress) = '::ffff:192.0.2." + ag
+                            + "' ORDER BY IngestStream, IngestOffset)) WHERE d < 0 OR d > 1 LIMIT 5");
+                    if (!back.isEmpty()) {
+                        row.observed.add("192.0.2." + ag + " sequence steps (partition, offset, seq, step): "
+                                + back.replace("\n", "; ").replace("\t", " "));
+                    }
+                }
+            }
             row.agentsSamplesLost = Long.parseLong(ch("SELECT sum(SamplesLost) FROM " + db + ".agents" + where
                     + " AND SampleFamily = 0"));
             if (kafka) {
@@ -901,8 +929,10 @@ public final class FaultMatrix {
     final Plan plan;
     final Services services;
     final Path out;
+    final int threads;
 
-    FaultMatrix(Plan plan, Services services, Path out) {
+    FaultMatrix(Plan plan, Services services, Path out, int threads) {
+        this.threads = threads;
         this.plan = plan;
         this.services = services;
         this.out = out;
@@ -1060,9 +1090,17 @@ public final class FaultMatrix {
         for (int k = 1; k <= 3; k++) {
             long stored = c.uniqueSamples();
             outl.kill9();
-            c.row.observed.add("kill " + k + " at " + stored + " rows");
             Thread.sleep(1000);
             outl.start();
+            // Kill the next outlet only once it stores again (a new member waits for the dead one's session to
+            // time out before the group gives it the partitions).
+            long t = System.nanoTime();
+            long deadline = t + TimeUnit.SECONDS.toNanos(120);
+            while (c.uniqueSamples() <= stored && System.nanoTime() < deadline) {
+                Thread.sleep(250);
+            }
+            c.row.observed.add(String.format(Locale.ROOT, "kill %d at %d rows, storing again %.1f s after the restart",
+                    k, stored, (System.nanoTime() - t) / 1e9));
             Thread.sleep(plan.killGapSeconds() * 1000L);
         }
         Thread.sleep(plan.leadSeconds() * 1000L);
@@ -1231,7 +1269,7 @@ public final class FaultMatrix {
         try (Services s = new Services(root, svcDir, o)) {
             s.startClickHouse();
             s.startKafka();
-            FaultMatrix fm = new FaultMatrix(o.plan, s, outDir);
+            FaultMatrix fm = new FaultMatrix(o.plan, s, outDir, o.threads);
             for (String sc : o.only) {
                 long t = System.nanoTime();
                 System.out.printf("fault matrix (%s): %s ...%n", o.plan.form(), sc);
@@ -1341,7 +1379,7 @@ public final class FaultMatrix {
     }
 
     static final String USAGE = """
-            usage: FaultMatrix [--short | --full] [--only SCENARIO[,SCENARIO..]] [--out DIR] [--keep]
+            usage: FaultMatrix [--short | --full] [--only SCENARIO[,SCENARIO..]] [--out DIR] [--keep] [--threads N]
                                [--ports CH_HTTP,CH_TCP,CH_INTERSERVER,KAFKA,KAFKA_CONTROLLER]
 
             Runs the collector's fault matrix against a private ClickHouse and Kafka (scripts/services/*.sh,
@@ -1350,10 +1388,11 @@ public final class FaultMatrix {
             said, memory. Exit 0 when every goal is met, 1 otherwise.
 
               --short   8 s outages, 3,000 datagrams/s, a 40 s backlog (default; the test command runs it)
-              --full    60 s outages, 10,000 datagrams/s (20,000/s for the broker outage), a 5 min backlog
+              --full    60 s outages, 5,000 datagrams/s (20,000/s during the broker outage), a 5 min backlog
               --only    scenarios, of: %s
               --out     directory for the collectors' configs, logs and table.md (default a new temp dir)
               --keep    leave the services' directory in place
+              --threads the collectors' listen.threads (default 2)
             """.formatted(String.join(", ", SCENARIOS));
 
     /**
@@ -1379,6 +1418,7 @@ public final class FaultMatrix {
                 }
                 case "--out" -> o.out = Path.of(args[++i]);
                 case "--keep" -> o.keep = true;
+                case "--threads" -> o.threads = Integer.parseInt(args[++i]);
                 case "--ports" -> {
                     int[] p = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
                     if (p.length != 5) {
