@@ -53,8 +53,8 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Goals ({@link Row#failures()}): 0 lost and 0 duplicated, except the inlet kill (the datagrams lost equal the
  * {@code agents} gap exactly) and the flood (the loss is only at the kernel socket: equal to
  * {@code vecflow_collector_socket_drops} and to the {@code agents} gap); peak pending ClickHouse bytes within the
- * documented bound (2 × {@code clickhouse.max-pending-bytes}) and each process's peak RSS under
- * {@link Plan#rssCapBytes}.
+ * documented bound (2 × {@code clickhouse.max-pending-bytes} + {@link #PENDING_SLACK}) and each process's peak RSS
+ * under {@link Plan#rssCapBytes}.
  *
  * <p>Run: {@code bench/fault-matrix.sh [--short|--full] [--only S,..] [--out DIR]}; the short form is
  * {@link FaultMatrixTest}. Load goes to 127.0.0.1 only, bounded in count and time.
@@ -70,6 +70,10 @@ public final class FaultMatrix {
     static final int AGENTS = 4;
     /** Agent address of the malformed datagrams' truncated copies (kept apart from the real agents). */
     static final byte[] MALFORMED_AGENT = {(byte) 192, 0, 2, (byte) 254};
+    /** Agent address of the warm-up load (not counted). */
+    static final byte[] WARMUP_AGENT = {(byte) 192, 0, 2, 100};
+    /** Allowed above 2 × max-pending-bytes: one datagram's rows and the agents table's batch, bytes. */
+    static final long PENDING_SLACK = 256 << 10;
 
     /**
      * Sizes of one form of the matrix.
@@ -87,18 +91,22 @@ public final class FaultMatrix {
      * @param heap collector JVM heap, {@code -Xmx}
      * @param rssCapBytes peak resident memory allowed per collector process
      * @param settleSeconds longest wait for the pipeline to settle after the load
+     * @param warmupSeconds load from a warm-up agent (192.0.2.100, not counted) before the measured agents send,
+     *     at the scenario's rate: the collectors' JIT warm-up is not what a scenario measures (its socket drops
+     *     are reported apart)
      */
     public record Plan(String form, int rate, int kafkaDownRate, int loadSeconds, int outageSeconds, int leadSeconds,
             int killGapSeconds, int floodSeconds, int backlogSeconds, long maxPendingBytes, String heap,
-            long rssCapBytes, int settleSeconds) {
+            long rssCapBytes, int settleSeconds, int warmupSeconds) {
         /** @return the short form: every scenario, 8 s outages, 3,000 datagrams/s, a 40 s backlog. */
         public static Plan shortForm() {
-            return new Plan("short", 3000, 3000, 8, 8, 4, 4, 10, 40, 2L << 20, "512m", 1L << 30, 120);
+            return new Plan("short", 3000, 3000, 8, 8, 4, 4, 10, 40, 2L << 20, "512m", 1L << 30, 120, 3);
         }
 
-        /** @return the full form: 60 s outages, 5,000 datagrams/s (20,000 during the broker outage), a 5 min backlog. */
+        /** @return the full form: 60 s outages, 5,000 datagrams/s (20,000 during the broker outage), a 5 min
+         *  backlog. */
         public static Plan fullForm() {
-            return new Plan("full", 5_000, 20_000, 30, 60, 10, 10, 10, 300, 16L << 20, "512m", 1L << 30, 600);
+            return new Plan("full", 5_000, 20_000, 30, 60, 10, 10, 10, 300, 16L << 20, "512m", 1L << 30, 600, 10);
         }
     }
 
@@ -200,9 +208,11 @@ public final class FaultMatrix {
             if (scenario.equals("malformed-10pct") && decodeErrors != malformedSent) {
                 failures.add("decode errors " + decodeErrors + " != malformed datagrams sent " + malformedSent);
             }
-            if (peakPending > 2 * plan.maxPendingBytes) {
+            // ClickHouseSink's bound: per table max-pending-bytes waiting (plus one datagram's rows) and as much
+            // again in an insert; flows holds nearly all of it, agents a few KiB.
+            if (peakPending > 2 * plan.maxPendingBytes + PENDING_SLACK) {
                 failures.add("pending ClickHouse bytes peaked at " + peakPending + " > 2 x max-pending-bytes "
-                        + plan.maxPendingBytes);
+                        + plan.maxPendingBytes + " + " + PENDING_SLACK);
             }
             if (peakRss > plan.rssCapBytes) {
                 failures.add("peak RSS " + mib(peakRss) + " > cap " + mib(plan.rssCapBytes) + " (" + rssBy + ")");
@@ -541,6 +551,10 @@ public final class FaultMatrix {
         final DatagramBuilder[] builders = new DatagramBuilder[AGENTS];
         final DatagramBuilder bad = new DatagramBuilder(1400, MALFORMED_AGENT, 1);
         long badSeq;
+        /** While true every datagram comes from the warm-up agent. */
+        volatile boolean warmup;
+        final DatagramBuilder warm = new DatagramBuilder(1400, WARMUP_AGENT, 0);
+        volatile long warmupSent;
         final byte[] header = new byte[42];
         final SplittableRandom random = new SplittableRandom(17);
         long t0;
@@ -630,6 +644,16 @@ public final class FaultMatrix {
 
         private void sendOne(DatagramChannel ch, InetSocketAddress to) throws IOException {
             long k = sent;
+            if (warmup) {
+                long s = warmupSent + 1;
+                warm.reset();
+                warm.addFlowSampleExpanded(s, 0, 1, 1000, s * 1000, 0, 0, 1, 0, 2, 1, 64, 4, header, 0, header.length);
+                int len = warm.finish(s, uptime());
+                send(ch, ByteBuffer.wrap(warm.buffer(), 0, len), to);
+                warmupSent = s;
+                sent = k + 1;
+                return;
+            }
             if (malformedEvery > 0 && k % malformedEvery == malformedEvery - 1) {
                 ByteBuffer b;
                 if ((k / malformedEvery) % 2 == 0) {
@@ -704,6 +728,7 @@ public final class FaultMatrix {
         private final Thread monitor;
         private volatile boolean monitoring = true;
         final long t0 = System.nanoTime();
+        long dropsAtWarmUp;
 
         Ctx(String scenario) throws IOException {
             this.scenario = scenario;
@@ -788,7 +813,21 @@ public final class FaultMatrix {
 
         Load load(double rate, int malformedEvery) {
             long maxSeconds = 3L * (plan.backlogSeconds() + plan.outageSeconds() + 120);
-            return new Load(udpPort, rate, malformedEvery, maxSeconds, 50_000_000L);
+            Load l = new Load(udpPort, rate, malformedEvery, maxSeconds, 50_000_000L);
+            l.warmup = plan.warmupSeconds() > 0;
+            return l;
+        }
+
+        /** Lets the warm-up agent send for {@link Plan#warmupSeconds}, then the measured agents. */
+        void warmUp(Load l, Proc inlet) throws InterruptedException {
+            Thread.sleep(plan.warmupSeconds() * 1000L);
+            inlet.sample();
+            dropsAtWarmUp = inlet.total("vecflow_collector_socket_drops", null);
+            long w = l.warmupSent;
+            l.warmup = false;
+            l.mark();
+            row.observed.add(String.format(Locale.ROOT, "warm-up: %,d datagrams in %d s, %d socket drops", w,
+                    plan.warmupSeconds(), dropsAtWarmUp));
         }
 
         double elapsed() {
@@ -845,7 +884,7 @@ public final class FaultMatrix {
                 p.sample();
             }
             if (inlet != null) {
-                row.socketDrops = inlet.total("vecflow_collector_socket_drops", null);
+                row.socketDrops = inlet.total("vecflow_collector_socket_drops", null) - dropsAtWarmUp;
                 row.spooled = inlet.total("vecflow_inlet_datagrams", "result=\"spooled\"");
                 row.replayed = inlet.total("vecflow_inlet_datagrams", "result=\"replayed\"");
                 row.spoolLost = inlet.total("vecflow_inlet_datagrams", "result=\"lost\"");
@@ -898,7 +937,9 @@ public final class FaultMatrix {
             row.agentsSamplesLost = Long.parseLong(ch("SELECT sum(SamplesLost) FROM " + db + ".agents" + where
                     + " AND SampleFamily = 0"));
             if (kafka) {
-                row.inKafka = kafkaRecords(topic);
+                // The raw topic's records less the warm-up agent's (all stored: nothing is lost after Kafka).
+                row.inKafka = kafkaRecords(topic) - Long.parseLong(ch("SELECT uniqExact(DatagramSequence) FROM " + db
+                        + ".flows WHERE IPv6NumToString(AgentAddress) = '::ffff:192.0.2.100'"));
             }
             row.seconds = elapsed();
         }
@@ -1006,6 +1047,7 @@ public final class FaultMatrix {
         awaitReady(outl, "outlet", 60);
         Load l = c.load(plan.rate(), malformedEvery);
         l.start();
+        c.warmUp(l, in);
         Thread.sleep(seconds * 1000L);
         l.stopAndJoin();
         c.row.offeredRate = l.sent / (l.sendingNanos / 1e9);
@@ -1022,6 +1064,7 @@ public final class FaultMatrix {
         awaitReady(outl, "outlet", 60);
         Load l = c.load(plan.rate(), 0);
         l.start();
+        c.warmUp(l, in);
         Thread.sleep(plan.leadSeconds() * 1000L);
         services.stopClickHouse();
         long down = System.nanoTime();
@@ -1053,6 +1096,7 @@ public final class FaultMatrix {
         awaitReady(all, "clickhouse", 60);
         Load l = c.load(plan.rate(), 0);
         l.start();
+        c.warmUp(l, all);
         Thread.sleep(plan.leadSeconds() * 1000L);
         services.stopClickHouse();
         long down = System.nanoTime();
@@ -1086,6 +1130,7 @@ public final class FaultMatrix {
         awaitReady(outl, "outlet", 60);
         Load l = c.load(plan.rate(), 0);
         l.start();
+        c.warmUp(l, in);
         Thread.sleep(plan.leadSeconds() * 1000L);
         for (int k = 1; k <= 3; k++) {
             long stored = c.uniqueSamples();
@@ -1119,6 +1164,7 @@ public final class FaultMatrix {
         awaitReady(outl, "outlet", 60);
         Load l = c.load(plan.kafkaDownRate(), 0);
         l.start();
+        c.warmUp(l, in);
         Thread.sleep(plan.leadSeconds() * 1000L);
         services.stopKafka();
         long down = System.nanoTime();
@@ -1154,6 +1200,7 @@ public final class FaultMatrix {
         awaitReady(outl, "outlet", 60);
         Load l = c.load(plan.rate(), 0);
         l.start();
+        c.warmUp(l, in);
         Thread.sleep(plan.leadSeconds() * 1000L);
         long before = l.sent;
         in.kill9();
@@ -1178,6 +1225,7 @@ public final class FaultMatrix {
         awaitReady(outl, "outlet", 60);
         Load l = c.load(plan.rate(), 0);
         l.start();
+        c.warmUp(l, in);
         Thread.sleep(plan.leadSeconds() * 1000L);
         l.mark();
         l.rate = 10.0 * plan.rate();
@@ -1200,6 +1248,7 @@ public final class FaultMatrix {
         awaitReady(in, "kafka", 60);
         Load l = c.load(plan.rate(), 0);
         l.start();
+        c.warmUp(l, in);
         Thread.sleep(plan.backlogSeconds() * 1000L);
         l.stopAndJoin();
         c.row.offeredRate = l.sent / (l.sendingNanos / 1e9);
