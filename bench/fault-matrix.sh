@@ -15,7 +15,7 @@ source "$ROOT/scripts/lib/common.sh"
 
 usage() {
   cat <<USAGE
-usage: bench/fault-matrix.sh [--short | --full] [--only SCENARIO[,SCENARIO..]] [--out DIR] [--keep] [--threads N]
+usage: bench/fault-matrix.sh [--short | --full] [--only SCENARIO[,SCENARIO..]] [--out DIR] [--keep] [--threads N] [--flood-rate N]
                              [--ports CH_HTTP,CH_TCP,CH_INTERSERVER,KAFKA,KAFKA_CONTROLLER]
 
 Runs the collector's fault matrix against a private ClickHouse and Kafka (scripts/services/*.sh, by default on
@@ -35,6 +35,7 @@ flood-10x, malformed-10pct, backlog.
   --keep    keep the services' directory (data and logs of ClickHouse and Kafka)
   --ports   the five service ports
   --threads the collectors' listen.threads (default 2)
+  --flood-rate  datagrams/s asked during the flood (default 10 x the base rate; the row gives what was offered)
 
 Needs: a JDK >= 25 (JAVA_HOME or /usr/lib/jvm), Debian's clickhouse-server, curl; the Kafka jars come from Maven
 Central (scripts/services/kafka/pom.xml).
@@ -52,7 +53,7 @@ while [[ $# -gt 0 ]]; do
       ARGS+=("$1")
       shift
       ;;
-    --only | --out | --ports | --threads)
+    --only | --out | --ports | --threads | --flood-rate)
       [[ $# -ge 2 ]] || vf_die "$1 needs a value (see --help)"
       if [[ "$1" == "--out" ]]; then
         mkdir -p "$2"

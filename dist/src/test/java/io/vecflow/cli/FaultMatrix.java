@@ -118,6 +118,8 @@ public final class FaultMatrix {
         int chHttp = 38123, chTcp = 39000, chInter = 39009, kafka = 39092, kafkaController = 39093;
         boolean keep;
         int threads = 2;
+        /** Flood rate, datagrams/s; 0 = 10 × the plan's base rate. */
+        double floodRate;
     }
 
     /** One scenario's outcome: what was sent, in Kafka, stored, and what the metrics said. */
@@ -971,9 +973,11 @@ public final class FaultMatrix {
     final Services services;
     final Path out;
     final int threads;
+    final double floodRate;
 
-    FaultMatrix(Plan plan, Services services, Path out, int threads) {
+    FaultMatrix(Plan plan, Services services, Path out, int threads, double floodRate) {
         this.threads = threads;
+        this.floodRate = floodRate > 0 ? floodRate : 10.0 * plan.rate();
         this.plan = plan;
         this.services = services;
         this.out = out;
@@ -1228,12 +1232,12 @@ public final class FaultMatrix {
         c.warmUp(l, in);
         Thread.sleep(plan.leadSeconds() * 1000L);
         l.mark();
-        l.rate = 10.0 * plan.rate();
+        l.rate = floodRate;
         Thread.sleep(plan.floodSeconds() * 1000L);
         double offered = l.rateSinceMark();
         l.rate = plan.rate();
-        c.row.observed.add(String.format(Locale.ROOT, "flood offered %.0f/s for %d s (10x = %d/s)", offered,
-                plan.floodSeconds(), 10 * plan.rate()));
+        c.row.observed.add(String.format(Locale.ROOT, "flood offered %.0f/s for %d s (asked %.0f/s)", offered,
+                plan.floodSeconds(), floodRate));
         Thread.sleep(plan.leadSeconds() * 1000L);
         l.stopAndJoin();
         c.row.offeredRate = offered;
@@ -1318,7 +1322,7 @@ public final class FaultMatrix {
         try (Services s = new Services(root, svcDir, o)) {
             s.startClickHouse();
             s.startKafka();
-            FaultMatrix fm = new FaultMatrix(o.plan, s, outDir, o.threads);
+            FaultMatrix fm = new FaultMatrix(o.plan, s, outDir, o.threads, o.floodRate);
             for (String sc : o.only) {
                 long t = System.nanoTime();
                 System.out.printf("fault matrix (%s): %s ...%n", o.plan.form(), sc);
@@ -1429,7 +1433,7 @@ public final class FaultMatrix {
 
     static final String USAGE = """
             usage: FaultMatrix [--short | --full] [--only SCENARIO[,SCENARIO..]] [--out DIR] [--keep] [--threads N]
-                               [--ports CH_HTTP,CH_TCP,CH_INTERSERVER,KAFKA,KAFKA_CONTROLLER]
+                               [--flood-rate N] [--ports CH_HTTP,CH_TCP,CH_INTERSERVER,KAFKA,KAFKA_CONTROLLER]
 
             Runs the collector's fault matrix against a private ClickHouse and Kafka (scripts/services/*.sh,
             default ports 38123,39000,39009,39092,39093) and prints one row per scenario: datagrams and samples sent,
@@ -1442,6 +1446,8 @@ public final class FaultMatrix {
               --out     directory for the collectors' configs, logs and table.md (default a new temp dir)
               --keep    leave the services' directory in place
               --threads the collectors' listen.threads (default 2)
+              --flood-rate  datagrams/s asked during the flood (default 10 x the base rate; the sender
+                        offers what it can, the row says how much)
             """.formatted(String.join(", ", SCENARIOS));
 
     /**
@@ -1468,6 +1474,7 @@ public final class FaultMatrix {
                 case "--out" -> o.out = Path.of(args[++i]);
                 case "--keep" -> o.keep = true;
                 case "--threads" -> o.threads = Integer.parseInt(args[++i]);
+                case "--flood-rate" -> o.floodRate = Double.parseDouble(args[++i]);
                 case "--ports" -> {
                     int[] p = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
                     if (p.length != 5) {
