@@ -450,6 +450,32 @@ public final class DatagramSpool implements AutoCloseable {
         }
     }
 
+    /** {@link #lockedAppend} result: the datagram was appended. */
+    public static final int APPENDED = 0;
+    /** {@link #lockedAppend} result: refused (closed, full, no segment), as {@link #append} returning false. */
+    public static final int REFUSED = 1;
+    /** {@link #lockedAppend} result: the condition was false, nothing appended. */
+    public static final int NOT_NOW = 2;
+
+    /**
+     * Appends the datagram if {@code condition} holds, deciding under the spool's lock, so that a
+     * {@link #whenEmpty} action that changes the condition runs either before (nothing appended) or after.
+     *
+     * @return {@link #APPENDED}, {@link #REFUSED} or {@link #NOT_NOW}
+     */
+    public int lockedAppend(java.util.function.BooleanSupplier condition, byte[] data, int off, int len,
+            long receivedNanos, byte[] peer16, int peerPort) {
+        lock.lock();
+        try {
+            if (!condition.getAsBoolean()) {
+                return NOT_NOW;
+            }
+            return append(data, off, len, receivedNanos, peer16, peerPort) ? APPENDED : REFUSED;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Runs {@code r} under the spool's lock (appends and polls wait). */
     public void locked(Runnable r) {
         lock.lock();

@@ -70,6 +70,7 @@ public final class Spooler implements AutoCloseable {
     private final List<DatagramSpool> queues = new ArrayList<>(); // guarded by this; lowest id first
     private final List<Long> queueIds = new ArrayList<>();
     private volatile boolean spooling;
+    private final java.util.function.BooleanSupplier stillSpooling = () -> spooling; // one, not one per datagram
     private volatile boolean running = true;
     private final Thread drain;
     private final LongAdder direct = new LongAdder(), lost = new LongAdder(), spooled = new LongAdder(),
@@ -206,11 +207,20 @@ public final class Spooler implements AutoCloseable {
         }
         DatagramSpool q = tail();
         long need = recordBytes(len);
-        if (q != null && held.get() + need <= settings.maxBytes
-                && q.append(data, off, len, receivedNanos, peer16, peerPort)) {
-            held.addAndGet(need);
-            spooled.increment();
-            return true;
+        if (q != null && held.get() + need <= settings.maxBytes) {
+            // Append only while still spooling, under the queue's lock: the drain switches back to direct delivery
+            // under that lock once the queue is empty (whenEmpty), so a datagram appended here is replayed, and one
+            // that finds the switch made goes direct. Checking first and appending after left a datagram appended
+            // just after the switch in the spool, never replayed.
+            int r = q.lockedAppend(stillSpooling, data, off, len, receivedNanos, peer16, peerPort);
+            if (r == DatagramSpool.APPENDED) {
+                held.addAndGet(need);
+                spooled.increment();
+                return true;
+            }
+            if (r == DatagramSpool.NOT_NOW) {
+                return offer(data, off, len, receivedNanos, peer16, peerPort, direct); // delivered directly now
+            }
         }
         lost.increment();
         warn.warn("full", "spool {} is full ({} bytes): datagrams are lost (counted in "

@@ -129,7 +129,8 @@ public final class FaultMatrix {
         long inKafka = -1;
         long stored, unique, uniqueDatagrams;
         long agentsDatagrams, agentsGap, agentsReordered, agentsDuplicated, agentsResets, agentsSamplesLost;
-        long socketDrops, decodeErrors, duplicateMetric, spooled, replayed, spoolLost;
+        long socketDrops, decodeErrors, duplicateMetric, spooled, replayed, spoolLost, spoolHeldAtEnd;
+        boolean settled = true;
         long peakPending, peakLag, peakSpoolBytes, peakRss;
         double offeredRate, seconds, catchUpSeconds = -1;
         String rssBy = "";
@@ -203,6 +204,13 @@ public final class FaultMatrix {
             }
             if (agentsDatagrams != uniqueDatagrams) {
                 failures.add("agents counts " + agentsDatagrams + " datagrams, " + uniqueDatagrams + " stored");
+            }
+            if (!settled) {
+                failures.add("the pipeline did not settle within " + plan.settleSeconds() + " s");
+            }
+            if (spoolHeldAtEnd != 0) {
+                failures.add("the inlet's spool still held " + spoolHeldAtEnd + " datagrams at the end, its "
+                        + "downstream ready (spooled " + spooled + ", replayed " + replayed + ")");
             }
             if (spoolLost != 0) {
                 failures.add("the spool lost " + spoolLost + " datagrams");
@@ -858,7 +866,7 @@ public final class FaultMatrix {
                     return;
                 }
             }
-            row.observed.add("did not settle within " + plan.settleSeconds() + " s");
+            row.settled = false;
         }
 
         long uniqueSamples() {
@@ -890,6 +898,7 @@ public final class FaultMatrix {
                 row.spooled = inlet.total("vecflow_inlet_datagrams", "result=\"spooled\"");
                 row.replayed = inlet.total("vecflow_inlet_datagrams", "result=\"replayed\"");
                 row.spoolLost = inlet.total("vecflow_inlet_datagrams", "result=\"lost\"");
+                row.spoolHeldAtEnd = Math.round(inlet.now("vecflow_inlet_spool_datagrams", null));
             }
             for (Proc p : procs) {
                 p.term();
