@@ -3,7 +3,8 @@
 # processes, a load of synthetic sFlow agents, one row per scenario (sent, in Kafka, stored, unique, lost,
 # duplicated, agents gap, what the metrics said, memory).
 #
-#   bench/fault-matrix.sh [--short | --full] [--only SCENARIO[,..]] [--out DIR] [--keep] [--ports P1,P2,P3,P4,P5]
+#   bench/fault-matrix.sh [--short | --full] [--only SCENARIO[,..]] [--out DIR] [--keep] [--threads N]
+#                         [--flood-rate N] [--ports P1,P2,P3,P4,P5]
 #
 # Builds dist and its modules (test classes, no tests run) with ./mvnw, then runs io.vecflow.cli.FaultMatrix
 # from the test classpath. The short form is also a test of the suite (dist's FaultMatrixTest).
@@ -15,7 +16,8 @@ source "$ROOT/scripts/lib/common.sh"
 
 usage() {
   cat <<USAGE
-usage: bench/fault-matrix.sh [--short | --full] [--only SCENARIO[,SCENARIO..]] [--out DIR] [--keep] [--threads N] [--flood-rate N]
+usage: bench/fault-matrix.sh [--short | --full] [--only SCENARIO[,SCENARIO..]] [--out DIR] [--keep]
+                             [--threads N] [--flood-rate N]
                              [--ports CH_HTTP,CH_TCP,CH_INTERSERVER,KAFKA,KAFKA_CONTROLLER]
 
 Runs the collector's fault matrix against a private ClickHouse and Kafka (scripts/services/*.sh, by default on
