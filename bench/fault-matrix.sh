@@ -30,14 +30,15 @@ peak RSS per collector process. Exit status 0 when every goal is met, 1 when one
 Scenarios: baseline, clickhouse-down-outlet, clickhouse-down-all, outlet-kill-x3, kafka-down, inlet-kill,
 flood-10x, malformed-10pct, backlog.
 
-  --short   8 s outages, 3,000 datagrams/s, a 40 s backlog (default; about 5 minutes)
+  --short   8 s outages, 3,000 datagrams/s, a 30 s backlog (default; about 7 minutes)
   --full    60 s outages, 5,000 datagrams/s (20,000/s during the broker outage), a 5 min backlog (about 35 min)
   --only    run only these scenarios (comma-separated)
   --out     directory for each scenario's collector configs and logs, and table.md (default: a new temp dir)
   --keep    keep the services' directory (data and logs of ClickHouse and Kafka)
   --ports   the five service ports
   --threads the collectors' listen.threads (default 2)
-  --flood-rate  datagrams/s asked during the flood (default 10 x the base rate; the row gives what was offered)
+  --flood-rate  datagrams/s asked during the flood (default 300,000 short, 500,000 full: about 10 x what the
+            pipeline sustains; the sender offers what it can, the row gives how much)
 
 Needs: a JDK >= 25 (JAVA_HOME or /usr/lib/jvm), Debian's clickhouse-server, curl; the Kafka jars come from Maven
 Central (scripts/services/kafka/pom.xml).

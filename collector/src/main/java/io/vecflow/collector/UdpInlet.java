@@ -183,6 +183,7 @@ public final class UdpInlet implements AutoCloseable {
             Handler h = handlers.get(i);
             ch.config().setAutoRead(true);
             if (i == channels.size() - 1 || !(ch instanceof EpollDatagramChannel e)) {
+                h.staging = false;
                 continue;
             }
             long inode = SocketDrops.inodeOfFd(e.fd().intValue());
@@ -190,15 +191,16 @@ public final class UdpInlet implements AutoCloseable {
             while (inode >= 0 && System.nanoTime() < deadline) {
                 long loops = h.readLoops;
                 if (SocketDrops.rxQueue(inode) == 0) {
-                    // Dequeued; wait for the read loop that took the last of it to hand it on (if one runs).
-                    long until = System.nanoTime() + 20_000_000L;
-                    while (h.readLoops == loops && System.nanoTime() < until) {
+                    // Dequeued; if a read loop is handing it on (the first datagrams can take tens of ms: class
+                    // loading, the spool), wait for that loop to finish.
+                    while (h.inLoop && h.readLoops == loops && System.nanoTime() < deadline) {
                         java.util.concurrent.locks.LockSupport.parkNanos(100_000);
                     }
                     break;
                 }
                 java.util.concurrent.locks.LockSupport.parkNanos(200_000);
             }
+            h.staging = false;
         }
     }
 
@@ -228,6 +230,10 @@ public final class UdpInlet implements AutoCloseable {
         private final byte[] peer16 = new byte[16];
         /** Read loops finished (each after handing on the datagrams it read); written by the event loop only. */
         volatile long readLoops;
+        /** True until the sockets started reading in order: only then is {@link #inLoop} kept. */
+        volatile boolean staging = true;
+        /** While staging: a read loop is handing on datagrams (set by the first of the loop, cleared at its end). */
+        volatile boolean inLoop;
 
         Handler(DatagramProcessor proc, int limit, LongAdder truncated) {
             this.proc = proc;
@@ -237,12 +243,16 @@ public final class UdpInlet implements AutoCloseable {
 
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
+            inLoop = false;
             readLoops++; // only the channel's event loop writes it
             ctx.fireChannelReadComplete();
         }
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket p) {
+            if (staging) {
+                inLoop = true;
+            }
             long now = EpochNanos.now();
             ByteBuf c = p.content();
             int len = c.readableBytes();

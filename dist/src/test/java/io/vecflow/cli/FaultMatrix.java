@@ -94,19 +94,22 @@ public final class FaultMatrix {
      * @param warmupSeconds load from a warm-up agent (192.0.2.100, not counted) before the measured agents send,
      *     at the scenario's rate: the collectors' JIT warm-up is not what a scenario measures (its socket drops
      *     are reported apart)
+     * @param floodRate datagrams/s asked during the flood: about 10 × what the pipeline sustains (the outlet catches
+     *     up ~50,000/s here); the sender offers what it can and the row says how much
      */
     public record Plan(String form, int rate, int kafkaDownRate, int loadSeconds, int outageSeconds, int leadSeconds,
             int killGapSeconds, int floodSeconds, int backlogSeconds, long maxPendingBytes, String heap,
-            long rssCapBytes, int settleSeconds, int warmupSeconds) {
-        /** @return the short form: every scenario, 8 s outages, 3,000 datagrams/s, a 40 s backlog. */
+            long rssCapBytes, int settleSeconds, int warmupSeconds, int floodRate) {
+        /** @return the short form: every scenario, 8 s outages, 3,000 datagrams/s, a 30 s backlog. */
         public static Plan shortForm() {
-            return new Plan("short", 3000, 3000, 8, 8, 4, 4, 10, 40, 2L << 20, "512m", 1L << 30, 120, 3);
+            return new Plan("short", 3000, 3000, 8, 8, 4, 4, 10, 30, 2L << 20, "512m", 1L << 30, 120, 3, 300_000);
         }
 
         /** @return the full form: 60 s outages, 5,000 datagrams/s (20,000 during the broker outage), a 5 min
          *  backlog. */
         public static Plan fullForm() {
-            return new Plan("full", 5_000, 20_000, 30, 60, 10, 10, 10, 300, 16L << 20, "512m", 1L << 30, 600, 10);
+            return new Plan("full", 5_000, 20_000, 30, 60, 10, 10, 10, 300, 16L << 20, "512m", 1L << 30, 600, 10,
+                    500_000);
         }
     }
 
@@ -118,7 +121,7 @@ public final class FaultMatrix {
         int chHttp = 38123, chTcp = 39000, chInter = 39009, kafka = 39092, kafkaController = 39093;
         boolean keep;
         int threads = 2;
-        /** Flood rate, datagrams/s; 0 = 10 × the plan's base rate. */
+        /** Flood rate, datagrams/s; 0 = the plan's. */
         double floodRate;
     }
 
@@ -986,7 +989,7 @@ public final class FaultMatrix {
 
     FaultMatrix(Plan plan, Services services, Path out, int threads, double floodRate) {
         this.threads = threads;
-        this.floodRate = floodRate > 0 ? floodRate : 10.0 * plan.rate();
+        this.floodRate = floodRate > 0 ? floodRate : plan.floodRate();
         this.plan = plan;
         this.services = services;
         this.out = out;
@@ -1449,14 +1452,14 @@ public final class FaultMatrix {
             records in the raw topic, rows stored, unique, lost, duplicated, the agents table's gap, what the metrics
             said, memory. Exit 0 when every goal is met, 1 otherwise.
 
-              --short   8 s outages, 3,000 datagrams/s, a 40 s backlog (default; the test command runs it)
+              --short   8 s outages, 3,000 datagrams/s, a 30 s backlog (default; the test command runs it)
               --full    60 s outages, 5,000 datagrams/s (20,000/s during the broker outage), a 5 min backlog
               --only    scenarios, of: %s
               --out     directory for the collectors' configs, logs and table.md (default a new temp dir)
               --keep    leave the services' directory in place
               --threads the collectors' listen.threads (default 2)
-              --flood-rate  datagrams/s asked during the flood (default 10 x the base rate; the sender
-                        offers what it can, the row says how much)
+              --flood-rate  datagrams/s asked during the flood (default 300,000 short, 500,000 full: about
+                        10 x what the pipeline sustains; the sender offers what it can, the row says how much)
             """.formatted(String.join(", ", SCENARIOS));
 
     /**
