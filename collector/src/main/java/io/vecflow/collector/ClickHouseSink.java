@@ -109,6 +109,8 @@ public final class ClickHouseSink implements FlowSink {
     private final RateLimitedLog warn = new RateLimitedLog(log, 60_000);
     /** Test hook: this many successful inserts report a failure afterwards (to prove retries do not double rows). */
     volatile int failAfterInsertForTest;
+    /** Test hook: this many successful {@link #insertRows} report a failure afterwards. */
+    volatile int failRowsAfterInsertForTest;
     /** Test hook: while true every insert fails (as when the server is away). */
     volatile boolean failInsertsForTest;
 
@@ -557,6 +559,10 @@ public final class ClickHouseSink implements FlowSink {
         requireConnected();
         try {
             insert(database + "." + table, columns, w);
+            if (failRowsAfterInsertForTest > 0) {
+                failRowsAfterInsertForTest--;
+                throw new IOException("injected: the insert landed but its answer was lost");
+            }
         } catch (Exception e) {
             lastError = rootMessage(e);
             throw new IOException("insert of " + w.rows() + " rows into " + database + "." + table + " failed: "

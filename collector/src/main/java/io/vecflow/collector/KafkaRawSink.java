@@ -166,11 +166,16 @@ public final class KafkaRawSink implements RawSink, Spooler.Downstream {
         final byte[] value;
         final long receivedNanos;
         final byte[] src;
+        /** The thread inside {@code producer.send} for this record, null once it returned. */
+        volatile Thread sending;
+        /** Set when the producer failed the record with a retriable error before {@code send} returned. */
+        volatile boolean refusedInSend;
 
         Pending(byte[] value, long receivedNanos, byte[] src) {
             this.value = value;
             this.receivedNanos = receivedNanos;
             this.src = src;
+            this.sending = Thread.currentThread();
         }
 
         @Override
@@ -184,6 +189,13 @@ public final class KafkaRawSink implements RawSink, Spooler.Downstream {
             }
             boolean permanent = e instanceof org.apache.kafka.common.errors.ApiException
                     && !(e instanceof org.apache.kafka.common.errors.RetriableException);
+            if (!permanent && sending == Thread.currentThread()) {
+                // Failed inside producer.send (KafkaProducer reports e.g. "not present in metadata after 0 ms" to
+                // the callback instead of throwing): send() refuses it, the caller keeps the datagram.
+                lastError = e;
+                refusedInSend = true;
+                return;
+            }
             if (!permanent && handOn(this)) {
                 return;
             }
@@ -254,8 +266,9 @@ public final class KafkaRawSink implements RawSink, Spooler.Downstream {
      * Hands one datagram to the producer without waiting.
      *
      * @return true if the producer took it (it is then delivered, or handed to the undelivered target when the sink
-     *     closes first); false if the producer refused it at once (no metadata yet, buffer exhausted, closed): nothing
-     *     is kept, the caller still holds the datagram
+     *     closes first); false if the producer refused it at once — it threw, or failed the record with a retriable
+     *     error before returning (no metadata for the topic yet, buffer exhausted, closed): nothing is kept, the
+     *     caller still holds the datagram
      */
     public boolean send(byte[] data, int off, int len, long receivedNanos, byte[] peer16, int peerPort) {
         byte[] value = Arrays.copyOfRange(data, off, off + len);
@@ -269,11 +282,18 @@ public final class KafkaRawSink implements RawSink, Spooler.Downstream {
             lastProgressNanos = System.nanoTime(); // a stall is measured from the first record waiting
         }
         inFlightBytes.addAndGet(len);
+        Pending pending = new Pending(value, receivedNanos, src);
         try {
             producer.send(new ProducerRecord<>(topic, null, receivedNanos / 1_000_000, agentKey(value), value, headers),
-                    new Pending(value, receivedNanos, src));
+                    pending);
+            pending.sending = null;
+            if (pending.refusedInSend) {
+                refusedAtOnce.incrementAndGet(); // the callback already gave back its in-flight accounting
+                return false;
+            }
             return true;
         } catch (RuntimeException e) {
+            pending.sending = null;
             // Refused before it was taken: no callback will come.
             inFlightBytes.addAndGet(-len);
             inFlightRecords.decrementAndGet();

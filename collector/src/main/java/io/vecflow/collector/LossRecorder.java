@@ -64,7 +64,9 @@ public final class LossRecorder implements AutoCloseable {
      * @throws java.io.IOException if the insert fails
      */
     public synchronized void record() throws java.io.IOException {
+        resolveUnsure();
         long now = System.currentTimeMillis() / 1000;
+        markAgent = null;
         RowBinaryWriter w = new RowBinaryWriter(4096);
         List<Object[]> next = new ArrayList<>(); // {key, totals} to store once the insert worked
         for (LossTracker.AgentStats a : tracker.agents()) {
@@ -78,6 +80,11 @@ public final class LossRecorder implements AutoCloseable {
             long[] d = delta(k, v, next);
             if (d != null) {
                 w.writeLoss(now, a.agent, a.subAgentId, 0, 0, 255, d, a.lastStream, a.lastOffset);
+                if (markAgent == null) {
+                    markAgent = a.agent.clone();
+                    markStream = a.lastStream;
+                    markOffset = a.lastOffset;
+                }
             }
         }
         Map<String, long[]> streamOf = new HashMap<>();
@@ -96,18 +103,64 @@ public final class LossRecorder implements AutoCloseable {
                 long[] so = streamOf.getOrDefault(java.util.HexFormat.of().formatHex(s.agent) + "/" + s.subAgentId,
                         new long[] {0x8000_0000L, 0});
                 w.writeLoss(now, s.agent, s.subAgentId, s.sourceIdType, s.sourceIdIndex, s.family, d, so[0], so[1]);
+                if (markAgent == null) {
+                    markAgent = s.agent.clone();
+                    markStream = so[0];
+                    markOffset = so[1];
+                }
             }
         }
         try {
             sink.insertRows("agents", COLUMNS, w);
         } catch (java.io.IOException e) {
             failures++;
+            // The insert may have landed anyway (an answer lost, a timeout after the server took it): remember one
+            // of its rows, so that the next call asks the table before writing these increases again.
+            unsure = w.rows() == 0 ? null : new Unsure(markAgent, markStream, markOffset, next, w.rows());
             throw e;
         }
+        adopt(next, w.rows());
+    }
+
+    /**
+     * A failed insert that may have stored its rows: one of them (agent, ingest stream and offset — unique, since
+     * an agent's row is written only when its counts changed, which only a newer datagram does) and the totals to
+     * adopt if it is there.
+     */
+    private record Unsure(byte[] agent, long stream, long offset, List<Object[]> next, int rows) {}
+
+    private Unsure unsure;
+    private byte[] markAgent;
+    private long markStream, markOffset;
+
+    private void adopt(List<Object[]> next, int rows) {
         for (Object[] kv : next) {
             stored.put((String) kv[0], (long[]) kv[1]);
         }
-        rowsWritten += w.rows();
+        rowsWritten += rows;
+    }
+
+    /** Before writing again after a failed insert: did it land? If so its increases are stored; then adopt them. */
+    private void resolveUnsure() throws java.io.IOException {
+        Unsure u = unsure;
+        if (u == null) {
+            return;
+        }
+        // (IngestStream, IngestOffset) names one datagram, so one agent: no other row carries it.
+        String n = sink.queryString("SELECT count() FROM " + sink.database() + ".agents WHERE IngestStream = "
+                + u.stream() + " AND IngestOffset = " + u.offset() + " FORMAT TabSeparated").trim();
+        if (Long.parseLong(n) > 0) {
+            adopt(u.next(), u.rows()); // it landed: counted once, not again
+            foundStored++;
+        }
+        unsure = null;
+    }
+
+    private long foundStored;
+
+    /** @return failed agents inserts found stored anyway when asked (their increases were not written again). */
+    public synchronized long foundStored() {
+        return foundStored;
     }
 
     /** The increase of {@code v} over what is stored for {@code key}, or null when nothing changed. */

@@ -254,6 +254,8 @@ public final class LossTracker {
                 : back <= REORDER_WINDOW ? lateOrDuplicate(a, back, uptime, print) : 0;
         if (late == DUPLICATE_COPY) {
             a.datagramsDuplicated++;
+            a.lastStream = stream; // a change of the agent's counts is always tagged with a newer offset
+            a.lastOffset = offset;
             return DUPLICATE;
         }
         a.datagrams++;

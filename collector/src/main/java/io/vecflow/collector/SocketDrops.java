@@ -85,6 +85,39 @@ public final class SocketDrops {
         return n;
     }
 
+    /**
+     * @param inode a socket's inode
+     * @return the bytes queued in the socket's receive buffer ({@code rx_queue} of {@code /proc/net/udp} or
+     *     {@code udp6}), or -1 when the socket is not found
+     */
+    static long rxQueue(long inode) {
+        for (String t : new String[] {"/proc/net/udp", "/proc/net/udp6"}) {
+            try {
+                List<String> lines = Files.readAllLines(Path.of(t));
+                for (int i = 1; i < lines.size(); i++) {
+                    String[] f = lines.get(i).trim().split("\\s+");
+                    if (f.length >= 10 && Long.parseLong(f[9]) == inode) {
+                        String q = f[4]; // tx_queue:rx_queue, hex
+                        return Long.parseLong(q.substring(q.indexOf(':') + 1), 16);
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // no such table
+            }
+        }
+        return -1;
+    }
+
+    /** @return the inode of this process's socket file descriptor {@code fd}, or -1. */
+    static long inodeOfFd(int fd) {
+        try {
+            String t = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString();
+            return t.startsWith("socket:[") ? Long.parseLong(t.substring(8, t.length() - 1)) : -1;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     private static Set<Long> socketInodes() {
         Set<Long> out = new HashSet<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(Path.of("/proc/self/fd"))) {

@@ -33,6 +33,7 @@ import java.util.function.Supplier;
 public final class UdpInlet implements AutoCloseable {
     private final EventLoopGroup group;
     private final List<Channel> channels = new ArrayList<>();
+    private final List<Handler> handlers = new ArrayList<>();
     private final InetSocketAddress bound;
     private final LongAdder truncated;
 
@@ -116,14 +117,17 @@ public final class UdpInlet implements AutoCloseable {
             }
             for (int i = 0; i < n; i++) {
                 DatagramProcessor proc = processors.get();
+                Handler handler = new Handler(proc, limit, truncated);
+                handlers.add(handler);
                 Bootstrap b = new Bootstrap().group(group)
                         .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
                         .option(ChannelOption.SO_RCVBUF, receiveBufferBytes)
                         .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(
                                 batched ? slot * batch : 65536))
-                        .handler(new Handler(proc, limit, truncated));
+                        .handler(handler);
                 if (epoll && n > 1) {
                     b.option(EpollChannelOption.SO_REUSEPORT, true);
+                    b.option(ChannelOption.AUTO_READ, false); // read in socket order once all are bound (below)
                 }
                 if (batched) {
                     b.option(EpollChannelOption.MAX_DATAGRAM_PAYLOAD_SIZE, slot);
@@ -138,6 +142,9 @@ public final class UdpInlet implements AutoCloseable {
                 Channel ch = f.channel();
                 channels.add(ch);
                 addr = (InetSocketAddress) ch.localAddress(); // later sockets bind the port the first one got
+            }
+            if (epoll && n > 1) {
+                startReadingInOrder();
             }
         } catch (Throwable t) {
             // A failed bind (port taken, bad address) must not leave sockets or event-loop threads behind.
@@ -169,6 +176,47 @@ public final class UdpInlet implements AutoCloseable {
         }
     }
 
+    /** Longest wait for a socket's backlog to be handed on before the next socket starts reading, ms. */
+    static final long STAGE_WAIT_MS = 1000;
+
+    /**
+     * Starts reading the SO_REUSEPORT sockets one after the other, each once the previous one has handed on what it
+     * held when they were all bound. When a socket joins the group the kernel moves some sources to it (the socket
+     * of a 4-tuple is {@code reciprocal_scale(hash, sockets)}, which only grows as sockets are added), so what a
+     * source sent while the group was smaller waits in a lower-numbered socket and is older than all of its
+     * datagrams in later ones. Reading every socket at once let a later socket's thread hand on a source's new
+     * datagrams before an earlier one's thread its old ones: an inlet (re)started under load reordered each agent's
+     * first datagrams, which the loss accounting counts as lost and late. A socket's backlog is handed on once its
+     * receive queue ({@code rx_queue} in {@code /proc/net/udp}) was seen empty and one more read loop finished;
+     * at most {@link #STAGE_WAIT_MS} per socket (a busier socket may never look empty: then it is not waited for).
+     */
+    private void startReadingInOrder() throws InterruptedException {
+        for (int i = 0; i < channels.size(); i++) {
+            Channel ch = channels.get(i);
+            Handler h = handlers.get(i);
+            ch.config().setAutoRead(true);
+            if (i == channels.size() - 1 || !(ch instanceof EpollDatagramChannel e)) {
+                h.staging = false;
+                continue;
+            }
+            long inode = SocketDrops.inodeOfFd(e.fd().intValue());
+            long deadline = System.nanoTime() + STAGE_WAIT_MS * 1_000_000L;
+            while (inode >= 0 && System.nanoTime() < deadline) {
+                long loops = h.readLoops;
+                if (SocketDrops.rxQueue(inode) == 0) {
+                    // Dequeued; if a read loop is handing it on (the first datagrams can take tens of ms: class
+                    // loading, the spool), wait for that loop to finish.
+                    while (h.inLoop && h.readLoops == loops && System.nanoTime() < deadline) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+                    }
+                    break;
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+            }
+            h.staging = false;
+        }
+    }
+
     /** @return the bound address (with the real port when 0 was asked). */
     public InetSocketAddress localAddress() {
         return bound;
@@ -193,6 +241,12 @@ public final class UdpInlet implements AutoCloseable {
         private final LongAdder truncated;
         private final byte[] buf = new byte[65536];
         private final byte[] peer16 = new byte[16];
+        /** Read loops finished (each after handing on the datagrams it read); written by the event loop only. */
+        volatile long readLoops;
+        /** True until the sockets started reading in order: only then is {@link #inLoop} kept. */
+        volatile boolean staging = true;
+        /** While staging: a read loop is handing on datagrams (set by the first of the loop, cleared at its end). */
+        volatile boolean inLoop;
 
         Handler(DatagramProcessor proc, int limit, LongAdder truncated) {
             this.proc = proc;
@@ -201,7 +255,17 @@ public final class UdpInlet implements AutoCloseable {
         }
 
         @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            inLoop = false;
+            readLoops++; // only the channel's event loop writes it
+            ctx.fireChannelReadComplete();
+        }
+
+        @Override
         protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket p) {
+            if (staging) {
+                inLoop = true;
+            }
             long now = EpochNanos.now();
             ByteBuf c = p.content();
             int len = c.readableBytes();

@@ -276,6 +276,36 @@ class FaultToleranceTest {
     }
 
     /**
+     * An agents insert that landed but whose answer was lost is not written again: the next insert first asks the
+     * table for one of its rows (by the ingest offset it carries) and, finding it, counts it as stored.
+     */
+    @Test
+    void anAgentsInsertThatLandedButReportedFailureIsNotWrittenTwice() throws Exception {
+        String db = db("agentsunsure");
+        try (ClickHouseSink sink = new ClickHouseSink(TestSupport.clickhouseUrl(), "default", "", db, 1000, 3_600_000)) {
+            CollectorStats st = new CollectorStats();
+            DatagramProcessor p = new DatagramProcessor(st.decode, st, List.of(), List.of());
+            LossRecorder rec = new LossRecorder(st.loss, sink, 0);
+            SyntheticAgents agents = new SyntheticAgents(2, 1);
+            byte[] peer = new byte[16];
+            for (int i = 0; i < 10; i++) {
+                byte[] d = agents.next(i % 2);
+                p.process(d, 0, d.length, EpochNanos.now(), peer, 1);
+            }
+            sink.failRowsAfterInsertForTest = 1;
+            org.assertj.core.api.Assertions.assertThatThrownBy(rec::record).isInstanceOf(java.io.IOException.class);
+            for (int i = 0; i < 4; i++) {
+                byte[] d = agents.next(i % 2);
+                p.process(d, 0, d.length, EpochNanos.now(), peer, 1);
+            }
+            rec.record();
+            assertThat(rec.foundStored()).isEqualTo(1);
+        }
+        assertThat(q("SELECT sum(Datagrams) FROM " + db + ".agents WHERE SampleFamily = 255")).isEqualTo(14);
+        assertThat(q("SELECT sum(Samples) FROM " + db + ".agents WHERE SampleFamily = 0")).isEqualTo(14);
+    }
+
+    /**
      * Item 6 (replays): a second outlet in the group takes partitions over from the first, which takes them back
      * when it stops: every datagram is stored once and counted once in the agents table (never as reordering), and
      * the two outlets' JSON-lines files hold each row once.
