@@ -36,22 +36,33 @@ log_tail() {
 
 ready() { vf_port_open "$PORT" && grep -qF "$READY_LINE" "$DIR/kafka.log" 2>/dev/null; }
 
-# Jars: resolved once per DIR; the marker holds the pom's checksum, so a half-copied or outdated lib/ is redone.
+# Jars: resolved once per checksum of the pom into a shared cache (VF_KAFKA_LIB_CACHE, default
+# ~/.cache/vecflow/kafka-lib-<sum>), then copied into DIR/lib; the marker holds the pom's checksum, so a half-copied or
+# outdated lib/ is redone. The cache spares every further broker (the tests', the fault matrix's) the Maven run.
 resolve_jars() {
-  local sum t0
+  local sum t0 key cache
   sum=$(cksum <"$POM")
   if [[ -f "$DIR/lib/.resolved" && "$(cat "$DIR/lib/.resolved")" == "$sum" ]]; then
     vf_log "Kafka jars already in $DIR/lib"
     return 0
   fi
+  key=$(printf '%s' "$sum" | tr -c '0-9' '-')
+  cache=${VF_KAFKA_LIB_CACHE:-${HOME:-/tmp}/.cache/vecflow/kafka-lib-$key}
   t0=$(date +%s)
-  vf_log "resolving Kafka jars into $DIR/lib (Maven Central / ~/.m2)"
+  if [[ ! -f "$cache/.resolved" || "$(cat "$cache/.resolved")" != "$sum" ]]; then
+    vf_log "resolving Kafka jars into $cache (Maven Central / ~/.m2)"
+    rm -rf "${cache:?}"
+    mkdir -p "$cache"
+    (cd "$ROOT" && ./mvnw -q -B -f "$POM" dependency:copy-dependencies -DoutputDirectory="$cache") ||
+      vf_die "could not resolve the Kafka jars with ./mvnw -f $POM (network / Maven Central reachable?)"
+    compgen -G "$cache/kafka_2.13-*.jar" >/dev/null || vf_die "kafka_2.13 jar missing from $cache after resolve"
+    echo "$sum" >"$cache/.resolved"
+  fi
   rm -rf "${DIR:?}/lib"
-  (cd "$ROOT" && ./mvnw -q -B -f "$POM" dependency:copy-dependencies -DoutputDirectory="$DIR/lib") ||
-    vf_die "could not resolve the Kafka jars with ./mvnw -f $POM (network / Maven Central reachable?)"
-  compgen -G "$DIR/lib/kafka_2.13-*.jar" >/dev/null || vf_die "kafka_2.13 jar missing from $DIR/lib after resolve"
+  mkdir -p "$DIR/lib"
+  cp "$cache"/*.jar "$DIR/lib/"
   echo "$sum" >"$DIR/lib/.resolved"
-  vf_log "Kafka jars resolved ($(($(date +%s) - t0))s)"
+  vf_log "Kafka jars in $DIR/lib ($(($(date +%s) - t0))s)"
 }
 
 write_config() {
