@@ -135,7 +135,7 @@ class LossTrackerTest {
         assertThat(a.datagramsReordered).isEqualTo(1);
         assertThat(a.datagramsDuplicated).isEqualTo(1);
         assertThat(a.lastStream).isZero();
-        assertThat(a.lastOffset).as("the stream position of the last datagram counted").isEqualTo(2);
+        assertThat(a.lastOffset).as("the stream position of the last datagram that changed its counts").isEqualTo(3);
     }
 
     @Test
