@@ -11,7 +11,7 @@ import io.vecflow.netlink.netdm.NetDmTransport;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.netns.NetnsLab;
 import io.vecflow.dataplane.port.AfPacketPort;
-import io.vecflow.dataplane.port.NetNamespace;
+import io.vecflow.common.NetNamespace;
 import io.vecflow.dataplane.port.Port;
 import io.vecflow.dataplane.port.PortCounters;
 import java.io.IOException;
