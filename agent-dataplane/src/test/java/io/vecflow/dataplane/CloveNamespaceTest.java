@@ -7,7 +7,7 @@ import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.control.ControlClient;
 import io.vecflow.dataplane.lb.Clove;
 import io.vecflow.dataplane.netns.NetnsLab;
-import io.vecflow.dataplane.port.NetNamespace;
+import io.vecflow.common.NetNamespace;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

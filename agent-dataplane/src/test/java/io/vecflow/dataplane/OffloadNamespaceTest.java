@@ -1,18 +1,17 @@
 package io.vecflow.dataplane;
 
+import static io.vecflow.dataplane.OffloadLab.MAC_A;
+import static io.vecflow.dataplane.OffloadLab.MAC_B;
+import static io.vecflow.dataplane.OffloadLab.MAC_P0;
+import static io.vecflow.dataplane.OffloadLab.MAC_P1;
+import static io.vecflow.dataplane.OffloadLab.diagnostics;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vecflow.common.NetNamespace;
 import io.vecflow.dataplane.config.DataplaneAssembly;
-import io.vecflow.dataplane.control.ControlClient;
-import io.vecflow.hsflowd.dropmon.DropmonModule;
-import io.vecflow.hsflowd.dropmon.DropmonSettings;
-import io.vecflow.netlink.netdm.NetDmSubscriber;
-import io.vecflow.netlink.netdm.NetDmTransport;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.netns.NetnsLab;
 import io.vecflow.dataplane.port.AfPacketPort;
-import io.vecflow.dataplane.port.NetNamespace;
-import io.vecflow.dataplane.port.Port;
 import io.vecflow.dataplane.port.PortCounters;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,12 +19,8 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.ByteBuffer;
-import java.nio.channels.DatagramChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
@@ -43,86 +38,46 @@ import org.junit.jupiter.api.io.TempDir;
  * Kernel TCP through the dataplane's AF_PACKET ports with the veth offloads left at their defaults (TSO, GSO, GRO and
  * checksum offload on): the Linux stacks in the end namespaces hand their veth GSO super-frames of up to 64 KiB with
  * partial checksums, which reach the ports as such. Needs root; namespaces, veths and processes are created and
- * removed here (prefix {@code vfof}, see {@link NetnsLab}).
+ * removed here ({@link OffloadLab}: prefix {@code vfof}, see {@link NetnsLab}).
  *
  * <pre>
  *  ns a ── a / p0 ──► ns dp (vecflow, 2 workers: l2 xconnect p0↔p1, or routed) ── p1 / b ──► ns b
  * </pre>
  *
  * A few MiB go each way over one TCP connection (IPv4, and IPv6 on the cross-connect), bounded in time; the bytes are
- * compared by SHA-256.
+ * compared by SHA-256. The drops of the same topology, judged by the agent's dropmon module, are tested in the it
+ * module ({@code OffloadDropsNamespaceTest}).
  */
 class OffloadNamespaceTest {
     private static final int TRANSFER_BYTES = 4 << 20;
     private static final int TCP_PORT = 5001;
     private static final long TRANSFER_TIMEOUT_S = 40;
-    private static final String MAC_A = "02:00:00:00:0f:0a", MAC_B = "02:00:00:00:0f:0b";
-    private static final String MAC_P0 = "02:00:00:00:0f:10", MAC_P1 = "02:00:00:00:0f:11";
-    private static final int G_PSAMPLE = 27, G_NETDM = 28, G_COUNTERS = 30;
 
     @TempDir
     Path tmp;
 
+    private OffloadLab offload;
     private NetnsLab lab;
     private String a, b, dp;
 
     @BeforeEach
     void namespaces() throws Exception {
-        lab = NetnsLab.open("vfof");
-        a = lab.namespace("a");
-        b = lab.namespace("b");
-        dp = lab.namespace("dp");
-        lab.sysctl(dp, "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1");
-        for (String ns : new String[] {a, b}) {
-            lab.sysctl(ns, "net.ipv6.conf.all.accept_dad=0", "net.ipv6.conf.default.accept_dad=0");
-        }
-        lab.veth(a, lab.dev("a"), dp, lab.dev("p0"));
-        lab.veth(b, lab.dev("b"), dp, lab.dev("p1"));
-        lab.ip(a, "link", "set", lab.dev("a"), "address", MAC_A, "up");
-        lab.ip(b, "link", "set", lab.dev("b"), "address", MAC_B, "up");
-        lab.ip(dp, "link", "set", lab.dev("p0"), "address", MAC_P0, "up");
-        lab.ip(dp, "link", "set", lab.dev("p1"), "address", MAC_P1, "up");
+        offload = new OffloadLab(tmp);
+        lab = offload.lab;
+        a = offload.a;
+        b = offload.b;
+        dp = offload.dp;
     }
 
     @AfterEach
     void remove() {
-        if (lab != null) {
-            lab.close();
+        if (offload != null) {
+            offload.close();
         }
     }
 
     private DataplaneConfig config(String name, String body) throws IOException {
-        return config(name, body, "sampling-rate: 0");
-    }
-
-    private DataplaneConfig config(String name, String body, String sflow) throws IOException {
-        return config(name, body, sflow, "");
-    }
-
-    /** @param p0AfPacket more af-packet keys of port p0, e.g. {@code ", ring-block-bytes: 4096"} */
-    private DataplaneConfig config(String name, String body, String sflow, String p0AfPacket) throws IOException {
-        String yaml = """
-                workers: 2
-                ports:
-                  - {name: p0, type: af_packet, if-index: 1, netns: %1$s, mac: "%3$s", mode: %5$s, af-packet: {interface: %2$sp0%12$s}}
-                  - {name: p1, type: af_packet, if-index: 2, netns: %1$s, mac: "%4$s", mode: %5$s, af-packet: {interface: %2$sp1}}
-                sflow:
-                  %7$s
-                  usersock-groups: {psample: %8$d, net-dm: %9$d, counters: %10$d}
-                control-socket: %6$s
-                metrics: {port: %11$d}
-                """.formatted(dp, lab.dev(""), MAC_P0, MAC_P1, body.startsWith("xconnects") ? "l2" : "l3",
-                tmp.resolve(name + ".sock"), sflow.replace("\n", "\n  "), G_PSAMPLE, G_NETDM, G_COUNTERS,
-                freePort(), p0AfPacket) + body;
-        Path f = tmp.resolve(name + ".yaml");
-        Files.writeString(f, yaml);
-        return DataplaneConfig.load(f);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+        return offload.config(name, body);
     }
 
     /** What one direction of a transfer carried: byte count and SHA-256. */
@@ -210,17 +165,6 @@ class OffloadNamespaceTest {
                 return new Transfer(c[0], s[0], s[1], c[1], (System.nanoTime() - start) / 1_000_000);
             }
         }
-    }
-
-    private static String diagnostics(Dataplane d) {
-        StringBuilder sb = new StringBuilder("show errors:\n").append(d.showErrors()).append("show interfaces:\n")
-                .append(d.showInterfaces());
-        for (Port p : d.interfaces().ports()) {
-            if (p instanceof AfPacketPort ap) {
-                sb.append(ap.name()).append(": ").append(ap.offloadSummary()).append('\n');
-            }
-        }
-        return sb.toString();
     }
 
     private void assertTransferIntact(Dataplane d, String server, String bind) throws Exception {
@@ -317,168 +261,6 @@ class OffloadNamespaceTest {
                 d.stop();
             }
             assertSegmentedAndNothingLost(d);
-        }
-    }
-
-    /**
-     * The output port's MTU is lower than the input's (1280 on p1, a mis-set L2 segment): the frames it cannot send
-     * are counted once — tx errors of p1, under "tx frame too long" in {@code show errors} and the drops metric, not as
-     * p0's ifInDiscards — and each becomes a discard sample (NET_DM) with its input port, which the agent's dropmon
-     * module classifies as sFlow 262 pkt_too_big; the frames that fit go through.
-     */
-    @Test
-    void framesTheOutputPortCannotSendAreDropsWithAReasonAndADiscardSample() throws Exception {
-        int big = 10, small = 10;
-        lab.ip(dp, "link", "set", lab.dev("p1"), "mtu", "1280");
-        lab.address(a, lab.dev("a"), "10.33.0.1/24");
-        lab.address(b, lab.dev("b"), "10.33.0.2/24");
-        lab.ip(a, "neigh", "add", "10.33.0.2", "lladdr", MAC_B, "dev", lab.dev("a"), "nud", "permanent");
-        List<long[]> discards = Collections.synchronizedList(new ArrayList<>()); // {sFlow code, input ifIndex}
-        List<String> reasons = Collections.synchronizedList(new ArrayList<>());
-        DropmonSettings ds = new DropmonSettings();
-        ds.limit = 100_000;
-        DropmonModule dropmon = new DropmonModule(ds, 128, f -> discards.add(new long[] {f.reason, f.input}),
-                System::nanoTime, null);
-        String sflow = "sampling-rate: 1\ndirection: rx\ninterfaces: [p0, p1]\ndrop-monitoring: true";
-        try (NetDmSubscriber sub = NetDmSubscriber.open(NetDmTransport.USERSOCK, G_NETDM);
-                DataplaneAssembly asm = DataplaneAssembly.open(config("mtu", "xconnects:\n  - [p0, p1]\n", sflow),
-                        System.err::println, true);
-                DatagramChannel rx = NetNamespace.callIn(b, () -> DatagramChannel.open().bind(
-                        new InetSocketAddress("10.33.0.2", 9999)));
-                DatagramChannel tx = NetNamespace.callIn(a, DatagramChannel::open)) {
-            Dataplane d = asm.dataplane();
-            d.start();
-            try {
-                InetSocketAddress to = new InetSocketAddress("10.33.0.2", 9999);
-                for (int i = 0; i < big; i++) {
-                    tx.send(ByteBuffer.wrap(new byte[1400]), to); // 1442-byte frames > 1280 + 14
-                }
-                for (int i = 0; i < small; i++) {
-                    tx.send(ByteBuffer.wrap(new byte[100 + i]), to);
-                }
-                rx.configureBlocking(false);
-                ByteBuffer got = ByteBuffer.allocate(2048);
-                int arrived = 0;
-                long end = System.nanoTime() + 10_000_000_000L;
-                while (System.nanoTime() < end && (arrived < small || discards.size() < big)) {
-                    sub.poll(Duration.ofMillis(20), al -> {
-                        if (al.inPortIfIndex() == d.osIndex(1)) { // p0's one number for the agent (OSINDEX)
-                            reasons.add(al.reason() + "/" + al.hwTrapName());
-                            dropmon.onAlert(al);
-                        }
-                    });
-                    got.clear();
-                    if (rx.receive(got) != null) {
-                        assertThat(got.position()).as("a datagram that fits").isBetween(100, 100 + small - 1);
-                        arrived++;
-                    }
-                }
-                assertThat(arrived).as("small datagrams through").isEqualTo(small);
-            } finally {
-                d.stop();
-            }
-            System.out.printf("offload namespace test, MTU 1280 on p1:%n%s", diagnostics(d));
-            assertThat(d.dropped(DropReason.TX_FRAME_TOO_LONG, 1)).isEqualTo(big);
-            assertThat(d.showErrors()).containsPattern("\\s" + big + "\\s+tx frame too long\\s+262");
-            var reply = ControlClient.send(tmp.resolve("mtu.sock"), "show errors", Duration.ofSeconds(10));
-            assertThat(reply.text()).containsPattern("\\s" + big + "\\s+tx frame too long");
-            String prom = scrape(asm);
-            assertThat(prom).contains("vecflow_dataplane_drops_total{interface=\"p0\",reason=\"tx frame too long\"} "
-                    + big + ".0");
-            PortCounters c1 = d.interfaces().port(2).counters();
-            assertThat(c1.sum(PortCounters.TX_ERRORS)).as("p1 tx errors").isEqualTo(big);
-            assertThat(c1.sum(PortCounters.TX_PACKETS)).isEqualTo(d.interfaces().port(1).counters()
-                    .sum(PortCounters.RX_PACKETS) - big);
-            assertThat(d.showInterfaces().lines().filter(l -> l.startsWith("p0 ")).findFirst().orElseThrow())
-                    .as("not counted again as p0's graph drops (ifInDiscards)").endsWith(" 0");
-            assertThat(reasons).hasSize(big)
-                    .allSatisfy(r -> assertThat(r).isEqualTo("PKT_TOO_BIG/mtu_value_is_too_small"));
-            assertThat(discards).hasSize(big).allSatisfy(x -> assertThat(x).containsExactly(262, d.osIndex(1)));
-        }
-    }
-
-    private static String scrape(DataplaneAssembly a) throws Exception {
-        try (var client = java.net.http.HttpClient.newHttpClient()) {
-            return client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
-                    + a.metrics().port() + "/metrics")).build(), java.net.http.HttpResponse.BodyHandlers.ofString())
-                    .body();
-        }
-    }
-
-    /**
-     * A super-frame the port cannot cut — p0's ring blocks (4 KiB) are smaller than a 14,000-byte UDP GSO send of ns
-     * a's stack (UDP_SEGMENT, gso_size 1,400), so the kernel cuts it — is one receive error of p0 and one "gso
-     * segmentation error" drop with its discard sample (sFlow 334 skb_gso_seg), not also one of p0's ifInDiscards; the
-     * same send with the default ring crosses as 10 datagrams.
-     */
-    @Test
-    void aSuperFrameThePortCannotCutIsAReceiveErrorAndADropWithADiscardSample() throws Exception {
-        lab.address(a, lab.dev("a"), "10.34.0.1/24");
-        lab.address(b, lab.dev("b"), "10.34.0.2/24");
-        lab.ip(a, "neigh", "add", "10.34.0.2", "lladdr", MAC_B, "dev", lab.dev("a"), "nud", "permanent");
-        String udpGso = """
-                import socket
-                s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-                s.setsockopt(socket.SOL_UDP, 103, 1400)  # UDP_SEGMENT
-                s.sendto(bytes(14000), ("10.34.0.2", 9999))
-                """;
-        List<long[]> discards = Collections.synchronizedList(new ArrayList<>()); // {sFlow code, input ifIndex}
-        DropmonSettings ds = new DropmonSettings();
-        ds.limit = 100_000;
-        DropmonModule dropmon = new DropmonModule(ds, 128, f -> discards.add(new long[] {f.reason, f.input}),
-                System::nanoTime, null);
-        String sflow = "sampling-rate: 1\ndirection: rx\ninterfaces: [p0, p1]\ndrop-monitoring: true";
-        for (boolean smallRing : new boolean[] {true, false}) {
-            discards.clear();
-            try (NetDmSubscriber sub = NetDmSubscriber.open(NetDmTransport.USERSOCK, G_NETDM);
-                    DataplaneAssembly asm = DataplaneAssembly.open(config("gso" + smallRing, "xconnects:\n  - [p0, p1]\n",
-                            sflow, smallRing ? ", ring-block-bytes: 4096, ring-blocks: 16" : ""), System.err::println,
-                            true);
-                    DatagramChannel rx = NetNamespace.callIn(b, () -> DatagramChannel.open().bind(
-                            new InetSocketAddress("10.34.0.2", 9999)))) {
-                Dataplane d = asm.dataplane();
-                AfPacketPort p0 = (AfPacketPort) d.interfaces().port(1);
-                d.start();
-                int arrived = 0;
-                try {
-                    lab.exec(a, Duration.ofSeconds(10), "python3", "-c", udpGso);
-                    rx.configureBlocking(false);
-                    ByteBuffer got = ByteBuffer.allocate(2048);
-                    long end = System.nanoTime() + 3_000_000_000L;
-                    while (System.nanoTime() < end && (smallRing ? discards.isEmpty() : arrived < 10)) {
-                        sub.poll(Duration.ofMillis(20), al -> {
-                            if (al.inPortIfIndex() == d.osIndex(1)) { // p0's one number for the agent (OSINDEX)
-                                dropmon.onAlert(al);
-                            }
-                        });
-                        got.clear();
-                        if (rx.receive(got) != null) {
-                            assertThat(got.position()).isEqualTo(1400);
-                            arrived++;
-                        }
-                    }
-                } finally {
-                    d.stop();
-                }
-                System.out.printf("offload namespace test, %s ring on p0:%n%s", smallRing ? "4 KiB" : "default",
-                        diagnostics(d));
-                PortCounters c0 = p0.counters();
-                if (smallRing) {
-                    assertThat(arrived).isZero();
-                    assertThat(p0.gsoErrors()).isEqualTo(1);
-                    assertThat(c0.sum(PortCounters.RX_ERRORS)).isEqualTo(1);
-                    assertThat(d.dropped(DropReason.GSO_SEGMENTATION_ERROR, 1)).isEqualTo(1);
-                    assertThat(d.showErrors()).containsPattern("\\s1\\s+gso segmentation error\\s+334");
-                    assertThat(d.showInterfaces().lines().filter(l -> l.startsWith("p0 ")).findFirst().orElseThrow())
-                            .as("not counted again as p0's graph drops").endsWith(" 0");
-                    assertThat(discards).hasSize(1).allSatisfy(x -> assertThat(x).containsExactly(334, d.osIndex(1)));
-                } else {
-                    assertThat(arrived).isEqualTo(10);
-                    assertThat(p0.gsoFramesSegmented()).isEqualTo(1);
-                    assertThat(c0.sum(PortCounters.RX_ERRORS)).isZero();
-                    assertThat(discards).isEmpty();
-                }
-            }
         }
     }
 }

@@ -1,6 +1,6 @@
 package io.vecflow.collector;
 
-import io.vecflow.packet.IpAddresses;
+import io.vecflow.common.IpAddresses;
 import io.vecflow.sflow.DatagramHeader;
 import io.vecflow.sflow.SflowFormats;
 import java.lang.invoke.MethodHandles;

@@ -4,7 +4,7 @@ import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.vecflow.packet.IpAddresses;
+import io.vecflow.common.IpAddresses;
 import io.vecflow.sflow.DecodeError;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -1,7 +1,7 @@
 package io.vecflow.collector;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.vecflow.packet.IpAddresses;
+import io.vecflow.common.IpAddresses;
 import io.vecflow.packet.LinkType;
 import io.vecflow.packet.PacketParser;
 import io.vecflow.packet.ParsedPacket;

@@ -1,6 +1,6 @@
 package io.vecflow.collector;
 
-import io.vecflow.packet.IpAddresses;
+import io.vecflow.common.IpAddresses;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -3,7 +3,7 @@ package io.vecflow.collector;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.vecflow.packet.IpAddresses;
+import io.vecflow.common.IpAddresses;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,7 +1,7 @@
 package io.vecflow.collector;
 
 import io.vecflow.sflow.DatagramHeader;
-import io.vecflow.sflow.LongObjectMap;
+import io.vecflow.common.LongObjectMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

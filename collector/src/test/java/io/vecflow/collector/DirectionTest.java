@@ -2,22 +2,17 @@ package io.vecflow.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.hsflowd.HsflowdConfig;
-import io.vecflow.hsflowd.SflowAgent;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The flow sample's direction (issue 17): the rule over the data source ({@link FlowRow#direction}), what vecflow's own
- * agent sends for ingress and egress PSAMPLE groups, the {@code Direction} column's DEFAULT on the real server (the
- * same rule in SQL), and the migration of a database created before the column existed — flows and drops get it by
- * ADD COLUMN (old rows computed by the DEFAULT), the rollups in their SummingMergeTree key — without losing a row.
+ * The flow sample's direction (issue 17): the rule over the data source ({@link FlowRow#direction}), the
+ * {@code Direction} column's DEFAULT on the real server (the same rule in SQL), and the migration of a database
+ * created before the column existed — flows and drops get it by ADD COLUMN (old rows computed by the DEFAULT), the
+ * rollups in their SummingMergeTree key — without losing a row. What vecflow's own agent sends for ingress and egress
+ * PSAMPLE groups is tested in the it module ({@code AgentDirectionTest}).
  */
 class DirectionTest {
     /** Cases: source type, source index, input format, input, output format, output → expected direction. */
@@ -45,52 +40,6 @@ class DirectionTest {
     void theRuleFollowsTheDataSource() {
         for (long[] c : CASES) {
             assertThat(rule(c)).as(Arrays.toString(c)).isEqualTo((int) c[6]);
-        }
-    }
-
-    /**
-     * vecflow's agent takes ingress samples from {@code psample { group }} with the input port as data source and egress
-     * samples from group + 1 with the output port (hsflowd mod_psample); with a {@code vpp {}} block VPP's groups 3
-     * (ingress) and 4 (egress) the same way. Decoded by the collector, they are ingress and egress rows.
-     */
-    @Test
-    void theAgentsIngressAndEgressSamplesArriveAsIngressAndEgress() throws Exception {
-        List<FlowRow> psample = throughAgentAndCollector("psample { group = 1 ingress = on egress = on }", 1, 2);
-        assertThat(psample).extracting(r -> r.sourceIdIndex + ":" + r.inIf + ">" + r.outIf + " "
-                + FlowSchema.DIRECTIONS.get(r.direction)).containsExactly("21:21>22 ingress", "22:21>22 egress");
-        long off = new HsflowdConfig.Vpp().ifOffset; // VPP hw_if_index n -> ifIndex ifOffset + n until IF_COUNTERS
-        List<FlowRow> vpp = throughAgentAndCollector("vpp { }", SflowAgent.VPP_GROUP_INGRESS,
-                SflowAgent.VPP_GROUP_EGRESS);
-        assertThat(vpp).extracting(r -> (r.sourceIdIndex - off) + ":" + (r.inIf - off) + ">" + (r.outIf - off) + " "
-                + FlowSchema.DIRECTIONS.get(r.direction)).containsExactly("21:21>22 ingress", "22:21>22 egress");
-    }
-
-    /** One packet 21 → 22 sampled on the ingress group and on the egress group, through the agent and a decoder. */
-    private static List<FlowRow> throughAgentAndCollector(String block, int ingressGroup, int egressGroup)
-            throws Exception {
-        try (DatagramSocket rx = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
-            rx.setSoTimeout(5000);
-            HsflowdConfig c = HsflowdConfig.parse("sflow {\n agentIP = 192.0.2.10\n sampling = 1\n " + block
-                    + "\n collector { ip = 127.0.0.1 udpport = " + rx.getLocalPort() + " }\n}\n");
-            byte[] frame = new byte[64];
-            frame[12] = 0x08; // Ethernet, ethertype IPv4 (the payload is not parsed further here)
-            try (SflowAgent a = new SflowAgent(c, InetAddress.getByName("192.0.2.10"))) {
-                a.onSample(ingressGroup, 1, 21, 22, 64, 1, frame, 0, 64);
-                a.onSample(egressGroup, 1, 21, 22, 64, 1, frame, 0, 64);
-                a.flush();
-                assertThat(a.samplesSent()).isEqualTo(2);
-            }
-            CollectorStats stats = new CollectorStats();
-            TestSupport.CopyingSink sink = new TestSupport.CopyingSink();
-            DatagramProcessor p = new DatagramProcessor(stats.decode, stats, List.of(), List.of(sink));
-            byte[] buf = new byte[65_536];
-            while (sink.size() < 2) { // bounded: each receive waits at most 5 s, and every datagram adds a row
-                DatagramPacket d = new DatagramPacket(buf, buf.length);
-                rx.receive(d);
-                p.process(buf, 0, d.getLength(), System.currentTimeMillis() * 1_000_000L,
-                        TestSupport.addr16("127.0.0.1"), 6343);
-            }
-            return sink.rows();
         }
     }
 

@@ -242,7 +242,7 @@ final class TestSupport {
 
     /** @return a 16-byte address as text (IPv4-mapped shown as a dotted quad, all-zero as ""). */
     static String addr(byte[] a16) {
-        return io.vecflow.packet.IpAddresses.toString(a16, 0, 16);
+        return io.vecflow.common.IpAddresses.toString(a16, 0, 16);
     }
 
     /** @return a 16-byte address from text (IPv4 mapped to ::ffff:a.b.c.d). */

@@ -7,7 +7,7 @@ import io.vecflow.dataplane.Dataplane;
 import io.vecflow.hsflowd.HsflowdConfig;
 import io.vecflow.hsflowd.HsflowdDaemon;
 import io.vecflow.hsflowd.SflowAgent;
-import io.vecflow.netlink.Errno;
+import io.vecflow.common.Errno;
 import io.vecflow.netlink.NetlinkException;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;

@@ -2,7 +2,7 @@ package io.vecflow.cli;
 
 import io.vecflow.collector.FlowRow;
 import io.vecflow.collector.FlowSink;
-import io.vecflow.packet.IpAddresses;
+import io.vecflow.common.IpAddresses;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;

@@ -22,7 +22,7 @@ import io.vecflow.hsflowd.counters.SysNet;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import io.vecflow.netlink.psample.PsampleSubscriber;
-import io.vecflow.packet.IpAddresses;
+import io.vecflow.common.IpAddresses;
 import io.vecflow.packet.LinkType;
 import io.vecflow.packet.PacketParser;
 import io.vecflow.packet.ParsedPacket;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vecflow.collector.FlowRow;
 import io.vecflow.collector.FlowSink;
-import io.vecflow.packet.IpAddresses;
+import io.vecflow.common.IpAddresses;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.nio.file.Files;

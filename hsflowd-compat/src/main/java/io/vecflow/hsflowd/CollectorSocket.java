@@ -1,7 +1,8 @@
 package io.vecflow.hsflowd;
 
-import io.vecflow.netlink.Errno;
-import io.vecflow.netlink.Libc;
+import io.vecflow.common.Errno;
+import io.vecflow.common.Libc;
+import io.vecflow.common.NetNamespace;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -18,7 +19,7 @@ import java.nio.charset.StandardCharsets;
  * (collectors with neither share the agent's own DatagramChannel). Opened as hsflowd does (host-sflow
  * {@code src/Linux/hsflowd.c} openCollectorSocket), over {@code java.lang.foreign}:
  * <ul>
- *   <li>{@code namespace = NAME}: the socket is created inside network namespace NAME ({@link NetworkNamespace}):
+ *   <li>{@code namespace = NAME}: the socket is created inside network namespace NAME ({@link NetNamespace}):
  *       it sends from there — that namespace's routes, addresses and devices — while the agent stays in its own.</li>
  *   <li>{@code dev = DEV}: {@code setsockopt(SOL_SOCKET, SO_BINDTODEVICE, "DEV")} (socket(7)): datagrams leave
  *       through DEV (a VRF device: routed in that VRF's table; any other device: only routes through DEV are
@@ -90,7 +91,7 @@ public final class CollectorSocket implements AutoCloseable {
         String ns = collector.namespace;
         int fd;
         try {
-            fd = ns == null ? openHere(family, dev, null) : NetworkNamespace.callIn(ns, () -> openHere(family, dev, ns));
+            fd = ns == null ? openHere(family, dev, null) : NetNamespace.callIn(ns, () -> openHere(family, dev, ns));
         } catch (IOException e) {
             throw new IOException(what + ": " + e.getMessage(), e);
         }

@@ -1,5 +1,6 @@
 package io.vecflow.hsflowd;
 
+import io.vecflow.common.NetNamespace;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -115,7 +116,7 @@ public final class HsflowdConfig {
         public String dev;
         /**
          * namespace: send from this network namespace (an {@code ip netns} name: {@code /var/run/netns/NAME}), or
-         * null. The collector's socket is created inside it ({@link NetworkNamespace}, {@link CollectorSocket}).
+         * null. The collector's socket is created inside it ({@link NetNamespace}, {@link CollectorSocket}).
          */
         public String namespace;
         /** Line of the {@code collector {}} block in the file (0 when built in code). */
@@ -403,7 +404,7 @@ public final class HsflowdConfig {
                 problems.add((col.line > 0 ? "line " + col.line + ": " : "") + "collector ip '" + col.ip
                         + "' does not resolve");
             }
-            if (col.namespace != null && NetworkNamespace.find(col.namespace) == null) {
+            if (col.namespace != null && NetNamespace.find(col.namespace) == null) {
                 problems.add((col.line > 0 ? "line " + col.line + ": " : "") + "collector namespace '"
                         + col.namespace + "': no such network namespace (neither /var/run/netns/" + col.namespace
                         + " nor /run/netns/" + col.namespace + " exists; `ip netns add " + col.namespace

@@ -1,6 +1,6 @@
 package io.vecflow.hsflowd;
 
-import io.vecflow.netlink.Libc;
+import io.vecflow.common.Libc;
 
 /**
  * Constants of the collector sockets (glibc, Linux x86_64). The calls themselves ({@code socket}, {@code setsockopt},

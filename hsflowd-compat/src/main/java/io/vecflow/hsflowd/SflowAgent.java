@@ -13,7 +13,7 @@ import io.vecflow.sflow.DatagramBuilder;
 import io.vecflow.sflow.FlowSample;
 import io.vecflow.sflow.FlowSampleEncoder;
 import io.vecflow.sflow.LbDecisionRecord;
-import io.vecflow.sflow.LongObjectMap;
+import io.vecflow.common.LongObjectMap;
 import io.vecflow.sflow.SflowFormats;
 import io.vecflow.sflow.XdrWriter;
 import java.io.IOException;

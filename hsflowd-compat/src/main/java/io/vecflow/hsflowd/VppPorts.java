@@ -2,7 +2,7 @@ package io.vecflow.hsflowd;
 
 import io.vecflow.netlink.vpp.VppIfCounters;
 import io.vecflow.netlink.vpp.VppUsersock;
-import io.vecflow.sflow.LongObjectMap;
+import io.vecflow.common.LongObjectMap;
 
 /**
  * The vpp module's port table (hsflowd mod_vpp, spec §5 "mod_vpp"; {@code vpp { ifOffset= osIndex= }}): VPP

@@ -3,7 +3,7 @@ package io.vecflow.hsflowd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.vecflow.netlink.Libc;
+import io.vecflow.common.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;

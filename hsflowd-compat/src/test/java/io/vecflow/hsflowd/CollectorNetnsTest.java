@@ -3,6 +3,7 @@ package io.vecflow.hsflowd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vecflow.common.NetNamespace;
 import io.vecflow.hsflowd.UdpReceiver.Datagram;
 import io.vecflow.hsflowd.UdpReceiver.Sample;
 import java.io.IOException;
@@ -135,7 +136,7 @@ class CollectorNetnsTest {
                 + " collector { ip = 10.77.2.2 udpport = " + port + " dev = " + va + " }\n"
                 + " collector { ip = 10.77.2.2 udpport = " + port + " }\n}\n");
         // the agent as if it ran in S: its sockets are created on a thread inside S
-        SflowAgent a = NetworkNamespace.callIn(s, () -> new SflowAgent(c, InetAddress.getByName("192.0.2.11")));
+        SflowAgent a = NetNamespace.callIn(s, () -> new SflowAgent(c, InetAddress.getByName("192.0.2.11")));
         open.add(a);
         byte[] data = SflowAgentTest.frame(128, 5);
         for (int i = 1; i <= 3; i++) {
@@ -252,7 +253,7 @@ class CollectorNetnsTest {
         for (int round = 0; round < 5; round++) { // best of bounded windows after warm-up
             long before = mx.getThreadAllocatedBytes(tid);
             for (int i = 0; i < 20_000; i++) {
-                if (!sock.send(datagram, 64 + (i & 1023)) && sock.lastErrno() != io.vecflow.netlink.Errno.EAGAIN) {
+                if (!sock.send(datagram, 64 + (i & 1023)) && sock.lastErrno() != io.vecflow.common.Errno.EAGAIN) {
                     throw new AssertionError("send failed: errno " + sock.lastErrno());
                 }
             }
@@ -261,7 +262,7 @@ class CollectorNetnsTest {
         System.out.printf("collector socket: %d bytes allocated in 20000 sends (best window)%n", best);
         assertThat(best).as("bytes allocated by 20000 sends").isLessThan(1024);
         assertThat(sock.send(datagram, 1401)).as("longer than the native buffer (datagramBytes 1400)").isFalse();
-        assertThat(sock.lastErrno()).isEqualTo(io.vecflow.netlink.Errno.EMSGSIZE);
+        assertThat(sock.lastErrno()).isEqualTo(io.vecflow.common.Errno.EMSGSIZE);
         java.nio.ByteBuffer first = java.nio.ByteBuffer.allocate(2048);
         assertThat(rx.receive(first)).as("the first datagram is queued at the receiver").isNotNull();
         assertThat(first.position()).isEqualTo(64);
@@ -288,7 +289,7 @@ class CollectorNetnsTest {
     }
 
     private UdpReceiver receiver(String ns, InetSocketAddress local) throws Exception {
-        DatagramChannel ch = ns == null ? DatagramChannel.open() : NetworkNamespace.callIn(ns, DatagramChannel::open);
+        DatagramChannel ch = ns == null ? DatagramChannel.open() : NetNamespace.callIn(ns, DatagramChannel::open);
         UdpReceiver rx = new UdpReceiver(ch, local);
         open.add(rx);
         return rx;

@@ -1,5 +1,6 @@
 package io.vecflow.packet;
 
+import io.vecflow.common.IpAddresses;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 

@@ -1,5 +1,7 @@
 package io.vecflow.netlink;
 
+import io.vecflow.common.Errno;
+
 /**
  * A generic netlink family is not registered in this kernel: {@code CTRL_CMD_GETFAMILY} answered NLMSG_ERROR
  * {@code -ENOENT} (source: {@code include/uapi/linux/genetlink.h}; spec {@code netlink-channels.md} §1–2).

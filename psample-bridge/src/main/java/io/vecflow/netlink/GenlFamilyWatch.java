@@ -1,5 +1,6 @@
 package io.vecflow.netlink;
 
+import io.vecflow.common.Errno;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;

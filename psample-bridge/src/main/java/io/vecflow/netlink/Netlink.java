@@ -1,5 +1,7 @@
 package io.vecflow.netlink;
 
+import io.vecflow.common.Libc;
+
 /**
  * Netlink and generic-netlink constants and struct layouts.
  *

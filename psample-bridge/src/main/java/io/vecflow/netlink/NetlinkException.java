@@ -1,5 +1,6 @@
 package io.vecflow.netlink;
 
+import io.vecflow.common.Errno;
 import java.io.IOException;
 
 /**

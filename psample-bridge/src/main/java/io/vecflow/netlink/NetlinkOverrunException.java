@@ -1,5 +1,7 @@
 package io.vecflow.netlink;
 
+import io.vecflow.common.Errno;
+
 /**
  * {@code recv} on a netlink socket failed with ENOBUFS: the socket's receive buffer overflowed and the kernel dropped
  * one or more messages (multicast delivery never blocks the sender). The socket stays usable; callers count the event

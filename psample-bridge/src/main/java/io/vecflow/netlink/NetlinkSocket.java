@@ -1,5 +1,7 @@
 package io.vecflow.netlink;
 
+import io.vecflow.common.Errno;
+import io.vecflow.common.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,5 +1,6 @@
 package io.vecflow.netlink;
 
+import io.vecflow.common.Errno;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;

@@ -3,6 +3,7 @@ package io.vecflow.netlink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vecflow.common.Errno;
 import org.junit.jupiter.api.Test;
 
 /** Resolves generic-netlink families against this machine's kernel (spec "measured facts": no psample module). */

@@ -99,7 +99,7 @@ public final class DatagramHeader {
 
     /** @return the agent address as text, IPv6 in RFC 5952 form (allocates). */
     public String agentAddressString() {
-        return io.vecflow.packet.IpAddresses.toString(agentAddress, 0, agentAddressLength());
+        return io.vecflow.common.IpAddresses.toString(agentAddress, 0, agentAddressLength());
     }
 
     void reset() {

@@ -1,6 +1,6 @@
 package io.vecflow.sflow;
 
-import io.vecflow.packet.IpAddresses;
+import io.vecflow.common.IpAddresses;
 import java.util.Arrays;
 
 /**

@@ -1145,7 +1145,7 @@ public final class DataplaneConfig {
                 for (InetAddress own : new InetAddress[] {l.ip4, l.ip6}) {
                     if (own != null && io.vecflow.dataplane.lb.LoadBalancer.covers(v.key, own)) {
                         p.add(at + ".prefix", "VIP " + v.key + " covers lb.ip" + (own instanceof Inet6Address ? 6 : 4)
-                                + "-src-address " + io.vecflow.packet.IpAddresses.toString(own.getAddress(), 0,
+                                + "-src-address " + io.vecflow.common.IpAddresses.toString(own.getAddress(), 0,
                                 own.getAddress().length) + ", the LB's own outer source: replies to it "
                                 + "would be load-balanced");
                     }

@@ -99,7 +99,7 @@ public interface DataplaneControl {
         @Override
         public String toString() {
             byte[] a = prefix.getAddress(); // RFC 5952 text for IPv6 (2001:db8::1, not 2001:db8:0:0:0:0:0:1)
-            return io.vecflow.packet.IpAddresses.toString(a, 0, a.length) + "/" + prefixLength
+            return io.vecflow.common.IpAddresses.toString(a, 0, a.length) + "/" + prefixLength
                     + (protocol == null ? "" : " protocol " + protocol.name().toLowerCase(Locale.ROOT) + " port " + port);
         }
     }

@@ -1,6 +1,6 @@
 package io.vecflow.dataplane.lb;
 
-import io.vecflow.netlink.Libc;
+import io.vecflow.common.Libc;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;

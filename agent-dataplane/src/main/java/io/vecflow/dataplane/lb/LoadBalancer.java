@@ -647,7 +647,7 @@ public final class LoadBalancer implements LbCounterSource {
             if (own != null && covers(key, own)) {
                 byte[] a = own.getAddress();
                 throw new IllegalArgumentException("VIP " + key + " covers the LB's own outer source address "
-                        + io.vecflow.packet.IpAddresses.toString(a, 0, a.length) + " (lb ip" + (a.length == 4 ? "4" : "6")
+                        + io.vecflow.common.IpAddresses.toString(a, 0, a.length) + " (lb ip" + (a.length == 4 ? "4" : "6")
                         + "-src-address): replies to it (ICMP errors from the backends' path) would be load-balanced");
             }
         }

@@ -2,11 +2,12 @@ package io.vecflow.dataplane.port;
 
 import static io.vecflow.dataplane.port.PacketSys.*;
 
+import io.vecflow.common.NetNamespace;
 import io.vecflow.dataplane.BufferPool;
 import io.vecflow.dataplane.DropReason;
 import io.vecflow.dataplane.PacketVector;
-import io.vecflow.netlink.Errno;
-import io.vecflow.netlink.Libc;
+import io.vecflow.common.Errno;
+import io.vecflow.common.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

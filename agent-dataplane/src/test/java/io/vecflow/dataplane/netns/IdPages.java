@@ -2,7 +2,7 @@ package io.vecflow.dataplane.netns;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.port.NetNamespace;
+import io.vecflow.common.NetNamespace;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

@@ -1,6 +1,6 @@
 package io.vecflow.dataplane.netns;
 
-import io.vecflow.dataplane.port.NetNamespace;
+import io.vecflow.common.NetNamespace;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;

@@ -3,6 +3,7 @@ package io.vecflow.dataplane.port;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vecflow.common.NetNamespace;
 import io.vecflow.dataplane.BufferPool;
 import io.vecflow.dataplane.DropReason;
 import io.vecflow.dataplane.PacketVector;

@@ -1,7 +1,8 @@
 package io.vecflow.dataplane.port;
 
-import io.vecflow.netlink.Errno;
-import io.vecflow.netlink.Libc;
+import io.vecflow.common.Errno;
+import io.vecflow.common.Libc;
+import io.vecflow.common.NetNamespace;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

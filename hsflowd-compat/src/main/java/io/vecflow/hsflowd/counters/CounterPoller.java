@@ -4,7 +4,7 @@ import io.vecflow.hsflowd.HsflowdConfig;
 import io.vecflow.hsflowd.SflowAgent;
 import io.vecflow.netlink.NetlinkException;
 import io.vecflow.sflow.CounterSample;
-import io.vecflow.sflow.LongObjectMap;
+import io.vecflow.common.LongObjectMap;
 import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package io.vecflow.hsflowd.counters;
 
-import io.vecflow.netlink.Errno;
+import io.vecflow.common.Errno;
 import io.vecflow.netlink.Netlink;
 import io.vecflow.netlink.NetlinkAttributes;
 import io.vecflow.netlink.NetlinkException;

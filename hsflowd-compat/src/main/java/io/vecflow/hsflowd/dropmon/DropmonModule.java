@@ -3,7 +3,7 @@ package io.vecflow.hsflowd.dropmon;
 import io.vecflow.netlink.netdm.NetDm;
 import io.vecflow.netlink.netdm.NetDmAlert;
 import io.vecflow.sflow.FlowSample;
-import io.vecflow.sflow.LongObjectMap;
+import io.vecflow.common.LongObjectMap;
 import io.vecflow.sflow.SflowFormats;
 import java.util.Objects;
 import java.util.function.LongSupplier;

@@ -1,6 +1,6 @@
 package io.vecflow.hsflowd.counters;
 
-import io.vecflow.netlink.Libc;
+import io.vecflow.common.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,6 +1,6 @@
 package io.vecflow.netlink.netdm;
 
-import io.vecflow.netlink.Errno;
+import io.vecflow.common.Errno;
 import io.vecflow.netlink.GenlController;
 import io.vecflow.netlink.GenlFamily;
 import io.vecflow.netlink.Netlink;

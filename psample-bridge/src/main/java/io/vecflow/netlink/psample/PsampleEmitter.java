@@ -1,6 +1,6 @@
 package io.vecflow.netlink.psample;
 
-import io.vecflow.netlink.Errno;
+import io.vecflow.common.Errno;
 import io.vecflow.netlink.GenlFamilyWatch;
 import io.vecflow.netlink.Netlink;
 import io.vecflow.netlink.NetlinkEmitter;

@@ -3,7 +3,7 @@ package io.vecflow.netlink.psample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.vecflow.netlink.Errno;
+import io.vecflow.common.Errno;
 import io.vecflow.netlink.GenlController;
 import io.vecflow.netlink.GenlFamily;
 import io.vecflow.netlink.GenlFamilyNotFoundException;

@@ -87,7 +87,7 @@ class PsampleUsersockTest {
             assertThat(em.emit(Golden.vppSample())).isFalse();
             assertThat(em.sendFailed()).isEqualTo(1);
             assertThat(em.sent()).isZero();
-            assertThat(em.lastErrno()).isEqualTo(io.vecflow.netlink.Errno.ECONNREFUSED);
+            assertThat(em.lastErrno()).isEqualTo(io.vecflow.common.Errno.ECONNREFUSED);
         }
     }
 
@@ -188,7 +188,7 @@ class PsampleUsersockTest {
         try (PsampleEmitter em = PsampleEmitter.open(PsampleTransport.USERSOCK, 24, Psample.Convention.KERNEL)) {
             assertThat(em.emit(Golden.kernelSample().iifIndex(100_000))).isFalse(); // u16 ifindex cannot hold it
             assertThat(em.sendFailed()).isEqualTo(1);
-            assertThat(em.lastErrno()).isEqualTo(io.vecflow.netlink.Errno.EMSGSIZE);
+            assertThat(em.lastErrno()).isEqualTo(io.vecflow.common.Errno.EMSGSIZE);
             assertThat(em.emit(Golden.kernelSample())).isTrue();
             assertThat(em.sent()).isEqualTo(1);
         }

@@ -1,6 +1,6 @@
 package io.vecflow.dataplane.lb.clove;
 
-import io.vecflow.packet.IpAddresses;
+import io.vecflow.common.IpAddresses;
 import io.vecflow.packet.LinkType;
 import io.vecflow.packet.PacketParser;
 import io.vecflow.packet.ParsedPacket;

@@ -1,7 +1,5 @@
-package io.vecflow.hsflowd;
+package io.vecflow.common;
 
-import io.vecflow.netlink.Errno;
-import io.vecflow.netlink.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -9,32 +7,32 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs a task inside a named network namespace (an {@code ip netns} name: a bind mount under {@code /var/run/netns},
  * or {@code /run/netns}), as hsflowd opens a collector socket for {@code collector { namespace = NAME }}
  * (host-sflow {@code src/Linux/hsflowd.c} openCollectorSocket: open the netns file, {@code setns(fd, CLONE_NEWNET)},
- * then create the socket on a thread of its own).
+ * then create the socket on a thread of its own). Used by hsflowd-compat's collector sockets and agent-dataplane's
+ * AF_PACKET ports ({@code netns:}), and by the namespace tests.
  *
  * <p>The task runs on a fresh platform thread (a thread of its own, so no other work of the JVM ever runs in the
  * other namespace): the thread opens {@code /proc/thread-self/ns/net} (its current namespace), opens the named
  * namespace, {@code setns(fd, CLONE_NEWNET)} (setns(2)), runs the task, {@code setns} back to the namespace it
- * started in (a failure there is logged, not thrown: the thread ends right after), closes both descriptors and ends. A socket keeps the namespace it was created in for its whole life
- * (socket(7), network_namespaces(7)), so sockets the task opens send and receive in the named namespace from any
- * thread afterwards. Names of devices and addresses the task uses are those of the named namespace.
+ * started in (a failure there is logged, not thrown: the thread ends right after), closes both descriptors and ends.
+ * A socket keeps the namespace it was created in for its whole life (socket(7), network_namespaces(7)), so sockets
+ * (and AF_PACKET rings) the task opens send and receive in the named namespace from any thread afterwards. Names of
+ * devices and addresses the task uses are those of the named namespace.
  *
- * <p>Privileges: {@code setns} into a network namespace needs CAP_SYS_ADMIN (root), so call this before the agent
- * drops root ({@link PrivilegeDrop}).
+ * <p>Privileges: {@code setns} into a network namespace needs CAP_SYS_ADMIN (root), so call this before a process
+ * drops root (hsflowd-compat's {@code PrivilegeDrop}).
  */
-public final class NetworkNamespace {
-    private NetworkNamespace() {}
+public final class NetNamespace {
+    private NetNamespace() {}
 
-    private static final Logger log = LoggerFactory.getLogger(NetworkNamespace.class);
     /** Where {@code ip netns} keeps named namespaces (iproute2 NETNS_RUN_DIR), then its usual alias. */
     private static final String[] DIRS = {"/var/run/netns/", "/run/netns/"};
-    /** Upper bound on the wait for the namespace thread (the task opens a socket: microseconds in practice). */
+    /** Upper bound on the wait for the namespace thread (opening sockets and rings: milliseconds in practice). */
     private static final long TASK_TIMEOUT_MS = 30_000;
 
     /**
@@ -59,7 +57,7 @@ public final class NetworkNamespace {
      * Runs {@code task} inside network namespace {@code name} (class comment) and returns its result.
      *
      * @param name an {@code ip netns} name
-     * @param task what to do inside the namespace (e.g. open a socket); must not block for long
+     * @param task what to do inside the namespace (e.g. open a socket or an AF_PACKET port); must not block for long
      * @param <T> the task's result type
      * @return what {@code task} returned
      * @throws IOException "no such network namespace 'NAME'" (neither {@code /var/run/netns/NAME} nor
@@ -132,8 +130,8 @@ public final class NetworkNamespace {
                 if (rc != 0) {
                     out.failure = new IOException("network namespace '" + name + "': setns(" + path
                             + ", CLONE_NEWNET) failed: " + Errno.describe(e) + (e == Errno.EPERM
-                                    ? ": entering a network namespace needs root (CAP_SYS_ADMIN); open collector "
-                                    + "sockets before dropping privileges"
+                                    ? ": entering a network namespace needs root (CAP_SYS_ADMIN); open the sockets "
+                                    + "(collector sockets, AF_PACKET ports) before dropping privileges"
                                     : e == Errno.EINVAL ? ": " + path + " is not a network namespace" : ""));
                     return;
                 }
@@ -144,8 +142,8 @@ public final class NetworkNamespace {
                 }
                 if (Libc.setns(st, self, Libc.CLONE_NEWNET) != 0) {
                     // harmless: this thread ends now and nothing else runs on it; what the task opened stays valid
-                    log.warn("network namespace '{}': setns back to the original namespace failed: {}", name,
-                            Errno.describe(Libc.errno(st)));
+                    LoggerFactory.getLogger(NetNamespace.class).warn("network namespace '{}': setns back to the "
+                            + "original namespace failed: {}", name, Errno.describe(Libc.errno(st)));
                 }
             } finally {
                 Libc.close(st, self);

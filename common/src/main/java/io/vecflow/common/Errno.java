@@ -1,8 +1,9 @@
-package io.vecflow.netlink;
+package io.vecflow.common;
 
 /**
  * Linux errno values (x86_64 / asm-generic numbering, {@code include/uapi/asm-generic/errno-base.h} and
- * {@code errno.h}) that the netlink code reports, with their symbolic names.
+ * {@code errno.h}) that vecflow's FFM code (netlink, AF_PACKET, network namespaces) reports, with their symbolic
+ * names.
  *
  * <p>Only the names are kept here; the human text comes from libc {@code strerror} at error time
  * (see {@link #describe(int)}).

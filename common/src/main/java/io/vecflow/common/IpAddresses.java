@@ -1,4 +1,4 @@
-package io.vecflow.packet;
+package io.vecflow.common;
 
 /**
  * Address text without {@link java.net.InetAddress}: dotted quads and RFC 5952 canonical IPv6 (Java's

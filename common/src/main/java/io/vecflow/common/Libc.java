@@ -1,4 +1,4 @@
-package io.vecflow.netlink;
+package io.vecflow.common;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -12,16 +12,16 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 
 /**
- * Downcall handles to the libc socket calls used for netlink (glibc, Linux x86_64), through
- * {@code java.lang.foreign} only.
+ * Downcall handles to the libc calls vecflow uses (sockets for netlink and AF_PACKET, network namespaces; glibc,
+ * Linux x86_64), through {@code java.lang.foreign} only.
  *
  * <p>Every call that can fail takes a caller-owned "call state" segment (see {@link #newCallState(Arena)}) into
  * which the linker captures {@code errno} right after the call ({@code Linker.Option.captureCallState("errno")}),
  * so no allocation happens on the hot path and errno is not clobbered by the JVM.
  *
  * <p>Return values follow libc: {@code -1} (or {@code -1L}) on failure, then read {@link #errno(MemorySegment)}.
- * Public so other modules' FFM code (hsflowd-compat's collector sockets and namespaces, agent-dataplane's AF_PACKET
- * ports and namespaces) shares these handles; further calls get theirs from
+ * Shared by every module's FFM code (psample-bridge's netlink sockets, hsflowd-compat's collector sockets,
+ * agent-dataplane's AF_PACKET ports, {@link NetNamespace}, the kernel lab's checks); further calls get theirs from
  * {@link #downcall(String, FunctionDescriptor)}. Socket calls are those of {@code <sys/socket.h>} (socket(2), bind(2),
  * setsockopt(2), getsockopt(2), getsockname(2), sendto(2), recv(2), close(2)); with open(2) and setns(2) for entering
  * network namespaces; the {@code int}/{@code long} results are returned unchanged.
@@ -30,16 +30,27 @@ import java.lang.invoke.VarHandle;
 public final class Libc {
     private Libc() {}
 
-    static final int AF_NETLINK = 16;
-    static final int SOCK_RAW = 3;
-    static final int SOCK_CLOEXEC = 0x80000;
-    static final int SOL_SOCKET = 1;
-    static final int SO_RCVBUF = 8;
-    static final int SO_SNDBUF = 7;
-    static final int SO_RCVTIMEO = 20; // struct timeval {long tv_sec; long tv_usec} (16 bytes on x86_64)
-    static final int SO_RCVBUFFORCE = 33;
-    static final int MSG_DONTWAIT = 0x40;
-    static final int MSG_TRUNC = 0x20;
+    // <sys/socket.h>, <asm-generic/socket.h>; x86_64 values (psample-bridge's netlink sockets)
+    /** socket(2) domain: netlink. */
+    public static final int AF_NETLINK = 16;
+    /** socket(2) type: raw. */
+    public static final int SOCK_RAW = 3;
+    /** socket(2) type flag: close the fd on execve. */
+    public static final int SOCK_CLOEXEC = 0x80000;
+    /** setsockopt(2) level: the socket itself. */
+    public static final int SOL_SOCKET = 1;
+    /** Socket option: receive buffer size (bytes, capped by net.core.rmem_max). */
+    public static final int SO_RCVBUF = 8;
+    /** Socket option: send buffer size (bytes). */
+    public static final int SO_SNDBUF = 7;
+    /** Socket option: receive timeout, a struct timeval {long tv_sec; long tv_usec} (16 bytes on x86_64). */
+    public static final int SO_RCVTIMEO = 20;
+    /** Socket option: receive buffer size above net.core.rmem_max (needs CAP_NET_ADMIN). */
+    public static final int SO_RCVBUFFORCE = 33;
+    /** send/recv flag: do not block. */
+    public static final int MSG_DONTWAIT = 0x40;
+    /** recv flag: return the real length of a datagram longer than the buffer. */
+    public static final int MSG_TRUNC = 0x20;
 
     // <fcntl.h> open(2) flags, <linux/sched.h> setns(2) namespace type; x86_64 values
     /** open(2): read only. */

@@ -1,4 +1,4 @@
-package io.vecflow.sflow;
+package io.vecflow.common;
 
 import java.util.function.LongFunction;
 
