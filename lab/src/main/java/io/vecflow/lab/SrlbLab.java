@@ -12,7 +12,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The SRLB-vs-Maglev experiment (issue 8 part 1; lb.md §6 "SRLB vs Maglev"): a grid of server-farm simulations
+ * The SRLB-vs-Maglev experiment (issue 8 part 1; docs/load-balancing.md §6 "SRLB vs Maglev"): a grid of server-farm simulations
  * (server level × service distribution × N × load × dispatcher, each over several seeds with 95 % confidence
  * intervals) and the "fewer servers for the same SLA" search.
  *
@@ -27,7 +27,7 @@ import java.util.function.Supplier;
 public final class SrlbLab {
     private SrlbLab() {}
 
-    /** Server levels of lb.md §6. */
+    /** Server levels of docs/load-balancing.md §6. */
     public enum Level {
         /** Processor sharing, μ = 1. */
         PS,
@@ -148,7 +148,7 @@ public final class SrlbLab {
      * @param p99 99th percentile
      * @param firstChoice share of connections accepted by the first candidate
      * @param jain Jain's index of per-server utilisation
-     * @param theory lb.md §5 mean-field mean (random, JSQ(2), srC/srmodelC) or NaN
+     * @param theory docs/load-balancing.md §5 mean-field mean (random, JSQ(2), srC/srmodelC) or NaN
      * @param primary part of the primary configuration (the dashboard's and plots' curves)
      */
     public record Row(String level, String service, String dispatcher, int servers, double load, int chtSize,

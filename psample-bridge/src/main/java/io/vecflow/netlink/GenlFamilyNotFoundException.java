@@ -4,7 +4,7 @@ import io.vecflow.common.Errno;
 
 /**
  * A generic netlink family is not registered in this kernel: {@code CTRL_CMD_GETFAMILY} answered NLMSG_ERROR
- * {@code -ENOENT} (source: {@code include/uapi/linux/genetlink.h}; spec {@code netlink-channels.md} §1–2).
+ * {@code -ENOENT} (source: {@code include/uapi/linux/genetlink.h}; spec {@code docs/netlink.md} §1–2).
  *
  * <p>For "psample" the message says how to fix it: {@code generic netlink family "psample" is not available on this
  * kernel: load it with `modprobe psample`, or use `--transport usersock`}.

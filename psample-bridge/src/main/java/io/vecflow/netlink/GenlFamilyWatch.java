@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 /**
  * A sender's view of one generic-netlink family and multicast group ("NET_DM"/"events", "psample"/"packets"): resolves
  * them with CTRL_CMD_GETFAMILY ({@link GenlController}) at construction and, while the family is missing, again at
- * most once per retry interval when {@link #poll(long)} is called. Spec {@code netlink-channels.md} §2 and §6 rule 3:
+ * most once per retry interval when {@link #poll(long)} is called. Spec {@code docs/netlink.md} §2 and §6 rule 3:
  * a missing family must be loud and retried, and sends made meanwhile are failures, never "sent" (VPP resolves once,
  * then sends with family 0 and counts them as sent — sonic-net/sonic-buildimage PR #29080).
  *

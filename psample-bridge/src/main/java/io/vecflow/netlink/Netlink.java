@@ -7,7 +7,7 @@ import io.vecflow.common.Libc;
  *
  * <p>Source: Linux UAPI {@code include/uapi/linux/netlink.h} ({@code struct sockaddr_nl}, {@code struct nlmsghdr},
  * {@code struct nlattr}, {@code struct nlmsgerr}) and {@code include/uapi/linux/genetlink.h}
- * ({@code struct genlmsghdr}, {@code CTRL_*}); vecflow spec {@code netlink-channels.md} §1. All multi-byte fields are
+ * ({@code struct genlmsghdr}, {@code CTRL_*}); vecflow spec {@code docs/netlink.md} §1. All multi-byte fields are
  * host byte order (little-endian on x86_64); messages and attributes are aligned to 4 bytes.
  */
 public final class Netlink {

@@ -67,7 +67,7 @@ public final class NetlinkAttributes {
 
     /**
      * Checks a generic-netlink message's nlmsghdr and genlmsghdr and, if its command is {@code cmd}, points the
-     * iterator at its attributes ({@code linux/netlink.h}, {@code linux/genetlink.h}; spec {@code netlink-channels.md}
+     * iterator at its attributes ({@code linux/netlink.h}, {@code linux/genetlink.h}; spec {@code docs/netlink.md}
      * §1). Allocates nothing unless it throws.
      *
      * @param msg    buffer holding the message
@@ -102,7 +102,7 @@ public final class NetlinkAttributes {
 
     /**
      * Checks a plain netlink message's nlmsghdr (no genl header, as on VPP's USERSOCK channel, spec
-     * {@code netlink-channels.md} §3) and, if its nlmsg_type is {@code type}, points the iterator at its attributes.
+     * {@code docs/netlink.md} §3) and, if its nlmsg_type is {@code type}, points the iterator at its attributes.
      * Allocates nothing unless it throws.
      *
      * @param msg   buffer holding the message

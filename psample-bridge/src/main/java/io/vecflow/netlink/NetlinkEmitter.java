@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
  * Send side shared by the PSAMPLE, NET_DM and VPP USERSOCK emitters: owns the bound netlink socket, one preallocated
  * off-heap send buffer with its {@link NetlinkWriter}, the nlmsg_seq counter and the sent / failed counters. A subclass
  * encodes into {@link #writer()} and calls {@link #send(int)}; neither allocates nor throws, so every message ends up
- * in {@link #sent()} or {@link #sendFailed()} (spec {@code netlink-channels.md} §6 rule 3). Single-threaded: send from
+ * in {@link #sent()} or {@link #sendFailed()} (spec {@code docs/netlink.md} §6 rule 3). Single-threaded: send from
  * one thread; counters may be read from others (values may lag).
  */
 public abstract class NetlinkEmitter implements AutoCloseable {

@@ -12,7 +12,7 @@ import java.time.Duration;
  * {@code setsockopt}, {@code getsockname}, {@code sendto}, {@code recv}, {@code close}).
  *
  * <p>Addresses are {@code struct sockaddr_nl} (12 bytes: u16 family, u16 pad, u32 nl_pid, u32 nl_groups; see
- * {@code include/uapi/linux/netlink.h} and spec {@code netlink-channels.md} §1). Port ids are u32 carried in an
+ * {@code include/uapi/linux/netlink.h} and spec {@code docs/netlink.md} §1). Port ids are u32 carried in an
  * {@code int}; {@code nl_groups} is the bitmask of groups 1..32 ({@link Netlink#groupMask(int)}).
  *
  * <p>Sending and receiving allocate nothing: scratch memory (sockaddr, errno call state) is allocated once per

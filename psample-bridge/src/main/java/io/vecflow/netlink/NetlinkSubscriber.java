@@ -9,7 +9,7 @@ import java.time.Duration;
  * Receive side shared by the PSAMPLE, NET_DM and VPP USERSOCK subscribers: owns the netlink socket, one preallocated
  * off-heap read buffer and the receive loop; a subclass only decodes one message ({@link #onMessage}).
  *
- * <p>{@link #poll} reads one datagram and walks every netlink message in it (spec {@code netlink-channels.md} §1);
+ * <p>{@link #poll} reads one datagram and walks every netlink message in it (spec {@code docs/netlink.md} §1);
  * nothing is allocated per message. A bad nlmsghdr ends the datagram and a {@link NetlinkFormatException} from
  * {@link #onMessage} skips the message — both counted in {@link #decodeErrors()} with the text (field and offset
  * named) in {@link #lastDecodeError()}; a receive-buffer overrun (ENOBUFS) is counted in {@link #overruns()}; a

@@ -6,7 +6,7 @@ import java.lang.foreign.ValueLayout;
 /**
  * Builds netlink messages in place in a caller-owned {@link MemorySegment}, without allocating.
  *
- * <p>Layout rules (Linux {@code include/uapi/linux/netlink.h}, spec {@code netlink-channels.md} §1): native byte
+ * <p>Layout rules (Linux {@code include/uapi/linux/netlink.h}, spec {@code docs/netlink.md} §1): native byte
  * order; each message starts with a 16-byte {@code nlmsghdr} whose {@code nlmsg_len} is patched by {@link #end()};
  * each attribute is a 4-byte {@code nlattr} header whose {@code nla_len} counts header + payload <em>unpadded</em>,
  * followed by zero padding up to the next 4-byte boundary. Nested attributes ({@link #beginNested(int)} /

@@ -10,7 +10,7 @@ import io.vecflow.sflow.FlowRecords.SampledIp;
  * discarded_packet (0:5), in the encoding {@link FlowSample#kind} names, with its flow records — the inverse of
  * {@link SflowDecoder}. Sources: sflow.org/sflow_version_5.txt ("Flow Data", "flow_sample", "flow_sample_expanded"),
  * sflow_drops.txt (discarded_packet), sflow_tunnels.txt, host-sflow {@code src/sflow/sflow.h} (0:1041–0:1043), and
- * the project's sFlow notes (§1 XDR rules, §4 source_id and interface encodings, §5 flow records).
+ * docs/sflow.md (§1 XDR rules, §4 source_id and interface encodings, §5 flow records).
  *
  * <h2>Layout</h2>
  * <ul>

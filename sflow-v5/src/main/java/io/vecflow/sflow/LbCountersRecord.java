@@ -2,7 +2,7 @@ package io.vecflow.sflow;
 
 /**
  * The "vecflow LB counters" counter record: one load-balancer VIP's, or one VIP backend's, cumulative decision
- * counters (lb.md §1 Maglev, §3 SRLB/6LB; issue 6 §4), carried in a counters sample (0:4) next to the interface
+ * counters (docs/load-balancing.md §1 Maglev, §3 SRLB/6LB; issue 6 §4), carried in a counters sample (0:4) next to the interface
  * counters. An enterprise record (sFlow v5 §5: {@code data_format = enterprise << 12 | format}), format
  * {@value #FORMAT}, under the same configurable enterprise as the decision flow record ({@link LbDecisionRecord}:
  * hsflowd.conf {@code psample { lbEnterprise = N }}, default {@value LbDecisionRecord#DEFAULT_ENTERPRISE}). The

@@ -1,7 +1,7 @@
 package io.vecflow.sflow;
 
 /**
- * The "vecflow LB decision" flow record: one load-balancer decision (lb.md §1 Maglev, §3 SRLB/6LB, §4 CLOVE) attached
+ * The "vecflow LB decision" flow record: one load-balancer decision (docs/load-balancing.md §1 Maglev, §3 SRLB/6LB, §4 CLOVE) attached
  * to the flow sample of the packet it was made on. An enterprise record (sFlow v5 §5: {@code data_format =
  * enterprise << 12 | format}), format {@value #FORMAT}, under a configurable enterprise number (hsflowd.conf
  * {@code psample { lbEnterprise = N }}; default {@value #DEFAULT_ENTERPRISE}, the IANA PEN that RFC 5612 reserves for

@@ -8,7 +8,7 @@ import io.vecflow.sflow.FlowRecords.SampledIp;
 /**
  * Bounded, allocation-free sFlow v5 datagram decoder (sflow.org/sflow_version_5.txt, sflow_drops.txt).
  *
- * <p>Rules (project sFlow notes, "Decoder pitfalls"): one UDP payload is exactly one datagram and bytes after the
+ * <p>Rules (docs/sflow.md §9 "Decoder pitfalls"): one UDP payload is exactly one datagram and bytes after the
  * declared samples are ignored; every sample and record is decoded inside its declared length and the decoder then
  * jumps to {@code start + pad4(length)} (vendors pad); unknown samples and records — any enterprise — are skipped by
  * length (records are kept raw); dispatch is on the full (enterprise, format) pair within its context; compact

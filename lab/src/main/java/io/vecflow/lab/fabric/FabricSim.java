@@ -13,12 +13,12 @@ import java.util.random.RandomGenerator;
 import java.util.random.RandomGeneratorFactory;
 
 /**
- * CLOVE vs ECMP on a 2-leaf leaf–spine fabric: a <b>flowlet-level fluid</b> simulation (lb.md §6 "CLOVE vs ECMP",
+ * CLOVE vs ECMP on a 2-leaf leaf–spine fabric: a <b>flowlet-level fluid</b> simulation (docs/load-balancing.md §6 "CLOVE vs ECMP",
  * "a flow-level max-min model is enough to rank schemes but loses queue dynamics").
  *
- * <p><b>Fabric.</b> 2 leaves × S spines, H hosts per leaf; every link {@code linkGbps} (lb.md: 10 Gbps) in each
+ * <p><b>Fabric.</b> 2 leaves × S spines, H hosts per leaf; every link {@code linkGbps} (docs/load-balancing.md: 10 Gbps) in each
  * direction; the asymmetric fabric degrades the leaf0↔spine0 link (both directions) to {@code degradedFactor} of
- * its capacity (lb.md §6 "only spine0–leaf0 degraded"; 1/5 by default). Path p of a flow = spine p. Links are host
+ * its capacity (docs/load-balancing.md §6 "only spine0–leaf0 degraded"; 1/5 by default). Path p of a flow = spine p. Links are host
  * uplinks, leaf→spine, spine→leaf and leaf→host; one-way latency 4 × {@code linkLatencyUs}, and every FCT includes
  * one RTT (8 × latency: handshake/last ACK) on top of the transfer.
  *
@@ -123,7 +123,7 @@ public final class FabricSim {
             }
         }
 
-        /** lb.md's 10 G fabric with S spines, 8 hosts per leaf, 10 µs links, timeout 500 µs, 20 µs feedback. */
+        /** docs/load-balancing.md's 10 G fabric with S spines, 8 hosts per leaf, 10 µs links, timeout 500 µs, 20 µs feedback. */
         public static Config of(int spines, double degradedFactor, FlowSizeCdf workload, double load,
                 double warmupS, double durationS) {
             return new Config(spines, 8, 10, 10, degradedFactor, workload, load, warmupS, durationS, 2.0, 500, 500,
@@ -146,7 +146,7 @@ public final class FabricSim {
     public record Result(long flows, long unfinished, double meanFct, double p99Fct, double smallMean,
             double smallP99, double largeMean, double flowletsPerFlow) {}
 
-    /** Small / large flow thresholds of lb.md §6, bytes. */
+    /** Small / large flow thresholds of docs/load-balancing.md §6, bytes. */
     public static final double SMALL = 100e3, LARGE = 10e6;
 
     /** Most concurrently active flows before the run is declared unstable. */

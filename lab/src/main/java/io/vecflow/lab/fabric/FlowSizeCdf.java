@@ -6,17 +6,17 @@ import java.util.random.RandomGenerator;
 /**
  * An empirical flow-size distribution given as CDF points (bytes, P), sampled by inverting the piecewise-linear CDF
  * (the convention of the ns-3 load-balancing scripts' CDF files). Sizes below {@link #MIN_BYTES} are raised to it
- * (one small packet). lb.md §6 gives the two workloads.
+ * (one small packet). docs/load-balancing.md §6 gives the two workloads.
  */
 public final class FlowSizeCdf {
     /** Smallest flow, bytes. */
     public static final double MIN_BYTES = 100;
 
-    /** Web search (DCTCP paper), lb.md §6. */
+    /** Web search (DCTCP paper), docs/load-balancing.md §6. */
     public static final FlowSizeCdf WEB_SEARCH = new FlowSizeCdf("web-search",
             new double[] {0, 10e3, 20e3, 30e3, 50e3, 80e3, 200e3, 1e6, 2e6, 5e6, 10e6, 30e6},
             new double[] {0, .15, .2, .3, .4, .53, .6, .7, .8, .9, .97, 1});
-    /** Data mining (VL2 paper), lb.md §6. */
+    /** Data mining (VL2 paper), docs/load-balancing.md §6. */
     public static final FlowSizeCdf DATA_MINING = new FlowSizeCdf("data-mining",
             new double[] {0, 180, 216, 560, 900, 1100, 1870, 3160, 10e3, 400e3, 3.16e6, 100e6, 1e9},
             new double[] {0, .1, .2, .3, .4, .5, .6, .7, .8, .9, .95, .98, 1});

@@ -3,7 +3,7 @@ package io.vecflow.lab.farm;
 /**
  * What a dispatcher may look at: the servers' current occupancy. Dispatchers that are load-oblivious (random,
  * Maglev) ignore it; JSQ(d) reads {@link #jobs}; SRLB's acceptance policies read {@link #busy} at the candidate —
- * the state the server agent itself sees (lb.md §3, apache-threshold: busy workers).
+ * the state the server agent itself sees (docs/load-balancing.md §3, apache-threshold: busy workers).
  */
 public interface Farm {
     /** @return the number of servers N */

@@ -5,12 +5,12 @@ import java.util.random.RandomGenerator;
 import java.util.random.RandomGeneratorFactory;
 
 /**
- * One replication of the server-farm discrete-event simulation (lb.md §6, "SRLB vs Maglev"): Poisson arrivals at
+ * One replication of the server-farm discrete-event simulation (docs/load-balancing.md §6, "SRLB vs Maglev"): Poisson arrivals at
  * rate λ = ρ·N (per mean service time), each a new connection with a 5-tuple hash ({@link Connections}) placed by a
  * {@link Dispatcher} on one of N {@link Server}s (PS, or Apache-like with a worker limit and backlog), service work
  * from a {@link ServiceTime} with mean 1.
  *
- * <p>Measurement: the first {@code warmup} arrivals (10 % of all arrivals by default, lb.md §6) are not measured;
+ * <p>Measurement: the first {@code warmup} arrivals (10 % of all arrivals by default, docs/load-balancing.md §6) are not measured;
  * the next {@code jobs} arrivals are; arrivals go on until every measured job has completed, so no measured job is
  * cut short and the load stays at ρ throughout.
  *

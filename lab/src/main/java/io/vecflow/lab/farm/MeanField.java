@@ -1,7 +1,7 @@
 package io.vecflow.lab.farm;
 
 /**
- * The analytical anchors of lb.md §5: mean response time (in mean service times) for N → ∞ PS servers with μ = 1
+ * The analytical anchors of docs/load-balancing.md §5: mean response time (in mean service times) for N → ∞ PS servers with μ = 1
  * at per-server load ρ.
  * <ul>
  *   <li>Random (Maglev): T = 1/(1 − ρ) (M/M/1-PS; also M/G/1-PS, PS being insensitive).</li>

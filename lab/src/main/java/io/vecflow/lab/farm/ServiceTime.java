@@ -5,7 +5,7 @@ import java.util.random.RandomGenerator;
 
 /**
  * Service-time distributions for the server-farm simulation, all with mean 1 (the time unit of the simulation is
- * the mean service time, as in lb.md §5). Shapes from lb.md §6 "SRLB vs Maglev": exponential, lognormal with a
+ * the mean service time, as in docs/load-balancing.md §5). Shapes from docs/load-balancing.md §6 "SRLB vs Maglev": exponential, lognormal with a
  * coefficient of variation (CV) of 2–4, bounded Pareto with α = 1.1–1.5.
  */
 public sealed interface ServiceTime {
@@ -15,7 +15,7 @@ public sealed interface ServiceTime {
     /** @return the short name used in CSV/JSON/ClickHouse rows, e.g. {@code exp}, {@code lognormal-cv3} */
     String name();
 
-    /** Exponential with mean 1 (CV 1): the M/M/1 case of lb.md §5. */
+    /** Exponential with mean 1 (CV 1): the M/M/1 case of docs/load-balancing.md §5. */
     record Exponential() implements ServiceTime {
         @Override
         public double sample(RandomGenerator rng) {

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.vecflow.lab.fabric.FabricSim.Scheme;
 import org.junit.jupiter.api.Test;
 
-/** The CLOVE fabric model: transfer times, the workloads' means, and the ranking lb.md §6 expects. */
+/** The CLOVE fabric model: transfer times, the workloads' means, and the ranking docs/load-balancing.md §6 expects. */
 class FabricSimTest {
     /** 1 MB flows only. */
     private static final FlowSizeCdf ONE_MB = new FlowSizeCdf("1MB", new double[] {1e6, 1e6}, new double[] {0, 1});
@@ -36,7 +36,7 @@ class FabricSimTest {
 
     @Test
     void schemesRankAsExpectedOnTheAsymmetricFabric() {
-        // lb.md §6: the oracle best, flowlet schemes well ahead of ECMP once a link is degraded
+        // docs/load-balancing.md §6: the oracle best, flowlet schemes well ahead of ECMP once a link is degraded
         FabricSim.Config cfg = FabricSim.Config.of(4, 0.2, FlowSizeCdf.WEB_SEARCH, 0.5, 0.02, 0.2);
         double ecmp = 0, edge = 0, clove = 0, oracle = 0;
         for (long seed = 21; seed <= 22; seed++) {

@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * The simulator against theory (issue 8 "Done means"; lb.md §5 and §6 oracles). Run lengths are chosen so each test
+ * The simulator against theory (issue 8 "Done means"; docs/load-balancing.md §5 and §6 oracles). Run lengths are chosen so each test
  * takes well under 60 s on 2 cores; the statistical margin is stated per test and checked from the replications'
  * 95 % confidence half-width.
  */
@@ -44,8 +44,8 @@ class FarmSimTest {
 
     /**
      * SRLB with static threshold c = 1..4 over vecflow's candidate table and {@code StaticThreshold} policy at
-     * ρ = 0.9, N = 100 PS servers: within 5 % of lb.md §5's table (5.26, 3.49, 3.11, 3.26; finite N = 100 runs 1–3 %
-     * above it, lb.md §5 "Finite-N check"). 2 seeds × 600k jobs per c; the half-width is ≈ 1 % of the mean
+     * ρ = 0.9, N = 100 PS servers: within 5 % of docs/load-balancing.md §5's table (5.26, 3.49, 3.11, 3.26; finite N = 100 runs 1–3 %
+     * above it, docs/load-balancing.md §5 "Finite-N check"). 2 seeds × 600k jobs per c; the half-width is ≈ 1 % of the mean
      * (SRLB relaxes within tens of service times), well inside the 5 % band.
      */
     @Test
@@ -60,7 +60,7 @@ class FarmSimTest {
         }
     }
 
-    /** JSQ(2) at ρ = 0.9, N = 100: lb.md §5's 2.61 within 5 % (2 seeds × 400k jobs). */
+    /** JSQ(2) at ρ = 0.9, N = 100: docs/load-balancing.md §5's 2.61 within 5 % (2 seeds × 400k jobs). */
     @Test
     void jsq2MatchesSupermarketModelAtRho09() {
         Stats s = means(FarmSim.Config.of(100, Integer.MAX_VALUE, 0.9, EXP, 400_000), new DispatcherSpec("jsq2"), 2,

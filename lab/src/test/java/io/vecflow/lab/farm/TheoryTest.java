@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
-/** {@link MeanField} reproduces lb.md §5's model table (its printed two decimals). */
+/** {@link MeanField} reproduces docs/load-balancing.md §5's model table (its printed two decimals). */
 class TheoryTest {
     @Test
     void meanFieldReproducesTheSpecTable() {
         double[] rho = {0.7, 0.8, 0.9, 0.95};
-        double[][] table = { // random, JSQ(2), SR_1..SR_4 (lb.md §5)
+        double[][] table = { // random, JSQ(2), SR_1..SR_4 (docs/load-balancing.md §5)
             {3.33, 1.61, 1.96, 1.81, 2.01, 2.26},
             {5.00, 1.95, 2.78, 2.24, 2.34, 2.61},
             {10.0, 2.61, 5.26, 3.49, 3.11, 3.26},

@@ -4,7 +4,7 @@ package io.vecflow.netlink.netdm;
  * NET_DM (drop monitor) generic-netlink protocol constants.
  *
  * <p>Source: Linux UAPI {@code include/uapi/linux/net_dropmon.h} (enum of NET_DM_CMD_*, enum net_dm_attr, enum
- * net_dm_alert_mode, the IN_PORT nest enum, enum net_dm_origin, NET_DM_GRP_ALERT); spec {@code netlink-channels.md}
+ * net_dm_alert_mode, the IN_PORT nest enum, enum net_dm_origin, NET_DM_GRP_ALERT); spec {@code docs/netlink.md}
  * §4 (attribute table, what VPP sends) and §5 (hsflowd's mod_dropmon). vecflow's NETLINK_USERSOCK fallback channel
  * constants are defined here too.
  */

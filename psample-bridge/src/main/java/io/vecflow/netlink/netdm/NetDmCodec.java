@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Encodes and decodes NET_DM messages: {@code nlmsghdr} (16 bytes) + {@code genlmsghdr} + attributes (Linux
- * {@code include/uapi/linux/net_dropmon.h}; spec {@code netlink-channels.md} §4). The same bytes travel on generic
+ * {@code include/uapi/linux/net_dropmon.h}; spec {@code docs/netlink.md} §4). The same bytes travel on generic
  * netlink (nlmsg_type = the "NET_DM" family id, group "events") and on vecflow's NETLINK_USERSOCK channel
  * (nlmsg_type {@link NetDm#USERSOCK_MSG_TYPE}).
  *

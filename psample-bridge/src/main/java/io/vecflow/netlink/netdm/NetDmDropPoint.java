@@ -8,7 +8,7 @@ import java.util.Objects;
  * {@link NetDmEmitter#emitDrop}, so that each alert only copies bytes.
  *
  * <p>Strings, as VPP's sflow plugin composes them (FDio/vpp {@code src/plugins/sflow/sflow.c} {@code compose_trap_str};
- * spec {@code netlink-channels.md} §4): HW_TRAP_GROUP_NAME = {@value #TRAP_PREFIX} + node name and HW_TRAP_NAME =
+ * spec {@code docs/netlink.md} §4): HW_TRAP_GROUP_NAME = {@value #TRAP_PREFIX} + node name and HW_TRAP_NAME =
  * {@value #TRAP_PREFIX} + error-counter name, each lower-cased with ASCII whitespace replaced by {@code '_'} and cut
  * to {@value #MAX_TRAP_BYTES} bytes (VPP's 64-byte buffer with its NUL). hsflowd's mod_dropmon matches {@code vpp_*}
  * traps as drops with reason 256 "unknown" (spec §5), so the {@code vpp_} prefix keeps real hsflowd reporting them.

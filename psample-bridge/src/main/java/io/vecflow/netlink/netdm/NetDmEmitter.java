@@ -13,7 +13,7 @@ import java.util.function.Consumer;
  * Dataplane side of the NET_DM channel: sends NET_DM_CMD_PACKET_ALERT messages ({@link NetDmCodec}) as the kernel's
  * drop_monitor or VPP's sflow plugin would, from one preallocated off-heap buffer, one datagram each. {@link #emit}
  * and {@link #emitDrop} allocate nothing and never throw: every alert ends up in {@link #sent()} or
- * {@link #sendFailed()} (spec {@code netlink-channels.md} §6 rule 3).
+ * {@link #sendFailed()} (spec {@code docs/netlink.md} §6 rule 3).
  *
  * <p>Transports ({@link NetDmTransport}):
  * <ul>

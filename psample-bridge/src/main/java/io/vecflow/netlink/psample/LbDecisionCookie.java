@@ -8,7 +8,7 @@ import java.util.Arrays;
  * reusable holder with an allocation-free binary codec. The dataplane's LB nodes fill it for the sample of the packet
  * the decision was made on; the hsflowd-compatible agent turns it into the "vecflow LB decision" sFlow flow record
  * (README, "Load-balancer decisions"); the collector stores it in {@code lb_decisions}. Decisions and their terms come
- * from the spec {@code lb.md}: Maglev §1, SRLB/6LB §3 (candidates, connect-if-available), CLOVE §4 (flowlets, path
+ * from the spec {@code docs/load-balancing.md}: Maglev §1, SRLB/6LB §3 (candidates, connect-if-available), CLOVE §4 (flowlets, path
  * weights).
  *
  * <p>Layout, version 1, all integers big-endian (network order), {@code A} = 4 (IPv4) or 16 (IPv6) bytes:
@@ -41,12 +41,12 @@ public final class LbDecisionCookie {
     public static final int VERSION = 1;
     /** Fixed part before the addresses, bytes. */
     public static final int FIXED_BYTES = 24;
-    /** Most SRLB candidates carried (lb.md §3: the usual setup is 2 choices). */
+    /** Most SRLB candidates carried (docs/load-balancing.md §3: the usual setup is 2 choices). */
     public static final int MAX_CANDIDATES = 2;
     /** Largest encoded cookie, bytes: IPv6 with two candidates. */
     public static final int MAX_BYTES = FIXED_BYTES + (2 + MAX_CANDIDATES) * 16;
 
-    /** What was decided (lb.md §1, §3, §4). Codes are the cookie's and the sFlow record's {@code kind}. */
+    /** What was decided (docs/load-balancing.md §1, §3, §4). Codes are the cookie's and the sFlow record's {@code kind}. */
     public enum Kind {
         /** Maglev placed a new flow (lookup table, no connection-table entry yet). */
         MAGLEV_NEW(1, "maglev", "new"),

@@ -4,7 +4,7 @@ package io.vecflow.netlink.psample;
  * PSAMPLE generic-netlink protocol constants.
  *
  * <p>Source: Linux UAPI {@code include/uapi/linux/psample.h} (enum PSAMPLE_ATTR_*, enum psample_command,
- * PSAMPLE_GENL_NAME, PSAMPLE_NL_MCGRP_*); spec {@code netlink-channels.md} §2 (attribute table with the kernel and VPP
+ * PSAMPLE_GENL_NAME, PSAMPLE_NL_MCGRP_*); spec {@code docs/netlink.md} §2 (attribute table with the kernel and VPP
  * conventions). vecflow's USERSOCK fallback channel constants are defined here too.
  */
 public final class Psample {

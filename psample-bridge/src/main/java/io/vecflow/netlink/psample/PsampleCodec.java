@@ -9,7 +9,7 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Encodes and decodes PSAMPLE_CMD_SAMPLE messages: {@code nlmsghdr} (16 bytes) + {@code genlmsghdr} (cmd 0,
- * version 1) + attributes (Linux {@code include/uapi/linux/psample.h}; spec {@code netlink-channels.md} §2).
+ * version 1) + attributes (Linux {@code include/uapi/linux/psample.h}; spec {@code docs/netlink.md} §2).
  * The same bytes travel on generic netlink (nlmsg_type = the "psample" family id) and on vecflow's NETLINK_USERSOCK
  * channel (nlmsg_type {@link Psample#USERSOCK_MSG_TYPE}).
  *

@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * <p>GENL note: a multicast {@code sendto} is also unicast to port 0, which on NETLINK_GENERIC is the kernel; since
  * the message has no NLM_F_REQUEST (flags 0) the kernel drops it without an answer (Linux {@code netlink_rcv_skb}:
  * an ack only for NLM_F_ACK or an error), so nothing queues on this socket — measured in the kernel lab
- * ({@code kernel-lab.md}), where a second subscriber of "packets" receives every message unchanged.
+ * ({@code docs/kernel-lab.md}), where a second subscriber of "packets" receives every message unchanged.
  */
 public final class PsampleEmitter extends NetlinkEmitter {
     /** Send buffer size in bytes: the 0xFFFF-byte netlink message cap plus slack. */

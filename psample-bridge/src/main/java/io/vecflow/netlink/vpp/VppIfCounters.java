@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * VPP IF_COUNTERS message contents (spec {@code netlink-channels.md} §3; FDio/vpp {@code src/plugins/sflow/sflow.c}
+ * VPP IF_COUNTERS message contents (spec {@code docs/netlink.md} §3; FDio/vpp {@code src/plugins/sflow/sflow.c}
  * sends one per interface per polling interval): a mutable, reusable holder filled by
  * {@link VppIfCountersCodec#decode} and read by {@link VppIfCountersCodec#encode}. Not thread-safe.
  *

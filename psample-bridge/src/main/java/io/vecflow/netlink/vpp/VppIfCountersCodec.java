@@ -6,7 +6,7 @@ import io.vecflow.netlink.NetlinkWriter;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Encodes and decodes VPP USERSOCK IF_COUNTERS messages in VPP's exact format (spec {@code netlink-channels.md} §3;
+ * Encodes and decodes VPP USERSOCK IF_COUNTERS messages in VPP's exact format (spec {@code docs/netlink.md} §3;
  * FDio/vpp {@code src/plugins/sflow/sflow.c} and {@code sflow_usersock.c}): a plain {@code nlmsghdr} with
  * nlmsg_type {@link VppUsersock#MSG_IF_COUNTERS} = 2 — the number of NLMSG_ERROR, which it is not on this channel —
  * flags 0, nlmsg_pid = the sender's pid, followed directly (no genl header) by attributes in ascending id order, each

@@ -2,7 +2,7 @@ package io.vecflow.netlink.vpp;
 
 /**
  * Constants of VPP's NETLINK_USERSOCK channel for interface counters and status (FDio/vpp
- * {@code src/plugins/sflow/sflow_usersock.h}, shared with hsflowd's mod_vpp; spec {@code netlink-channels.md} §3).
+ * {@code src/plugins/sflow/sflow_usersock.h}, shared with hsflowd's mod_vpp; spec {@code docs/netlink.md} §3).
  *
  * <p>Plain {@code nlmsghdr} + attributes (no genl header), multicast group {@value #GROUP} ({@code nl_groups = 1 <<
  * 28}), {@code nlmsg_pid = getpid()}. The message types {@link #MSG_STATUS} (1) and {@link #MSG_IF_COUNTERS} (2)

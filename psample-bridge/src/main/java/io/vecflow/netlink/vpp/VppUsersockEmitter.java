@@ -11,7 +11,7 @@ import io.vecflow.netlink.NetlinkSocket;
  * Sending needs no privilege. Like VPP, a multicast ECONNREFUSED counts as sent. {@link #emitStatus} and
  * {@link #emitIfCounters} send the holder as given; {@link #sendStatus} and {@link #sendIfCounters} also stamp
  * SFLOW_VPP_ATTR_SEQ from the channel sequence that STATUS and IF_COUNTERS share, pre-incremented from 1 as VPP's
- * {@code unixsock_seq} (FDio/vpp {@code src/plugins/sflow/sflow.c}; spec {@code netlink-channels.md} §3). All of them
+ * {@code unixsock_seq} (FDio/vpp {@code src/plugins/sflow/sflow.c}; spec {@code docs/netlink.md} §3). All of them
  * allocate nothing and never throw; failures are counted overall and per message type. Single-threaded; counters may
  * be read from other threads (values may lag).
  */

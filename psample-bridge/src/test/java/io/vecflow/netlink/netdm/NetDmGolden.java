@@ -5,7 +5,7 @@ import java.util.Arrays;
 
 /**
  * NET_DM PACKET_ALERT vectors assembled by hand from {@code include/uapi/linux/net_dropmon.h} and the tables in
- * {@code netlink-channels.md} §1 and §4, independent of the encoder.
+ * {@code docs/netlink.md} §1 and §4, independent of the encoder.
  */
 final class NetDmGolden {
     private NetDmGolden() {}

@@ -3,7 +3,7 @@ package io.vecflow.netlink.psample;
 import io.vecflow.netlink.TestBytes;
 
 /**
- * Test vectors assembled by hand from the tables in {@code netlink-channels.md} §1–2 and
+ * Test vectors assembled by hand from the tables in {@code docs/netlink.md} §1–2 and
  * {@code include/uapi/linux/psample.h}, independent of the encoder.
  */
 final class Golden {

@@ -168,7 +168,7 @@ public final class KernelToAgentCheck implements GuestCheck {
     }
 
     /**
-     * The kernel's messages, as the judge saw them: one per frame, in order, in the layout kernel-lab.md records
+     * The kernel's messages, as the judge saw them: one per frame, in order, in the layout docs/kernel-lab.md §4 records
      * (IIFINDEX u16, ORIGSIZE, SAMPLE_GROUP, GROUP_SEQ from 0, SAMPLE_RATE, DATA ≤ 128, PROTO = ethertype).
      */
     private static void checkKernelLayout(List<PsampleJudge.Message> msgs, List<PcapPacket> frames, int rx) {

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
-/** The judge's message splitter on the kernel's PSAMPLE layout as kernel-lab.md records it (6.1). */
+/** The judge's message splitter on the kernel's PSAMPLE layout as docs/kernel-lab.md §4 records it (Linux 6.1). */
 class PsampleJudgeTest {
     // nlmsghdr len 60, type 32, flags 0, seq 0, pid 0; genl cmd 0 version 1; IIFINDEX u16 3 (nla_len 6, padded);
     // SAMPLE_RATE 1; GROUP_SEQ 0; PROTO u16 0x0800; DATA 4 bytes
