@@ -46,10 +46,14 @@ class CliTest {
     }
 
     @Test
-    void genlWithoutThePsampleModuleSaysWhatToDo() {
+    void genlListensOrSaysWhatToDo() throws Exception {
         Run r = run("psample", "listen", "--transport", "genl", "--timeout", "1");
-        assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).contains("modprobe psample").contains("--transport usersock");
+        if (io.vecflow.netlink.GenlController.isRegistered("psample")) {
+            assertThat(r.exit()).as(r.err()).isZero(); // a kernel with psample: listens for 1 s, sees nothing
+        } else {
+            assertThat(r.exit()).isEqualTo(1);
+            assertThat(r.err()).contains("modprobe psample").contains("--transport usersock");
+        }
     }
 
     @Test
@@ -173,7 +177,7 @@ class CliTest {
         Path conf = dir.resolve("genl.conf");
         Files.writeString(conf, "sflow {\n collector { ip = 127.0.0.1 }\n psample { group = 1 }\n}\n");
         Run r = run("hsflowd", "-f", conf.toString(), "--check");
-        if (Files.isDirectory(Path.of("/sys/module/psample"))) {
+        if (io.vecflow.netlink.GenlController.isRegistered("psample")) {
             assertThat(r.exit()).as(r.err()).isZero(); // a kernel with psample: the genl source opens
         } else {
             assertThat(r.exit()).isEqualTo(2);

@@ -54,13 +54,20 @@ public final class HsflowdDaemon implements AutoCloseable {
         try {
             return PsampleSubscriber.open(t, c.psample.usersockGroup);
         } catch (GenlFamilyNotFoundException e) {
-            // The bridge's hint names the CLI flag (--transport usersock); hsflowd.conf users need the config key.
-            NetlinkException x = new NetlinkException(e.call(), e.errno(), "generic netlink family \"psample\" is not "
-                    + "available on this kernel: load it with `modprobe psample`, or set "
-                    + "`psample { transport = usersock }` in hsflowd.conf");
-            x.initCause(e);
-            throw x;
+            throw missingPsample(e);
         }
+    }
+
+    /**
+     * The hsflowd.conf wording of a missing psample family: the bridge's hint names the CLI flag
+     * ({@code --transport usersock}); hsflowd.conf users need the config key. The original is the cause.
+     */
+    static NetlinkException missingPsample(GenlFamilyNotFoundException e) {
+        NetlinkException x = new NetlinkException(e.call(), e.errno(), "generic netlink family \"psample\" is not "
+                + "available on this kernel: load it with `modprobe psample`, or set "
+                + "`psample { transport = usersock }` in hsflowd.conf");
+        x.initCause(e);
+        return x;
     }
 
     /**

@@ -34,6 +34,24 @@ public final class GenlController {
      * @throws NetlinkException            on a send/receive failure, an error reply, a timeout (ETIMEDOUT) or a
      *                                     malformed reply (EBADMSG, message names field and offset)
      */
+    /**
+     * Whether this kernel has registered the generic-netlink family {@code familyName} now (one
+     * {@code CTRL_CMD_GETFAMILY} round trip on a socket of its own). Lets callers and tests choose between the
+     * genl path and the usersock path without provoking the error first.
+     *
+     * @param familyName e.g. "psample", "NET_DM"
+     * @return true if the family resolves, false if the kernel answered ENOENT
+     * @throws NetlinkException the socket cannot be opened or the lookup failed for another reason
+     */
+    public static boolean isRegistered(String familyName) throws NetlinkException {
+        try (NetlinkSocket s = NetlinkSocket.open(Netlink.NETLINK_GENERIC)) {
+            resolve(s, familyName);
+            return true;
+        } catch (GenlFamilyNotFoundException e) {
+            return false;
+        }
+    }
+
     public static GenlFamily resolve(NetlinkSocket genlSocket, String familyName) throws NetlinkException {
         if (genlSocket.protocol() != Netlink.NETLINK_GENERIC) {
             throw new IllegalArgumentException("GenlController.resolve needs a NETLINK_GENERIC socket, got "

@@ -24,7 +24,12 @@ public final class GenlFamilyNotFoundException extends NetlinkException {
         return family;
     }
 
-    private static String message(String family) {
+    /**
+     * The one-line message for a missing family: what is missing, how to fix it for the families vecflow uses
+     * ("psample", "NET_DM"), and the kernel's answer. Package-private so the text is tested without a kernel that
+     * lacks the family.
+     */
+    static String message(String family) {
         String hint = switch (family) {
             case "psample" -> "load it with `modprobe psample`, or use `--transport usersock`";
             case "NET_DM" -> "load it with `modprobe drop_monitor` (CONFIG_NET_DROP_MONITOR)";

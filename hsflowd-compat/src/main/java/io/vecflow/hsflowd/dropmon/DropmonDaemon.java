@@ -58,7 +58,8 @@ public final class DropmonDaemon implements AutoCloseable {
         }
     }
 
-    private static NetlinkException missingFamily(GenlFamilyNotFoundException e) {
+    /** The hsflowd.conf wording of a missing NET_DM family (the original is the cause). */
+    static NetlinkException missingFamily(GenlFamilyNotFoundException e) {
         NetlinkException x = new NetlinkException(e.call(), e.errno(), "generic netlink family \"NET_DM\" is not "
                 + "available on this kernel: load it with `modprobe drop_monitor`, or set "
                 + "`dropmon { transport = usersock }` in hsflowd.conf");
