@@ -3,11 +3,14 @@ package io.vecflow.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -146,6 +149,71 @@ class KafkaRawSinkTest {
                 .isEqualTo("[2001:db8::1]:1025");
         assertThatThrownBy(() -> KafkaRawSink.sourceToString(new byte[16]))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("18 bytes, got 16");
+    }
+
+    /**
+     * The README's claim: key = the sFlow agent address (4 bytes for IPv4, 16 for IPv6, from the datagram header),
+     * so one agent's datagrams land on one partition in the order they were sent; a datagram too short for an
+     * address, or with an unknown address type, has no key.
+     */
+    @Test
+    void theKeyIsTheAgentAddressSoEachAgentKeepsOnePartitionInOrder() throws Exception {
+        String t = topic + "-keys";
+        String[] agents = {"192.0.2.1", "192.0.2.2", "198.51.100.7", "2001:db8::9", "2001:db8::a"};
+        int perAgent = 40;
+        try (KafkaRawSink sink = new KafkaRawSink(bootstrap, t, 4)) {
+            for (int i = 0; i < perAgent; i++) {
+                for (String a : agents) {
+                    byte[] d = header(a, i);
+                    sink.accept(d, 0, d.length, EpochNanos.now(), TestSupport.addr16("127.0.0.1"), 6343);
+                }
+            }
+            byte[] shortOne = {0, 0, 0, 5, 0, 0, 0, 1, 10};
+            byte[] unknownType = header("192.0.2.1", 0);
+            unknownType[7] = 3;
+            sink.accept(shortOne, 0, shortOne.length, EpochNanos.now(), TestSupport.addr16("127.0.0.1"), 6343);
+            sink.accept(unknownType, 0, unknownType.length, EpochNanos.now(), TestSupport.addr16("127.0.0.1"), 6343);
+            sink.flush();
+            assertThat(sink.written()).isEqualTo(agents.length * perAgent + 2);
+        }
+        try {
+            List<ConsumerRecord<byte[], byte[]>> got = consumeAll(bootstrap, t, agents.length * perAgent + 2);
+            assertThat(got).hasSize(agents.length * perAgent + 2);
+            Map<String, Integer> partitionOf = new HashMap<>();
+            Map<String, List<Integer>> sequences = new HashMap<>();
+            int unkeyed = 0;
+            for (ConsumerRecord<byte[], byte[]> r : got) {
+                if (r.key() == null) {
+                    unkeyed++;
+                    continue;
+                }
+                String agent = InetAddress.getByAddress(r.key()).getHostAddress();
+                int addrLen = agent.contains(":") ? 16 : 4;
+                assertThat(r.key()).as("key of %s", agent).hasSize(addrLen)
+                        .isEqualTo(Arrays.copyOfRange(r.value(), 8, 8 + addrLen));
+                assertThat(partitionOf.computeIfAbsent(agent, x -> r.partition())).as("partition of %s", agent)
+                        .isEqualTo(r.partition());
+                sequences.computeIfAbsent(agent, x -> new ArrayList<>())
+                        .add(ByteBuffer.wrap(r.value()).getInt(8 + addrLen + 4));
+            }
+            assertThat(unkeyed).as("the short datagram and the unknown address type").isEqualTo(2);
+            assertThat(sequences.keySet()).containsExactlyInAnyOrder("192.0.2.1", "192.0.2.2", "198.51.100.7",
+                    "2001:db8:0:0:0:0:0:9", "2001:db8:0:0:0:0:0:a");
+            List<Integer> inOrder = java.util.stream.IntStream.range(0, perAgent).boxed().toList();
+            sequences.forEach((a, seqs) -> assertThat(seqs).as("sequence numbers of %s", a).isEqualTo(inOrder));
+        } finally {
+            try (Admin a = admin(bootstrap)) {
+                a.deleteTopics(List.of(t)).all().get(15, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** An sFlow v5 datagram header (no samples) from {@code agent} with datagram sequence number {@code seq}. */
+    private static byte[] header(String agent, int seq) throws Exception {
+        byte[] addr = InetAddress.getByName(agent).getAddress();
+        ByteBuffer b = ByteBuffer.allocate(8 + addr.length + 16);
+        b.putInt(5).putInt(addr.length == 4 ? 1 : 2).put(addr).putInt(0).putInt(seq).putInt(1000).putInt(0);
+        return b.array();
     }
 
     @Test
