@@ -130,10 +130,12 @@ class SflowMainThreadTest {
             }
             assertThat(taken).isEqualTo(400_000);
             assertThat(main.emitted() + dropped).isEqualTo(taken);
-            assertThat(count[0] + sub.overruns()).isEqualTo(main.emitted());
-            if (sub.overruns() == 0) {
-                assertThat(gaps[0]).isEqualTo(main.fifoDropsCarried());
-            }
+            // A unicast receiver never overruns: Linux's netlink_attachskb makes a full receive queue the user-space
+            // sender's EAGAIN, and ENOBUFS is for multicast (netlink_overrun); so every emitted message arrives and
+            // the only gaps are the FIFO drops the main thread carried.
+            assertThat(sub.overruns()).as("unicast receive overruns").isZero();
+            assertThat(count[0]).isEqualTo(main.emitted());
+            assertThat(gaps[0]).isEqualTo(main.fifoDropsCarried());
             assertThat(main.fifoDropsCarried()).isEqualTo(dropped);
         }
     }

@@ -176,7 +176,9 @@ class AgentJudgeTest {
             }
             waitFor(() -> received.size() >= agentDatagrams
                     && c.stats().datagramsReceived.sum() >= agentDatagrams, "receivers");
-            Thread.sleep(500); // sfacctd and sfcapd read the same datagrams at their own pace
+            // sfacctd and sfcapd read the same datagrams at their own pace: wait until both have read them all
+            PeerJudges.awaitRead(pm.port());
+            PeerJudges.awaitRead(nf.port());
             assertThat(c.stats().datagramsReceived.sum()).isEqualTo(agentDatagrams);
             rx.close();
             reader.join(5000);
@@ -217,7 +219,7 @@ class AgentJudgeTest {
             assertThat(InetAddress.getByName(TsharkCaptureJudgeTest.t(t, agentField))).isEqualTo(agentAddress);
         }
         int[] judged = TsharkCaptureJudgeTest.judge(pcap);
-        assertThat(judged).containsExactly((int) agentDatagrams, CAPTURE_PACKETS, CAPTURE_PACKETS);
+        assertThat(judged).containsExactly((int) agentDatagrams, CAPTURE_PACKETS, CAPTURE_PACKETS, 0, 0, 0);
 
         // sfacctd and sfcapd: the same flows as vecflow's rows, each under its own key and byte rule.
         List<FlowRow> rows = keep.rows.stream().filter(r -> r.sampleType == FlowRow.FLOW).toList();

@@ -107,7 +107,8 @@ class ForwardJudgeTest {
                         && System.currentTimeMillis() < end) {
                     Thread.sleep(20);
                 }
-                Thread.sleep(500); // sfacctd and sfcapd have read theirs too; nothing more arrives
+                PeerJudges.awaitRead(pm.port()); // sfacctd and sfcapd have read theirs too
+                PeerJudges.awaitRead(nf.port());
                 counts = forward.targets();
             } finally {
                 PeerJudges.stopBoth(pm, nf);

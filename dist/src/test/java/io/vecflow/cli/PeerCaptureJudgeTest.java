@@ -55,7 +55,8 @@ class PeerCaptureJudgeTest {
                 Thread.sleep(20);
             }
             assertThat(c.stats().datagramsReceived.sum()).isEqualTo(datagrams.size());
-            Thread.sleep(500);
+            PeerJudges.awaitRead(pm.port());
+            PeerJudges.awaitRead(nf.port());
         } finally {
             PeerJudges.stopBoth(pm, nf);
         }

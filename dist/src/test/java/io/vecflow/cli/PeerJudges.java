@@ -83,6 +83,40 @@ final class PeerJudges {
         fail("nothing bound udp port " + port);
     }
 
+    /**
+     * Waits (≤ 30 s) until every socket bound to UDP {@code port} has read all it was sent: its {@code rx_queue} in
+     * {@code /proc/net/udp}/{@code udp6} reads 0 twice, 50 ms apart. An event, not a fixed pause: on a stalled machine
+     * the judge gets the time it needs, and a judge that stopped reading fails here with its queue size. Also fails if
+     * the kernel dropped datagrams for the port (the {@code drops} column): the judge would then miss rows.
+     */
+    static void awaitRead(int port) throws Exception {
+        String suffix = String.format(":%04X", port);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        int empty = 0;
+        long queued = -1;
+        while (System.nanoTime() < end) {
+            queued = 0;
+            long drops = 0;
+            for (String t : new String[] {"/proc/net/udp", "/proc/net/udp6"}) {
+                List<String> lines = Files.readAllLines(Path.of(t));
+                for (int i = 1; i < lines.size(); i++) {
+                    String[] f = lines.get(i).trim().split("\\s+");
+                    if (f.length >= 13 && f[1].endsWith(suffix)) {
+                        queued += Long.parseLong(f[4].substring(f[4].indexOf(':') + 1), 16);
+                        drops += Long.parseLong(f[12]);
+                    }
+                }
+            }
+            assertThat(drops).as("datagrams the kernel dropped for udp port %d", port).isZero();
+            empty = queued == 0 ? empty + 1 : 0;
+            if (empty == 2) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        fail("udp port " + port + " still has " + queued + " bytes queued after 30 s");
+    }
+
     static void stop(Process p, String signal) throws Exception {
         new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start().waitFor();
         if (!p.waitFor(20, TimeUnit.SECONDS)) {

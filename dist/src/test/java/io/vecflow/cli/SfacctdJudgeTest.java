@@ -105,7 +105,7 @@ class SfacctdJudgeTest {
         Process p = new ProcessBuilder(sfacctd, "-f", conf.toString()).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("sfacctd.out").toFile()).start();
         try {
-            waitForUdpListener(port);
+            PeerJudges.waitUdp(port);
             try (DatagramSocket s = new DatagramSocket()) {
                 InetAddress lo = InetAddress.getLoopbackAddress();
                 for (byte[] d : datagrams) {
@@ -113,7 +113,7 @@ class SfacctdJudgeTest {
                     Thread.sleep(1); // sfacctd's default socket buffer; no need to race it
                 }
             }
-            Thread.sleep(500);
+            PeerJudges.awaitRead(port); // sfacctd has read every datagram
         } finally {
             // SIGINT makes sfacctd flush its print cache and exit.
             new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
@@ -133,19 +133,5 @@ class SfacctdJudgeTest {
             v[1] += Long.parseLong(f[6]);
         }
         return m;
-    }
-
-    /** Waits (≤ 10 s) until something listens on the UDP port, per /proc/net/udp. */
-    private static void waitForUdpListener(int port) throws Exception {
-        String hex = String.format(":%04X ", port);
-        long end = System.currentTimeMillis() + 10_000;
-        while (System.currentTimeMillis() < end) {
-            if (Files.readString(Path.of("/proc/net/udp")).contains(hex)) {
-                Thread.sleep(200);
-                return;
-            }
-            Thread.sleep(50);
-        }
-        fail("sfacctd did not bind udp port " + port);
     }
 }

@@ -23,6 +23,7 @@ class PsampleLoadTest {
              PsampleEmitter em = PsampleEmitter.open(PsampleTransport.USERSOCK, GROUP, Psample.Convention.VPP)) {
             AtomicLong received = new AtomicLong();
             AtomicLong outOfOrder = new AtomicLong();
+            AtomicLong missing = new AtomicLong(); // group sequence numbers skipped: what an overrun lost
             java.util.concurrent.atomic.AtomicBoolean sendDone = new java.util.concurrent.atomic.AtomicBoolean();
             CountDownLatch started = new CountDownLatch(1);
             long[] lastSeq = {-1};
@@ -33,6 +34,8 @@ class PsampleLoadTest {
                     if (s.sampleGroup() == marker) {
                         if (s.groupSeq() <= lastSeq[0]) {
                             outOfOrder.incrementAndGet();
+                        } else {
+                            missing.addAndGet(s.groupSeq() - lastSeq[0] - 1);
                         }
                         lastSeq[0] = s.groupSeq();
                         received.incrementAndGet();
@@ -68,16 +71,15 @@ class PsampleLoadTest {
                             + "received %d, overruns %d, decodeErrors %d, rcvbuf %d B%n",
                     COUNT, COUNT / (sendNs / 1e9), received.get() / (totalNs / 1e9), received.get(),
                     sub.overruns(), sub.decodeErrors(), sub.receiveBufferBytes());
-            assertThat(totalNs).isLessThan(10_500_000_000L);
             assertThat(em.sent()).isEqualTo(COUNT);
             assertThat(em.sendFailed()).isZero();
             assertThat(sub.decodeErrors()).isZero();
             assertThat(outOfOrder.get()).isZero();
-            if (sub.overruns() == 0) {
-                assertThat(received.get()).isEqualTo(COUNT);
-            } else {
-                assertThat(received.get()).isLessThan(COUNT);
-            }
+            // every sample is accounted for: received, or skipped in the group sequence (a tail lost after the last
+            // received one counts too); samples were lost exactly when the socket reported an overrun
+            long lost = missing.get() + (COUNT - 1 - lastSeq[0]);
+            assertThat(received.get() + lost).as("received + lost").isEqualTo(COUNT);
+            assertThat(lost > 0).as("lost %d, overruns %d", lost, sub.overruns()).isEqualTo(sub.overruns() > 0);
         }
     }
 
