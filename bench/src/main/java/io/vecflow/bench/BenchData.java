@@ -33,7 +33,9 @@ public final class BenchData {
 
     /** Which sFlow datagrams a benchmark cycles over. */
     public enum Mix {
-        /** Every UDP payload of every capture in testdata/sflow (counter-only datagrams, NetFlow v5, a truncated one). */
+        /**
+         * Every UDP payload of every capture in testdata/sflow (counter-only datagrams, NetFlow v5, a truncated one).
+         */
         ALL,
         /**
          * The payloads the loopback replay sends (bench/peers/extract.py): sFlow v5 datagrams that carry at least one
@@ -53,7 +55,8 @@ public final class BenchData {
         }
         URL u = BenchData.class.getClassLoader().getResource("testdata/" + sub);
         if (u == null) {
-            throw new IllegalStateException("testdata/" + sub + " is not on the class path; pass -Dvecflow.testdata=DIR");
+            throw new IllegalStateException("testdata/" + sub
+                    + " is not on the class path; pass -Dvecflow.testdata=DIR");
         }
         try {
             URI uri = u.toURI();

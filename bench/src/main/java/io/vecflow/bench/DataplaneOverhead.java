@@ -1,8 +1,6 @@
 package io.vecflow.bench;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 
 /**

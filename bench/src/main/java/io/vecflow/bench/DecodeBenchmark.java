@@ -49,7 +49,9 @@ public class DecodeBenchmark extends QuietGate {
         datagrams = l.toArray(new byte[0][]);
     }
 
-    /** Decodes the next datagram of the mix. @return a value derived from every sample (defeats dead-code elimination) */
+    /**
+     * Decodes the next datagram of the mix. @return a value derived from every sample (defeats dead-code elimination)
+     */
     @Benchmark
     public long decode(SamplesCounter c) {
         int i = next;

@@ -311,7 +311,8 @@ public final class HsflowdThroughput {
         }
     }
 
-    private static void waitQuiet(long agentPid, double maxPct, double maxWaitS) throws IOException, InterruptedException {
+    private static void waitQuiet(long agentPid, double maxPct, double maxWaitS) throws IOException,
+            InterruptedException {
         long deadline = System.nanoTime() + (long) (maxWaitS * 1e9);
         double pct;
         do {

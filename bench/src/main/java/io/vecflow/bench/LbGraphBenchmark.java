@@ -86,10 +86,11 @@ public class LbGraphBenchmark extends QuietGate {
     private static final long MAC_IN = 0x0200000000C1L;
 
     /**
-     * l2-xconnect, ip4-routed, lb-{hit,new}-{1k,100k,1m} (Maglev GRE4 over IPv4), lb6-{hit,new}-N (Maglev SRv6 H.Encaps over
-     * IPv6, the same TCP frames as SRLB), srlb-{hit,new}-N (SRLB).
+     * l2-xconnect, ip4-routed, lb-{hit,new}-{1k,100k,1m} (Maglev GRE4 over IPv4), lb6-{hit,new}-N (Maglev SRv6 H.Encaps
+     * over IPv6, the same TCP frames as SRLB), srlb-{hit,new}-N (SRLB).
      */
-    @Param({"l2-xconnect", "ip4-routed", "lb-hit-1k", "lb-hit-100k", "lb-hit-1m", "lb-new-1k", "lb-new-100k", "lb-new-1m",
+    @Param({"l2-xconnect", "ip4-routed", "lb-hit-1k", "lb-hit-100k", "lb-hit-1m", "lb-new-1k", "lb-new-100k",
+            "lb-new-1m",
         "lb6-hit-1k", "lb6-hit-100k", "lb6-hit-1m", "lb6-new-1k", "lb6-new-100k", "lb6-new-1m",
         "srlb-hit-1k", "srlb-hit-100k", "srlb-hit-1m", "srlb-new-1k", "srlb-new-100k", "srlb-new-1m"})
     public String mode;
@@ -366,14 +367,16 @@ public class LbGraphBenchmark extends QuietGate {
         }
         for (int i = 0; i < vips - 1; i++) {
             lb.addVip(new VipKey(InetAddress.ofLiteral(v6 ? "2001:db8:fffe::" + Integer.toHexString(i + 1)
-                    : "198.51.100." + i), v6 ? 128 : 32, key.protocol(), key.port()), v6 ? Encap.SRV6 : Encap.GRE4, 251);
+                    : "198.51.100." + i), v6 ? 128 : 32, key.protocol(), key.port()), v6 ? Encap.SRV6 : Encap.GRE4,
+                            251);
         }
         lb.addVip(key, mode.startsWith("srlb-") ? Encap.SRLB : v6 ? Encap.SRV6 : Encap.GRE4, MaglevTable.DEFAULT_SIZE);
         lb.addBackends(key, backends);
         if (fresh || reference) {
             return;
         }
-        if (mode.startsWith("srlb-")) { // each flow learnt (STEER) from its server's CREATE_STICKINESS, as after its handshake
+        // each flow learnt (STEER) from its server's CREATE_STICKINESS, as after its handshake
+        if (mode.startsWith("srlb-")) {
             Generator6 g6 = (Generator6) gen;
             g6.signal = true;
             cycle(flows);

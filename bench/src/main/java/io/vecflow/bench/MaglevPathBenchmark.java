@@ -29,10 +29,10 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * The Maglev data path per packet (issue 6, docs/load-balancing.md §6 "data-path benchmark"): read the 5-tuple of a 64-byte IPv4 TCP
- * frame, {@link FlowHash#hash}, {@link ConnectionTable#select} (which does the {@link MaglevTable#lookup} on a miss)
- * and {@link Encap#gre4}, with {@code flows} active flows. One operation = one packet: the score is ns/packet, and
- * {@code gc.alloc.rate.norm} (with {@code -prof gc}) is bytes/packet.
+ * The Maglev data path per packet (issue 6, docs/load-balancing.md §6 "data-path benchmark"): read the 5-tuple of a
+ * 64-byte IPv4 TCP frame, {@link FlowHash#hash}, {@link ConnectionTable#select} (which does the {@link
+ * MaglevTable#lookup} on a miss) and {@link Encap#gre4}, with {@code flows} active flows. One operation = one packet:
+ * the score is ns/packet, and {@code gc.alloc.rate.norm} (with {@code -prof gc}) is bytes/packet.
  *
  * <ul>
  *   <li>{@link #hit}: the packet belongs to one of {@code flows} tracked flows (cycled in a fixed random order over

@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * (c) {@link PacketParser#parse(byte[], int, int, LinkType, ParsedPacket)} cycling over every packet of every capture
- * in testdata/traffic (testdata/MANIFEST.md: Ethernet, Linux cooked, VLAN/QinQ, MPLS, IPv6 extension headers, tunnels). One
- * operation = one packet: the score is packets/s.
+ * in testdata/traffic (testdata/MANIFEST.md: Ethernet, Linux cooked, VLAN/QinQ, MPLS, IPv6 extension headers, tunnels).
+ * One operation = one packet: the score is packets/s.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

@@ -15,7 +15,6 @@ import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.socket.DatagramPacket;
 import io.vecflow.collector.DatagramProcessor;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 
 /**

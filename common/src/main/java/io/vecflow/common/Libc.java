@@ -72,7 +72,8 @@ public final class Libc {
     private static final ValueLayout PTR = ValueLayout.ADDRESS;
 
     // int socket(int domain, int type, int protocol)
-    private static final MethodHandle SOCKET = handle("socket", FunctionDescriptor.of(C_INT, C_INT, C_INT, C_INT), true);
+    private static final MethodHandle SOCKET = handle("socket", FunctionDescriptor.of(C_INT, C_INT, C_INT, C_INT),
+            true);
     // int bind(int fd, const struct sockaddr *addr, socklen_t len)
     private static final MethodHandle BIND = handle("bind", FunctionDescriptor.of(C_INT, C_INT, PTR, C_INT), true);
     // int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
@@ -88,7 +89,8 @@ public final class Libc {
     private static final MethodHandle SENDTO =
             handle("sendto", FunctionDescriptor.of(C_LONG, C_INT, PTR, C_LONG, C_INT, PTR, C_INT), true);
     // ssize_t recv(int fd, void *buf, size_t len, int flags)
-    private static final MethodHandle RECV = handle("recv", FunctionDescriptor.of(C_LONG, C_INT, PTR, C_LONG, C_INT), true);
+    private static final MethodHandle RECV = handle("recv", FunctionDescriptor.of(C_LONG, C_INT, PTR, C_LONG, C_INT),
+            true);
     // int close(int fd)
     private static final MethodHandle CLOSE = handle("close", FunctionDescriptor.of(C_INT, C_INT), true);
     // int open(const char *path, int flags)

@@ -28,7 +28,8 @@ final class CollectorCommand implements Callable<Integer> {
     @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "YAML configuration file.")
     Path config;
 
-    @Option(names = "--example-config", description = "Print the documented configuration (every key at its default) and exit.")
+    @Option(names = "--example-config", description =
+            "Print the documented configuration (every key at its default) and exit.")
     boolean exampleConfig;
 
     @Option(names = "--print-config", description = "Print the effective configuration (file + options) and exit.")
@@ -43,13 +44,18 @@ final class CollectorCommand implements Callable<Integer> {
     @Option(names = "--port", paramLabel = "PORT", description = "UDP port, 1..65535 (default 6343).")
     Integer port;
 
-    @Option(names = "--threads", paramLabel = "N", description = "Receive threads (SO_REUSEPORT sockets), 1..64 (default 2).")
+    @Option(names = "--threads", paramLabel = "N", description =
+            "Receive threads (SO_REUSEPORT sockets), 1..64 (default 2).")
     Integer threads;
 
-    @Option(names = "--max-datagram-bytes", paramLabel = "BYTES", description = "Largest datagram received whole; up to 64 datagrams are read per system call (recvmmsg), a longer one arrives cut, so it is dropped and counted (vecflow_collector_datagrams_truncated). 65507 = any size, one per call (default 9216).")
+    @Option(names = "--max-datagram-bytes", paramLabel = "BYTES", description =
+            "Largest datagram received whole; up to 64 datagrams are read per system call (recvmmsg), a longer one "
+                    + "arrives cut, so it is dropped and counted (vecflow_collector_datagrams_truncated). 65507 = any "
+                            + "size, one per call (default 9216).")
     Integer maxDatagramBytes;
 
-    @Option(names = "--clickhouse", paramLabel = "URL", description = "ClickHouse HTTP URL, e.g. http://127.0.0.1:8123.")
+    @Option(names = "--clickhouse", paramLabel = "URL", description =
+            "ClickHouse HTTP URL, e.g. http://127.0.0.1:8123.")
     String clickhouse;
 
     @Option(names = "--clickhouse-database", paramLabel = "DB", description = "Database (default vecflow).")
@@ -61,16 +67,20 @@ final class CollectorCommand implements Callable<Integer> {
     @Option(names = "--kafka-topic", paramLabel = "TOPIC", description = "Raw topic (default vecflow-raw-v1).")
     String topic;
 
-    @Option(names = "--forward", paramLabel = "HOST:PORT", split = ",", description = "Re-send every raw datagram unchanged to these targets (ntopng/nProbe, Akvorado, any sFlow collector).")
+    @Option(names = "--forward", paramLabel = "HOST:PORT", split = ",", description =
+            "Re-send every raw datagram unchanged to these targets (ntopng/nProbe, Akvorado, any sFlow collector).")
     java.util.List<String> forward;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Write flows as JSON lines to FILE (flushed every second).")
+    @Option(names = "--json", paramLabel = "FILE", description =
+            "Write flows as JSON lines to FILE (flushed every second).")
     Path json;
 
-    @Option(names = "--metrics-port", paramLabel = "PORT", description = "Prometheus metrics at http://LISTEN:PORT/metrics, 0 = off (default 9477).")
+    @Option(names = "--metrics-port", paramLabel = "PORT", description =
+            "Prometheus metrics at http://LISTEN:PORT/metrics, 0 = off (default 9477).")
     Integer metricsPort;
 
-    @Option(names = "--metrics-listen", paramLabel = "ADDR", description = "Address of the metrics endpoint (default 127.0.0.1).")
+    @Option(names = "--metrics-listen", paramLabel = "ADDR", description =
+            "Address of the metrics endpoint (default 127.0.0.1).")
     String metricsListen;
 
     /** @return the configuration: the file (or defaults) with the options given on the command line applied. */
@@ -86,19 +96,45 @@ final class CollectorCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new VecflowCommand.UsageException(e.getMessage());
         }
-        if (role != null) c.role = role;
-        if (listen != null) c.listen.address = listen;
-        if (port != null) c.listen.port = port;
-        if (threads != null) c.listen.threads = threads;
-        if (maxDatagramBytes != null) c.listen.maxDatagramBytes = maxDatagramBytes;
-        if (clickhouse != null) c.clickhouse.url = clickhouse;
-        if (database != null) c.clickhouse.database = database;
-        if (kafka != null) c.kafka.bootstrap = kafka;
-        if (topic != null) c.kafka.rawTopic = topic;
-        if (forward != null) c.forward = forward;
-        if (json != null) c.jsonLines = json.toString();
-        if (metricsPort != null) c.metrics.port = metricsPort;
-        if (metricsListen != null) c.metrics.listen = metricsListen;
+        if (role != null) {
+            c.role = role;
+        }
+        if (listen != null) {
+            c.listen.address = listen;
+        }
+        if (port != null) {
+            c.listen.port = port;
+        }
+        if (threads != null) {
+            c.listen.threads = threads;
+        }
+        if (maxDatagramBytes != null) {
+            c.listen.maxDatagramBytes = maxDatagramBytes;
+        }
+        if (clickhouse != null) {
+            c.clickhouse.url = clickhouse;
+        }
+        if (database != null) {
+            c.clickhouse.database = database;
+        }
+        if (kafka != null) {
+            c.kafka.bootstrap = kafka;
+        }
+        if (topic != null) {
+            c.kafka.rawTopic = topic;
+        }
+        if (forward != null) {
+            c.forward = forward;
+        }
+        if (json != null) {
+            c.jsonLines = json.toString();
+        }
+        if (metricsPort != null) {
+            c.metrics.port = metricsPort;
+        }
+        if (metricsListen != null) {
+            c.metrics.listen = metricsListen;
+        }
         try {
             c.validate(config == null ? "options" : source + " with options");
             if (c.clickhouse.url.isEmpty() && c.kafka.bootstrap.isEmpty() && c.jsonLines.isEmpty()

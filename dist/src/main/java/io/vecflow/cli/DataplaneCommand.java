@@ -30,7 +30,8 @@ final class DataplaneCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "Dataplane YAML configuration (the replay options below are then ignored).")
+    @Option(names = "--config", paramLabel = "FILE", description =
+            "Dataplane YAML configuration (the replay options below are then ignored).")
     Path config;
 
     @Option(names = "--example-config", description = "Print a documented example configuration and exit.")
@@ -45,28 +46,35 @@ final class DataplaneCommand implements Callable<Integer> {
     @Option(names = "--loops", defaultValue = "1", description = "Replays, >= 1 (default ${DEFAULT-VALUE}).")
     long loops;
 
-    @Option(names = "--pps", defaultValue = "0", description = "Packets/s over all workers, 0 = as fast as possible (default ${DEFAULT-VALUE}).")
+    @Option(names = "--pps", defaultValue = "0", description =
+            "Packets/s over all workers, 0 = as fast as possible (default ${DEFAULT-VALUE}).")
     double pps;
 
     @Option(names = "--workers", defaultValue = "2", description = "Worker threads, 1..64 (default ${DEFAULT-VALUE}).")
     int workers;
 
-    @Option(names = "--sampling-rate", defaultValue = "10000", paramLabel = "N", description = "1-in-N sampling, 0 = off (default ${DEFAULT-VALUE}, VPP's default; a short replay may see no sample).")
+    @Option(names = "--sampling-rate", defaultValue = "10000", paramLabel = "N", description =
+            "1-in-N sampling, 0 = off (default ${DEFAULT-VALUE}, VPP's default; a short replay may see no sample).")
     int samplingRate;
 
-    @Option(names = "--header-bytes", defaultValue = "128", description = "Header bytes per sample, 1..256 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--header-bytes", defaultValue = "128", description =
+            "Header bytes per sample, 1..256 (default ${DEFAULT-VALUE}).")
     int headerBytes;
 
-    @Option(names = "--fifo-size", defaultValue = "2047", description = "Sample FIFO slots per worker, >= 2 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--fifo-size", defaultValue = "2047", description =
+            "Sample FIFO slots per worker, >= 2 (default ${DEFAULT-VALUE}).")
     int fifoSize;
 
-    @Option(names = "--transport", defaultValue = "usersock", description = "genl (needs the psample kernel module) or usersock (default ${DEFAULT-VALUE}).")
+    @Option(names = "--transport", defaultValue = "usersock", description =
+            "genl (needs the psample kernel module) or usersock (default ${DEFAULT-VALUE}).")
     String transport;
 
-    @Option(names = "--netlink-group", defaultValue = "30", description = "USERSOCK multicast group, 1..32 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--netlink-group", defaultValue = "30", description =
+            "USERSOCK multicast group, 1..32 (default ${DEFAULT-VALUE}).")
     int group;
 
-    @Option(names = "--sample-group", defaultValue = "1", description = "PSAMPLE sample group, as in hsflowd's psample { group } (default ${DEFAULT-VALUE}).")
+    @Option(names = "--sample-group", defaultValue = "1", description =
+            "PSAMPLE sample group, as in hsflowd's psample { group } (default ${DEFAULT-VALUE}).")
     int sampleGroup;
 
     @Override

@@ -46,7 +46,8 @@ final class DecodeCommand implements Callable<Integer> {
     @Option(names = "--json", description = "One compact JSON object per line (JSON Lines) instead of indented JSON.")
     boolean compact;
 
-    @Option(names = "--port", paramLabel = "PORT", description = "Only UDP datagrams to or from this port, 1..65535 (default: every UDP datagram).")
+    @Option(names = "--port", paramLabel = "PORT", description =
+            "Only UDP datagrams to or from this port, 1..65535 (default: every UDP datagram).")
     Integer port;
 
     @Override

@@ -233,7 +233,8 @@ public final class Demo {
                 + "sequence gaps: %,d)%n", d.samplesTaken(), d.fifoDrops(), d.fifoDropsCarried());
         out.printf("  netlink      PSAMPLE sent %,d, send failures %,d, via %s%n", d.psampleSent(), d.psampleFailed(),
                 r.netlink());
-        out.printf("  agent        samples received %,d, datagrams sent %,d, drops reported %,d (last drops field %,d)%n",
+        out.printf("  agent        samples received %,d, datagrams sent %,d, drops reported %,d (last drops field "
+                + "%,d)%n",
                 r.agentSamplesIn(), r.agentDatagramsSent(), r.agentSequenceGapDrops(), r.agentLastDrops());
         out.printf("  collector    datagrams received %,d on udp 127.0.0.1:%d, flow rows %,d, decode errors %s%n",
                 r.collectorDatagrams(), r.collectorPort(), r.collectorFlowRows(),

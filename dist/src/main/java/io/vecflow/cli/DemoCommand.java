@@ -18,44 +18,59 @@ final class DemoCommand implements Callable<Integer> {
             description = "Ethernet pcap to replay (default: the bundled tcpreplay-test.pcap, 179 packets).")
     Path capture;
 
-    @Option(names = "--loops", defaultValue = "1", description = "Times the capture is replayed, >= 1 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--loops", defaultValue = "1", description =
+            "Times the capture is replayed, >= 1 (default ${DEFAULT-VALUE}).")
     long loops;
 
     @Option(names = "--sampling-rate", defaultValue = "1", paramLabel = "N",
             description = "Sample 1-in-N packets, N >= 1 (default ${DEFAULT-VALUE}: every packet).")
     int samplingRate;
 
-    @Option(names = "--workers", defaultValue = "2", description = "Dataplane worker threads, 1..64 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--workers", defaultValue = "2", description =
+            "Dataplane worker threads, 1..64 (default ${DEFAULT-VALUE}).")
     int workers;
 
-    @Option(names = "--header-bytes", defaultValue = "128", description = "Header bytes per sample, 1..256 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--header-bytes", defaultValue = "128", description =
+            "Header bytes per sample, 1..256 (default ${DEFAULT-VALUE}).")
     int headerBytes;
 
-    @Option(names = "--fifo-size", defaultValue = "2047", description = "Sample FIFO slots per worker, >= 2 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--fifo-size", defaultValue = "2047", description =
+            "Sample FIFO slots per worker, >= 2 (default ${DEFAULT-VALUE}).")
     int fifoSize;
 
-    @Option(names = "--pps", defaultValue = "0", description = "Replay rate in packets/s over all workers, 0 = as fast as possible (default ${DEFAULT-VALUE}).")
+    @Option(names = "--pps", defaultValue = "0", description =
+            "Replay rate in packets/s over all workers, 0 = as fast as possible (default ${DEFAULT-VALUE}).")
     double pps;
 
-    @Option(names = "--out", defaultValue = "vecflow-out", paramLabel = "DIR", description = "Output folder (default ${DEFAULT-VALUE}).")
+    @Option(names = "--out", defaultValue = "vecflow-out", paramLabel = "DIR", description =
+            "Output folder (default ${DEFAULT-VALUE}).")
     Path out;
 
-    @Option(names = "--clickhouse", paramLabel = "URL", description = "ClickHouse HTTP URL, e.g. http://127.0.0.1:8123: also write flows there.")
+    @Option(names = "--clickhouse", paramLabel = "URL", description =
+            "ClickHouse HTTP URL, e.g. http://127.0.0.1:8123: also write flows there.")
     String clickhouse;
 
-    @Option(names = "--clickhouse-database", defaultValue = "vecflow", paramLabel = "DB", description = "ClickHouse database (default ${DEFAULT-VALUE}).")
+    @Option(names = "--clickhouse-database", defaultValue = "vecflow", paramLabel = "DB", description =
+            "ClickHouse database (default ${DEFAULT-VALUE}).")
     String clickhouseDatabase;
 
-    @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Kafka bootstrap servers: the collector writes every raw datagram to the topic and stores what its own outlet consumes back from it (one path).")
+    @Option(names = "--kafka", paramLabel = "HOST:PORT", description =
+            "Kafka bootstrap servers: the collector writes every raw datagram to the topic and stores what its own "
+                    + "outlet consumes back from it (one path).")
     String kafka;
 
-    @Option(names = "--kafka-topic", defaultValue = "vecflow-raw-v1", description = "Raw datagram topic (default ${DEFAULT-VALUE}).")
+    @Option(names = "--kafka-topic", defaultValue = "vecflow-raw-v1", description =
+            "Raw datagram topic (default ${DEFAULT-VALUE}).")
     String kafkaTopic;
 
-    @Option(names = "--netlink-group", defaultValue = "0", description = "NETLINK_USERSOCK multicast group for PSAMPLE, 1..32, so `vecflow psample listen --transport usersock` can watch (needs root); 0 = unicast to the agent, private to this run (default ${DEFAULT-VALUE}).")
+    @Option(names = "--netlink-group", defaultValue = "0", description =
+            "NETLINK_USERSOCK multicast group for PSAMPLE, 1..32, so `vecflow psample listen --transport usersock` "
+                    + "can watch (needs root); 0 = unicast to the agent, private to this run (default "
+                            + "${DEFAULT-VALUE}).")
     int netlinkGroup;
 
-    @Option(names = "--collector-port", defaultValue = "6343", description = "Collector UDP port on 127.0.0.1, 0 = any free port (default ${DEFAULT-VALUE}).")
+    @Option(names = "--collector-port", defaultValue = "6343", description =
+            "Collector UDP port on 127.0.0.1, 0 = any free port (default ${DEFAULT-VALUE}).")
     int collectorPort;
 
     @Override

@@ -29,7 +29,8 @@ final class HsflowdCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "-f", defaultValue = "/etc/hsflowd.conf", paramLabel = "FILE", description = "Config file (default ${DEFAULT-VALUE}).")
+    @Option(names = "-f", defaultValue = "/etc/hsflowd.conf", paramLabel = "FILE", description =
+            "Config file (default ${DEFAULT-VALUE}).")
     Path file;
 
     @Option(names = "-d", description = "Print the effective configuration, then run in the foreground.")

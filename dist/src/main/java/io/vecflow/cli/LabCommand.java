@@ -42,22 +42,26 @@ final class LabCommand implements Runnable {
 
     /** Options both experiments share. */
     static class Common {
-        @Option(names = "--out", required = true, paramLabel = "DIR", description = "Folder for CSV, JSON and PNG results (created if missing).")
+        @Option(names = "--out", required = true, paramLabel = "DIR", description =
+                "Folder for CSV, JSON and PNG results (created if missing).")
         Path out;
 
         @Option(names = "--quick", description = "A reduced sweep that runs in under a minute, for a first look.")
         boolean quick;
 
-        @Option(names = "--seeds", paramLabel = "N", description = "Replications per cell (default: 10 srlb / 5 clove; --quick fewer).")
+        @Option(names = "--seeds", paramLabel = "N", description =
+                "Replications per cell (default: 10 srlb / 5 clove; --quick fewer).")
         Integer seeds;
 
         @Option(names = "--threads", paramLabel = "N", description = "Worker threads (default: available processors).")
         Integer threads;
 
-        @Option(names = "--clickhouse", paramLabel = "URL", description = "Also write rows to ClickHouse at this HTTP URL (e.g. http://127.0.0.1:8123).")
+        @Option(names = "--clickhouse", paramLabel = "URL", description =
+                "Also write rows to ClickHouse at this HTTP URL (e.g. http://127.0.0.1:8123).")
         String clickhouse;
 
-        @Option(names = "--clickhouse-database", paramLabel = "NAME", defaultValue = "vecflow", description = "ClickHouse database (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--clickhouse-database", paramLabel = "NAME", defaultValue = "vecflow", description =
+                "ClickHouse database (default: ${DEFAULT-VALUE}).")
         String database;
 
         @Option(names = {"-q", "--quiet"}, description = "No per-cell progress lines on stderr.")
@@ -132,19 +136,25 @@ final class LabCommand implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--servers", split = ",", paramLabel = "N", description = "Server counts (default 12,24,48,100).")
+        @Option(names = "--servers", split = ",", paramLabel = "N", description =
+                "Server counts (default 12,24,48,100).")
         List<Integer> servers;
 
-        @Option(names = "--loads", split = ",", paramLabel = "RHO", description = "Per-server loads in (0,1) (default 0.5,0.6,0.7,0.8,0.85,0.9,0.95).")
+        @Option(names = "--loads", split = ",", paramLabel = "RHO", description =
+                "Per-server loads in (0,1) (default 0.5,0.6,0.7,0.8,0.85,0.9,0.95).")
         List<Double> loads;
 
-        @Option(names = "--services", split = ",", paramLabel = "LAW", description = "Service laws: exp, lognormal:CV, pareto:ALPHA (default exp,lognormal:3,pareto:1.5; the first is the primary).")
+        @Option(names = "--services", split = ",", paramLabel = "LAW", description =
+                "Service laws: exp, lognormal:CV, pareto:ALPHA (default exp,lognormal:3,pareto:1.5; the first is the "
+                        + "primary).")
         List<String> services;
 
-        @Option(names = "--levels", split = ",", paramLabel = "LEVEL", description = "Server models: ps, apache (default ps,apache).")
+        @Option(names = "--levels", split = ",", paramLabel = "LEVEL", description =
+                "Server models: ps, apache (default ps,apache).")
         List<String> levels;
 
-        @Option(names = "--dispatchers", split = ",", paramLabel = "D", description = "Dispatchers for the primary configuration.")
+        @Option(names = "--dispatchers", split = ",", paramLabel = "D", description =
+                "Dispatchers for the primary configuration.")
         List<String> dispatchers;
 
         @Option(names = "--jobs", paramLabel = "N", description = "Measured jobs per replication (default 200000).")
@@ -153,13 +163,16 @@ final class LabCommand implements Runnable {
         @Option(names = "--workers", paramLabel = "N", description = "Workers per Apache-like server (default 32).")
         Integer workers;
 
-        @Option(names = "--cht-size", paramLabel = "BUCKETS", description = "SRLB candidate-table buckets, a power of two (default max(65536, 64·N)).")
+        @Option(names = "--cht-size", paramLabel = "BUCKETS", description =
+                "SRLB candidate-table buckets, a power of two (default max(65536, 64·N)).")
         Integer chtSize;
 
-        @Option(names = "--sla-p90", split = ",", paramLabel = "T", description = "p90 targets in mean service times for the servers-needed search (default 8; 0 = no search).")
+        @Option(names = "--sla-p90", split = ",", paramLabel = "T", description =
+                "p90 targets in mean service times for the servers-needed search (default 8; 0 = no search).")
         List<Double> slaP90;
 
-        @Option(names = "--sla-demand", paramLabel = "JOBS", description = "Demand for the search, jobs per mean service time (default 80).")
+        @Option(names = "--sla-demand", paramLabel = "JOBS", description =
+                "Demand for the search, jobs per mean service time (default 80).")
         Double slaDemand;
 
         @Override
@@ -239,31 +252,38 @@ final class LabCommand implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--loads", split = ",", paramLabel = "LOAD", description = "Offered loads in (0,1] (default 0.1..0.9).")
+        @Option(names = "--loads", split = ",", paramLabel = "LOAD", description =
+                "Offered loads in (0,1] (default 0.1..0.9).")
         List<Double> loads;
 
-        @Option(names = "--fabrics", split = ",", paramLabel = "F", description = "symmetric, asymmetric (default both).")
+        @Option(names = "--fabrics", split = ",", paramLabel = "F", description =
+                "symmetric, asymmetric (default both).")
         List<String> fabrics;
 
-        @Option(names = "--workloads", split = ",", paramLabel = "W", description = "web-search, data-mining (default both).")
+        @Option(names = "--workloads", split = ",", paramLabel = "W", description =
+                "web-search, data-mining (default both).")
         List<String> workloads;
 
-        @Option(names = "--schemes", split = ",", paramLabel = "S", description = "ecmp, edge-flowlet, clove-ecn, clove-int, oracle (default all; ecmp required).")
+        @Option(names = "--schemes", split = ",", paramLabel = "S", description =
+                "ecmp, edge-flowlet, clove-ecn, clove-int, oracle (default all; ecmp required).")
         List<String> schemes;
 
         @Option(names = "--spines", paramLabel = "N", description = "Spines = paths (default 4).")
         Integer spines;
 
-        @Option(names = "--degraded", paramLabel = "FACTOR", description = "Capacity factor of the degraded link (default 0.2).")
+        @Option(names = "--degraded", paramLabel = "FACTOR", description =
+                "Capacity factor of the degraded link (default 0.2).")
         Double degraded;
 
-        @Option(names = "--duration", paramLabel = "SECONDS", description = "Simulated seconds of measured arrivals (default 1.0; data-mining runs twice as long).")
+        @Option(names = "--duration", paramLabel = "SECONDS", description =
+                "Simulated seconds of measured arrivals (default 1.0; data-mining runs twice as long).")
         Double duration;
 
         @Option(names = "--flowlet-timeout-us", paramLabel = "US", description = "Flowlet table timeout (default 500).")
         Double flowletTimeoutUs;
 
-        @Option(names = "--flowlet-gap-us", paramLabel = "US", description = "Mean extra time between a flow's flowlet gaps (default 500).")
+        @Option(names = "--flowlet-gap-us", paramLabel = "US", description =
+                "Mean extra time between a flow's flowlet gaps (default 500).")
         Double flowletGapUs;
 
         @Override

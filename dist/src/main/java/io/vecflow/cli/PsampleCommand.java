@@ -40,16 +40,20 @@ final class PsampleCommand implements Runnable {
     static final class Listen implements Callable<Integer> {
         @Option(names = "--transport", defaultValue = "usersock",
                 description = "usersock (what `vecflow dataplane` emits by default) or genl (family psample, group "
-                    + "\"packets\": kernel tc/ASIC and VPP samples; needs `modprobe psample`) (default ${DEFAULT-VALUE}).")
+                    + "\"packets\": kernel tc/ASIC and VPP samples; needs `modprobe psample`) (default "
+                            + "${DEFAULT-VALUE}).")
         String transport;
 
-        @Option(names = "--netlink-group", defaultValue = "30", description = "USERSOCK multicast group (default ${DEFAULT-VALUE}).")
+        @Option(names = "--netlink-group", defaultValue = "30", description =
+                "USERSOCK multicast group (default ${DEFAULT-VALUE}).")
         int group;
 
-        @Option(names = "--count", defaultValue = "0", description = "Stop after this many samples, 0 = run until interrupted (default ${DEFAULT-VALUE}).")
+        @Option(names = "--count", defaultValue = "0", description =
+                "Stop after this many samples, 0 = run until interrupted (default ${DEFAULT-VALUE}).")
         long count;
 
-        @Option(names = "--timeout", defaultValue = "0", description = "Stop after this many seconds, 0 = never (default ${DEFAULT-VALUE}).")
+        @Option(names = "--timeout", defaultValue = "0", description =
+                "Stop after this many seconds, 0 = never (default ${DEFAULT-VALUE}).")
         long timeoutSeconds;
 
         @Override

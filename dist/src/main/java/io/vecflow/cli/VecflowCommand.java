@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
  * usage error (bad option or config), 130/143 after SIGINT/SIGTERM only if the command could not finish cleanly.
  */
 @Command(name = "vecflow", mixinStandardHelpOptions = true, versionProvider = VecflowCommand.Version.class,
-        description = "Network telemetry pipeline: sampling dataplane -> netlink PSAMPLE -> sFlow v5 agent -> collector.",
+        description =
+                "Network telemetry pipeline: sampling dataplane -> netlink PSAMPLE -> sFlow v5 agent -> collector.",
         subcommands = {DemoCommand.class, DataplaneCommand.class, HsflowdCommand.class, CollectorCommand.class,
             DecodeCommand.class, PsampleCommand.class, CtlCommand.class, LabCommand.class,
             CommandLine.HelpCommand.class})

@@ -139,12 +139,14 @@ class CliTest {
         // Range errors name the line of the key; an empty section means its defaults.
         Files.writeString(conf, "json-lines: /tmp/x.jsonl\nlisten:\n  # the port\n  port: 70000\n");
         assertThat(run("collector", "--config", conf.toString()).err())
-                .isEqualTo("vecflow collector: " + conf + " line 4: listen.port = '70000' is invalid (need 1..65535)\n");
+                .isEqualTo("vecflow collector: " + conf
+                        + " line 4: listen.port = '70000' is invalid (need 1..65535)\n");
         Files.writeString(conf, "json-lines: /tmp/x.jsonl\nlisten:\nmetrics:\n  port: 0\n");
         Run empty = run("collector", "--config", conf.toString(), "--print-config");
         assertThat(empty.exit()).as(empty.err()).isZero();
         assertThat(empty.out()).contains("  port: 6343");
-        Files.writeString(conf, "json-lines: /tmp/x.jsonl\nclickhouse:\n  url: http://a:8123\nclickhouse:\n  user: x\n");
+        Files.writeString(conf,
+                "json-lines: /tmp/x.jsonl\nclickhouse:\n  url: http://a:8123\nclickhouse:\n  user: x\n");
         assertThat(run("collector", "--config", conf.toString()).err()).contains("line 4").contains("Duplicate");
         Files.writeString(conf, "json-lines: /tmp/x.jsonl\nlisten:\n  threads: 1.5\n");
         assertThat(run("collector", "--config", conf.toString()).err()).contains("line 3: key 'listen.threads'");

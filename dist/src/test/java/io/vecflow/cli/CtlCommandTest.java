@@ -56,7 +56,8 @@ class CtlCommandTest {
         @Override public String showRuntime() { return ""; }
         @Override public void addVip(Vip vip) { calls.add("vip " + vip.key() + " " + vip.encap().word()); }
         @Override public void delVip(VipKey key) { calls.add("del vip " + key); }
-        @Override public void addBackends(VipKey vip, List<InetAddress> as) { calls.add("as " + vip + " " + as.size()); }
+        @Override public void addBackends(VipKey vip, List<InetAddress> as) { calls.add("as " + vip + " "
+                + as.size()); }
         @Override public void delBackends(VipKey vip, List<InetAddress> as, boolean flush) { calls.add("del as"); }
         @Override public String showLb() { return ""; }
         @Override public String showLbFlows() { return ""; }

@@ -99,7 +99,8 @@ class DataplaneNamespaceTest {
                 ports:
                   - {name: p0, type: af_packet, if-index: 1, netns: %1$s, mac: "%3$s", af-packet: {interface: %2$sp0}}
                   - {name: p1, type: af_packet, if-index: 2, netns: %1$s, mac: "%4$s", af-packet: {interface: %2$sp1}}
-                  - {name: p2, type: af_packet, if-index: 3, netns: %1$s, mac: "02:00:00:00:d0:03", af-packet: {interface: %2$sp2}}
+                  - {name: p2, type: af_packet, if-index: 3, netns: %1$s, mac: "02:00:00:00:d0:03", \
+                    af-packet: {interface: %2$sp2}}
                 %5$s
                 sflow:
                   sampling-rate: 1

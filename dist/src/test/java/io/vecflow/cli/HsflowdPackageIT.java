@@ -253,7 +253,8 @@ class HsflowdPackageIT {
                     frame[i] = (byte) (i + 1); // dst/src MAC
                 }
                 frame[12] = 0x08; // IPv4 ethertype, then zeros
-                try (PsampleEmitter em = PsampleEmitter.open(PsampleTransport.USERSOCK, GROUP, Psample.Convention.KERNEL)) {
+                try (PsampleEmitter em = PsampleEmitter.open(PsampleTransport.USERSOCK, GROUP,
+                        Psample.Convention.KERNEL)) {
                     PsampleSample s = new PsampleSample();
                     for (int i = 0; i < n; i++) {
                         s.clear().sampleGroup(1).groupSeq(i + 1).iifIndex(3).oifIndex(0).origSize(64).sampleRate(1)

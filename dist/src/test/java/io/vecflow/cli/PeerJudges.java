@@ -151,7 +151,8 @@ final class PeerJudges {
                 sfacctd_port: %d
                 sfacctd_renormalize: false
                 plugins: print[p]
-                aggregate[p]: peer_src_ip, in_iface, out_iface, src_mac, dst_mac, vlan, src_host, dst_host, src_port, dst_port, proto
+                aggregate[p]: peer_src_ip, in_iface, out_iface, src_mac, dst_mac, vlan, src_host, dst_host, \
+                src_port, dst_port, proto
                 print_num_protos[p]: true
                 print_output[p]: csv
                 print_output_file[p]: %s

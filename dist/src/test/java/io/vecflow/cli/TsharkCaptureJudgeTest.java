@@ -275,7 +275,8 @@ class TsharkCaptureJudgeTest {
                     assertThat(or.get("dst_priority").asLong()).as(w).isEqualTo(num(t(tr, "sflow_245.pri.out")));
                 }
                 case 1002 -> {
-                    String nh = tr.has("sflow_245.nexthop") ? t(tr, "sflow_245.nexthop") : t(tr, "sflow_245.nexthop.v6");
+                    String nh = tr.has("sflow_245.nexthop") ? t(tr, "sflow_245.nexthop") : t(tr,
+                            "sflow_245.nexthop.v6");
                     assertThat(or.get("nexthop").asText()).as(w).isEqualTo(nh);
                     assertThat(or.get("src_mask_len").asLong()).as(w)
                             .isEqualTo(num(t(tr, "sflow_245.nexthop.src_mask")));
@@ -283,7 +284,8 @@ class TsharkCaptureJudgeTest {
                             .isEqualTo(num(t(tr, "sflow_245.nexthop.dst_mask")));
                 }
                 case 1003 -> {
-                    String nh = tr.has("sflow_245.nexthop") ? t(tr, "sflow_245.nexthop") : t(tr, "sflow_245.nexthop.v6");
+                    String nh = tr.has("sflow_245.nexthop") ? t(tr, "sflow_245.nexthop") : t(tr,
+                            "sflow_245.nexthop.v6");
                     assertThat(or.get("nexthop").asText()).as(w).isEqualTo(nh);
                     assertThat(or.get("as").asLong()).as(w).isEqualTo(num(t(tr, "sflow_245.as")));
                     assertThat(or.get("src_as").asLong()).as(w).isEqualTo(num(t(tr, "sflow_245.srcAS")));

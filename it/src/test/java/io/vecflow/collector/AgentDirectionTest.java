@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
  */
 class AgentDirectionTest {
     /**
-     * vecflow's agent takes ingress samples from {@code psample { group }} with the input port as data source and egress
-     * samples from group + 1 with the output port (hsflowd mod_psample); with a {@code vpp {}} block VPP's groups 3
-     * (ingress) and 4 (egress) the same way. Decoded by the collector, they are ingress and egress rows.
+     * vecflow's agent takes ingress samples from {@code psample { group }} with the input port as data source and
+     * egress samples from group + 1 with the output port (hsflowd mod_psample); with a {@code vpp {}} block VPP's
+     * groups 3 (ingress) and 4 (egress) the same way. Decoded by the collector, they are ingress and egress rows.
      */
     @Test
     void theAgentsIngressAndEgressSamplesArriveAsIngressAndEgress() throws Exception {

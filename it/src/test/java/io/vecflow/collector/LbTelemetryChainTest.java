@@ -28,7 +28,6 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -203,11 +202,13 @@ class LbTelemetryChainTest {
             // --- ClickHouse holds one row per decision sample, with the cookie's values
             assertThat(query(url, "SELECT count() FROM " + db + ".flows FORMAT TabSeparated").strip())
                     .isEqualTo(String.valueOf(decisions.size() + 2));
-            String rows = query(url, "SELECT Algorithm, Decision, replaceRegexpOne(IPv6NumToString(VIP), '^::ffff:', ''),"
+            String rows = query(url,
+                    "SELECT Algorithm, Decision, replaceRegexpOne(IPv6NumToString(VIP), '^::ffff:', ''),"
                     + " VIPPort, Proto, replaceRegexpOne(IPv6NumToString(Backend), '^::ffff:', ''), ChoiceIndex,"
                     + " arrayMap(a -> IPv6NumToString(a), Candidates), PolicyMetric, Flows, FlowletId, PathWeight,"
                     + " PathId, IPv6NumToString(AgentAddress), SubAgentId"
-                    + " FROM " + db + ".lb_decisions ORDER BY IngestOffset, Decision, VIP, Backend FORMAT TabSeparated");
+                    + " FROM " + db
+                            + ".lb_decisions ORDER BY IngestOffset, Decision, VIP, Backend FORMAT TabSeparated");
             List<String> got = new ArrayList<>(List.of(rows.strip().split("\n")));
             List<String> want = List.of(
                     "maglev\tnew\t192.0.2.10\t80\t6\t10.0.0.1\t0\t[]\t0\t1\t0\t0\t0\t::ffff:192.0.2.77\t100000",

@@ -180,7 +180,8 @@ class OffloadDropsNamespaceTest {
         for (boolean smallRing : new boolean[] {true, false}) {
             discards.clear();
             try (NetDmSubscriber sub = NetDmSubscriber.open(NetDmTransport.USERSOCK, G_NETDM);
-                    DataplaneAssembly asm = DataplaneAssembly.open(config("gso" + smallRing, "xconnects:\n  - [p0, p1]\n",
+                    DataplaneAssembly asm = DataplaneAssembly.open(config("gso" + smallRing,
+                            "xconnects:\n  - [p0, p1]\n",
                             sflow, smallRing ? ", ring-block-bytes: 4096, ring-blocks: 16" : ""), System.err::println,
                             true);
                     DatagramChannel rx = NetNamespace.callIn(b, () -> DatagramChannel.open().bind(

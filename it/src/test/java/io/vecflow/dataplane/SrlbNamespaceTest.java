@@ -36,17 +36,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SRLB (6LB) load balancing of real TCP connections (needs root; every namespace, veth and process is created and
- * removed here, names prefixed {@code vfsr-}, see {@link NetnsLab}): a client namespace, a load-balancer dataplane, and 3 server
- * namespaces each running <em>our own</em> dataplane with the {@code srlb-sa6} server agent in front of the server's
- * kernel stack and a python3 http.server on the VIP. The LB and the agents run 2 workers each, so a connection's
- * packets meet the worker that does not own it on both sides (handed over: asserted).
+ * removed here, names prefixed {@code vfsr-}, see {@link NetnsLab}): a client namespace, a load-balancer dataplane, and
+ * 3 server namespaces each running <em>our own</em> dataplane with the {@code srlb-sa6} server agent in front of the
+ * server's kernel stack and a python3 http.server on the VIP. The LB and the agents run 2 workers each, so a
+ * connection's packets meet the worker that does not own it on both sides (handed over: asserted).
  *
  * <pre>
  *  client ns ── c0/p0 ──► LB dataplane ns (vecflow, lb6, VIP [2001:db8:ffff::1]:8080 encap srlb) ── p_k ──┐
  *  fd00:c::2                  hunting SRH [c1, c2, LB SID, VIP]; LB SIDs fd00:ff:0:0:1::/80              │
  *                                                                                                          ▼
- *  server ns k:  t_k ──► SA dataplane (srlb-sa6, SID fc00:k::/80, static threshold c = 1 on the test load) ── a_k/h_k ──► kernel
- *                                                                      VIP on lo, http.server [VIP]:8080
+ *  server ns k:  t_k ──► SA dataplane (srlb-sa6, SID fc00:k::/80, static threshold c = 1 on the test load) ── a_k/h_k
+ * ──► kernel                                                                      VIP on lo, http.server [VIP]:8080
  * </pre>
  *
  * Server 1's test load is set to 5 over its control socket ({@code srlb load 5}), the others stay at 0. Asserted for
@@ -190,8 +190,10 @@ class SrlbNamespaceTest {
         // independent fanout hashes, so about half of the connections are decided on both workers (SrlbAgent)
         String y = COMMON.replace("workers: 1", "workers: 2") + """
                 ports:
-                  - {name: up, type: af_packet, if-index: %14$d, netns: %1$s, mac: "%2$s", mode: l3, af-packet: {interface: %3$s}}
-                  - {name: local, type: af_packet, if-index: %15$d, netns: %1$s, mac: "%4$s", mode: l3, af-packet: {interface: %5$s}}
+                  - {name: up, type: af_packet, if-index: %14$d, netns: %1$s, mac: "%2$s", mode: l3, \
+                    af-packet: {interface: %3$s}}
+                  - {name: local, type: af_packet, if-index: %15$d, netns: %1$s, mac: "%4$s", mode: l3, \
+                    af-packet: {interface: %5$s}}
                 routes:
                   - {prefix: "::/0", via: "fd00:%6$d::1", port: up}
                   - {prefix: "%7$s/128", via: "fd00:50:%6$d::2", port: local}
@@ -254,7 +256,8 @@ class SrlbNamespaceTest {
         // the telemetry chain: the same PSAMPLE group → hsflowd-compatible agent → sFlow → collector → ClickHouse
         String url = System.getenv("VECFLOW_TEST_CLICKHOUSE_URL");
         if (url == null || url.isBlank()) {
-            throw new IllegalStateException("SrlbNamespaceTest needs ClickHouse: set VECFLOW_TEST_CLICKHOUSE_URL (scripts/"
+            throw new IllegalStateException("SrlbNamespaceTest needs ClickHouse: set VECFLOW_TEST_CLICKHOUSE_URL "
+                    + "(scripts/"
                     + "test.sh sets http://127.0.0.1:18123)");
         }
         String db = "srlbnodes_" + lab.id() + String.format("%04x", ThreadLocalRandom.current().nextInt(0x10000));

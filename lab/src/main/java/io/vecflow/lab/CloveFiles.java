@@ -80,7 +80,8 @@ public final class CloveFiles {
             }
             String what = " (" + fw[0] + " 2x" + o.spines + " leaf-spine, " + fw[1] + ")";
             files.add(dir.resolve("clove-mean-fct-" + fw[0] + "-" + fw[1] + ".png"));
-            Plots.lines(files.getLast(), "Mean FCT relative to ECMP" + what, "offered load (share of cross-rack capacity)",
+            Plots.lines(files.getLast(), "Mean FCT relative to ECMP" + what,
+                    "offered load (share of cross-rack capacity)",
                     "mean FCT / ECMP mean FCT", mean, false);
             files.add(dir.resolve("clove-small-p99-" + fw[0] + "-" + fw[1] + ".png"));
             Plots.lines(files.getLast(), "p99 FCT of flows < 100 KB relative to ECMP" + what,

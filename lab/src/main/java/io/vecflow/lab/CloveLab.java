@@ -12,9 +12,9 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The CLOVE-vs-ECMP experiment (issue 8 part 2; docs/load-balancing.md §6 "CLOVE vs ECMP") on {@link FabricSim}: fabric (symmetric,
- * asymmetric) × workload × load × scheme, each over several seeds (seeds 21.. as docs/load-balancing.md's runs; the same seed gives
- * every scheme the same flows), FCT normalised to ECMP per seed and then averaged.
+ * The CLOVE-vs-ECMP experiment (issue 8 part 2; docs/load-balancing.md §6 "CLOVE vs ECMP") on {@link FabricSim}: fabric
+ * (symmetric, asymmetric) × workload × load × scheme, each over several seeds (seeds 21.. as docs/load-balancing.md's
+ * runs; the same seed gives every scheme the same flows), FCT normalised to ECMP per seed and then averaged.
  */
 public final class CloveLab {
     private CloveLab() {}

@@ -12,9 +12,9 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The SRLB-vs-Maglev experiment (issue 8 part 1; docs/load-balancing.md §6 "SRLB vs Maglev"): a grid of server-farm simulations
- * (server level × service distribution × N × load × dispatcher, each over several seeds with 95 % confidence
- * intervals) and the "fewer servers for the same SLA" search.
+ * The SRLB-vs-Maglev experiment (issue 8 part 1; docs/load-balancing.md §6 "SRLB vs Maglev"): a grid of server-farm
+ * simulations (server level × service distribution × N × load × dispatcher, each over several seeds with 95 %
+ * confidence intervals) and the "fewer servers for the same SLA" search.
  *
  * <p><b>Grid.</b> The <em>primary</em> configuration — the first level and first service listed — runs every N,
  * load and dispatcher. Every other (level, service) pair runs at the largest N with every load and the
@@ -101,8 +101,10 @@ public final class SrlbLab {
         }
 
         void validate() {
-            if (servers.isEmpty() || loads.isEmpty() || services.isEmpty() || levels.isEmpty() || dispatchers.isEmpty()) {
-                throw new IllegalArgumentException("servers, loads, services, levels and dispatchers must be non-empty");
+            if (servers.isEmpty() || loads.isEmpty() || services.isEmpty() || levels.isEmpty()
+                    || dispatchers.isEmpty()) {
+                throw new IllegalArgumentException("servers, loads, services, levels and dispatchers must be "
+                        + "non-empty");
             }
             for (int n : servers) {
                 if (n < 1 || n > 10_000) {
@@ -227,7 +229,8 @@ public final class SrlbLab {
             for (DispatcherSpec d : o.slaDispatchers) {
                 SlaRow s = slaSearch(o, o.levels.getFirst(), ServiceTime.parse(o.services.getFirst()), d, target);
                 sla.add(s);
-                progress.accept(String.format(java.util.Locale.ROOT, "sla p90<=%.1f demand %.0f %-8s needs N=%d (p90 %.3f)",
+                progress.accept(String.format(java.util.Locale.ROOT,
+                        "sla p90<=%.1f demand %.0f %-8s needs N=%d (p90 %.3f)",
                         target, o.slaDemand, d.name(), s.serversNeeded(), s.achievedP90()));
             }
         }

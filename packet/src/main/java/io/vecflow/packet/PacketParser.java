@@ -323,7 +323,8 @@ public final class PacketParser {
              */
             public Builder maxTunnelDepth(int depth) {
                 if (depth < 1 || depth > MAX_TUNNEL_DEPTH) {
-                    throw new IllegalArgumentException("maxTunnelDepth must be 1.." + MAX_TUNNEL_DEPTH + ", got " + depth);
+                    throw new IllegalArgumentException("maxTunnelDepth must be 1.." + MAX_TUNNEL_DEPTH + ", got "
+                            + depth);
                 }
                 maxTunnelDepth = depth;
                 return this;

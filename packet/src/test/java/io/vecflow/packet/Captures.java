@@ -38,7 +38,8 @@ final class Captures {
     static String outerFields(ParsedPacket p) {
         StringBuilder mpls = new StringBuilder("mpls=").append(p.mplsPseudowire() ? "pw" : "");
         for (int i = 0; i < p.mplsLabelCount(); i++) {
-            mpls.append('/').append(p.mplsLabel(i)).append(',').append(p.mplsTrafficClass(i)).append(',').append(p.mplsTtl(i));
+            mpls.append('/').append(p.mplsLabel(i)).append(',').append(p.mplsTrafficClass(i)).append(',')
+                    .append(p.mplsTtl(i));
         }
         StringBuilder srh = new StringBuilder("rt=" + p.routingHeaderType());
         if (p.srhPresent()) {
@@ -49,7 +50,8 @@ final class Captures {
             }
         }
         return String.join(" ",
-                "link=" + p.linkType(), "l2=" + p.l2Offset(), Long.toHexString(p.dstMac()), Long.toHexString(p.srcMac()),
+                "link=" + p.linkType(), "l2=" + p.l2Offset(), Long.toHexString(p.dstMac()),
+                        Long.toHexString(p.srcMac()),
                 "vlans=" + p.vlanCount() + "/" + p.outerVlan() + "/" + p.innerVlan() + "/" + p.vlanPriority(),
                 "type=" + Integer.toHexString(p.etherType()), "l3=" + p.l3Offset(), "v" + p.ipVersion(),
                 Long.toHexString(p.srcAddrHi()), Long.toHexString(p.srcAddrLo()),
@@ -58,7 +60,8 @@ final class Captures {
                 "frag=" + p.isFragment() + "/" + p.fragmentOffset() + "/" + p.moreFragments(), "proto=" + p.protocol(),
                 "l4=" + p.l4Offset(), "ports=" + p.srcPort() + "/" + p.dstPort(), "flags=" + p.tcpFlags(),
                 "icmp=" + p.icmpType() + "/" + p.icmpCode(),
-                "present=" + (p.portsPresent() ? "p" : "") + (p.tcpFlagsPresent() ? "f" : "") + (p.icmpPresent() ? "i" : ""),
+                "present=" + (p.portsPresent() ? "p" : "") + (p.tcpFlagsPresent() ? "f" : "") + (p.icmpPresent() ? "i"
+                        : ""),
                 "snap=" + p.llcSnap(), mpls.toString(), srh.toString());
     }
 
@@ -70,7 +73,8 @@ final class Captures {
         }
         return String.join(" ", kinds.toString(), "depth=" + p.tunnelDepth() + (p.tunnelLimitReached() ? "+" : ""),
                 "gre=" + p.grePresent() + "/" + Integer.toHexString(p.greProtocol()) + "/" + p.greChecksumPresent()
-                        + "/" + p.greKeyPresent() + "/" + p.greKey() + "/" + p.greSequencePresent() + "/" + p.greSequence(),
+                        + "/" + p.greKeyPresent() + "/" + p.greKey() + "/" + p.greSequencePresent() + "/"
+                                + p.greSequence(),
                 "vxlan=" + p.vxlanVni(), "geneve=" + p.geneveVni() + "/" + p.geneveOptionsLength());
     }
 

@@ -196,7 +196,8 @@ class PacketParserRobustnessTest {
         if (lastProtocol == 47 && lastIsFirstFragment && !full.tunnelLimitReached() && full.status() == OK) {
             int flags = (data[lastL4] & 0xFF) << 8 | (data[lastL4 + 1] & 0xFF);
             int type = (data[lastL4 + 2] & 0xFF) << 8 | (data[lastL4 + 3] & 0xFF);
-            int gre = 4 + ((flags & 0xC000) != 0 ? 4 : 0) + ((flags & 0x2000) != 0 ? 4 : 0) + ((flags & 0x1000) != 0 ? 4 : 0)
+            int gre = 4 + ((flags & 0xC000) != 0 ? 4 : 0) + ((flags & 0x2000) != 0 ? 4 : 0) + ((flags & 0x1000) != 0 ? 4
+                    : 0)
                     + ((flags & 7) == 1 && (flags & 0x80) != 0 ? 4 : 0);
             boolean cmd = type == 0x8909 && (flags & 0x4007) == 0;
             required = Math.max(required, lastL4 + gre + (cmd ? 8 : 0));
@@ -550,7 +551,8 @@ class PacketParserRobustnessTest {
                         PacketParserTunnelTest.eth(0x0800, v4)))));
         list.add(PacketParserTunnelTest.eth(0x0800, PacketParserTunnelTest.ipv4(41, 0x0a000001, 0x0a000002,
                 PacketParserTunnelTest.ipv6(47, "2001:db8::a", "2001:db8::b",
-                        PacketParserTunnelTest.concat(Captures.hex("b0006558 00000000 00000005 00000009"), vxlanFrame)))));
+                        PacketParserTunnelTest.concat(Captures.hex("b0006558 00000000 00000005 00000009"),
+                                vxlanFrame)))));
         list.add(PacketParserTunnelTest.eth(0x86DD, PacketParserTunnelTest.ipv6(43, "2001:db8::1", "2001:db8::2",
                 PacketParserTunnelTest.srh(4, 20, 3, v4))));
         int n = list.size();

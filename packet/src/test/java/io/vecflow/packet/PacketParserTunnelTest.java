@@ -778,7 +778,8 @@ class PacketParserTunnelTest {
         int innerFrame = 14 + 20 + 40 + 8 + 14 + 20 + 8 + 8;
         assertThat(p.innerL2Offset()).isEqualTo(innerFrame);
         assertInnerIpv4Tcp(innerFrame + 14);
-        PacketParserRobustnessTest.checkEveryPrefix("6in4/gre/vxlan", pkt, LinkType.ETHERNET, Config.DEFAULT, new int[2]);
+        PacketParserRobustnessTest.checkEveryPrefix("6in4/gre/vxlan", pkt, LinkType.ETHERNET, Config.DEFAULT,
+                new int[2]);
 
         // limited to 2 levels: the innermost packet is the VXLAN carrier (UDP to 4789)
         Config two = Config.builder().maxTunnelDepth(2).build();

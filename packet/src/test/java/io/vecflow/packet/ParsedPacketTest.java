@@ -39,7 +39,8 @@ class ParsedPacketTest {
                 .isEqualTo(InetAddress.getByName("2001:4958:15a0:24:c1b3:b766:7fff:d0b3"));
         assertThat(p.dstAddressString()).isEqualTo("2606:4700::6812:69c");
         p.writeDstAddr(buf, 0);
-        assertThat(java.util.Arrays.copyOf(buf, 16)).isEqualTo(InetAddress.getByName("2606:4700::6812:69c").getAddress());
+        assertThat(java.util.Arrays.copyOf(buf, 16)).isEqualTo(InetAddress.getByName("2606:4700::6812:69c")
+                .getAddress());
     }
 
     @Test

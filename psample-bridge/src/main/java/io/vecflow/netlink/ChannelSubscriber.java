@@ -5,9 +5,9 @@ import java.lang.foreign.MemorySegment;
 /**
  * A {@link NetlinkSubscriber} for a channel that carries one kind of message under one nlmsg_type (the
  * generic-netlink family id, or a fixed type on NETLINK_USERSOCK: PSAMPLE, NET_DM; spec {@code docs/netlink.md}
- * §2, §4), decoded into one reused holder. Messages of another type, and those {@link #decode} declines (another command), are
- * ignored; each decoded holder is counted in {@link #delivered()}, and in {@link #truncated()} when its payload was
- * cut to the holder's capacity. Nothing is allocated per message.
+ * §2, §4), decoded into one reused holder. Messages of another type, and those {@link #decode} declines (another
+ * command), are ignored; each decoded holder is counted in {@link #delivered()}, and in {@link #truncated()} when its
+ * payload was cut to the holder's capacity. Nothing is allocated per message.
  *
  * @param <H> handler type
  * @param <T> transport enum (GENL or USERSOCK)

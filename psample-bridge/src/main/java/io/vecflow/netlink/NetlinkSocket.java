@@ -186,7 +186,8 @@ public final class NetlinkSocket implements AutoCloseable {
         ctlAddr.fill((byte) 0);
         ctlLen.set(U32, 0, Netlink.SOCKADDR_NL_SIZE);
         if (Libc.getsockname(ctlState, fd, ctlAddr, ctlLen) < 0) {
-            throw new NetlinkException("getsockname(" + Netlink.protocolName(protocol) + ")", Libc.errno(ctlState), null);
+            throw new NetlinkException("getsockname(" + Netlink.protocolName(protocol) + ")", Libc.errno(ctlState),
+                    null);
         }
         return ctlAddr.get(U32, Netlink.NL_PID_OFFSET);
     }

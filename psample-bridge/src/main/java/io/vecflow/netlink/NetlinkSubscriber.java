@@ -69,7 +69,8 @@ public abstract class NetlinkSubscriber<H> implements AutoCloseable {
 
     /**
      * Opens a NETLINK_GENERIC socket, binds it (kernel-assigned port id), resolves {@code family} and its multicast
-     * group {@code group}, joins and hands the socket to {@code factory} (nlmsgType = the family id). The socket is closed if anything fails.
+     * group {@code group}, joins and hands the socket to {@code factory} (nlmsgType = the family id). The socket is
+     * closed if anything fails.
      *
      * @throws GenlFamilyNotFoundException the family is not registered (its message names the module to load)
      * @throws NetlinkException EPERM when joining without root/CAP_NET_ADMIN; other socket errors

@@ -263,7 +263,8 @@ public final class NetlinkWriter {
 
     private void ensure(long bytes, String what, int type) {
         if (pos + bytes > capacity) {
-            throw new IllegalStateException(what + (type >= 0 ? Integer.toString(type) : "") + " at offset " + pos + " (" + bytes
+            throw new IllegalStateException(what + (type >= 0 ? Integer.toString(type) : "") + " at offset " + pos
+                    + " (" + bytes
                     + " bytes) does not fit the " + capacity + "-byte buffer");
         }
     }

@@ -11,10 +11,11 @@ import java.lang.foreign.ValueLayout;
  * written by {@link #finish(long, long)} at send time. A sample that does not fit the remaining budget is refused
  * with nothing written. Nothing is allocated per sample or per datagram. Not thread-safe.
  *
- * <p>Usage: {@code if (!b.fits(b.flowSampleExpandedBytes(h))) send(b.finish(seq, uptime)); b.addFlowSampleExpanded(...)},
- * or for a whole {@link FlowSample} holder: {@code if (!b.addFlowSample(s)) { send(b.finish(seq, uptime)); b.reset();
- * b.addFlowSample(s); }} (check {@link FlowSampleEncoder#encodedBytes(FlowSample)} first when the sample may be
- * refused or may not fit even an empty datagram).
+ * <p>Usage: {@code if (!b.fits(b.flowSampleExpandedBytes(h))) send(b.finish(seq, uptime));
+ * b.addFlowSampleExpanded(...)}, or for a whole {@link FlowSample} holder: {@code if (!b.addFlowSample(s)) {
+ * send(b.finish(seq, uptime)); b.reset(); b.addFlowSample(s); }} (check {@link
+ * FlowSampleEncoder#encodedBytes(FlowSample)} first when the sample may be refused or may not fit even an empty
+ * datagram).
  */
 public final class DatagramBuilder {
     /** Fixed bytes of an expanded flow sample with one sampled_header record, excluding the header bytes: 8 (sample

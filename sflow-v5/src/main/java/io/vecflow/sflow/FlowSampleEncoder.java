@@ -377,7 +377,8 @@ public final class FlowSampleEncoder {
                 w.address(s.extendedNat.src);
                 w.address(s.extendedNat.dst);
             }
-            case SflowFormats.EXTENDED_VLAN_TUNNEL -> w.u32Array(s.extendedVlanTunnel.stack, s.extendedVlanTunnel.depth);
+            case SflowFormats.EXTENDED_VLAN_TUNNEL -> w.u32Array(s.extendedVlanTunnel.stack,
+                    s.extendedVlanTunnel.depth);
             case SflowFormats.EXTENDED_EGRESS_QUEUE -> w.u32(s.egressQueue);
             case SflowFormats.EXTENDED_ACL -> {
                 var a = s.extendedAcl;

@@ -2,8 +2,8 @@ package io.vecflow.sflow;
 
 /**
  * The "vecflow LB counters" counter record: one load-balancer VIP's, or one VIP backend's, cumulative decision
- * counters (docs/load-balancing.md §1 Maglev, §3 SRLB/6LB; issue 6 §4), carried in a counters sample (0:4) next to the interface
- * counters. An enterprise record (sFlow v5 §5: {@code data_format = enterprise << 12 | format}), format
+ * counters (docs/load-balancing.md §1 Maglev, §3 SRLB/6LB; issue 6 §4), carried in a counters sample (0:4) next to the
+ * interface counters. An enterprise record (sFlow v5 §5: {@code data_format = enterprise << 12 | format}), format
  * {@value #FORMAT}, under the same configurable enterprise as the decision flow record ({@link LbDecisionRecord}:
  * hsflowd.conf {@code psample { lbEnterprise = N }}, default {@value LbDecisionRecord#DEFAULT_ENTERPRISE}). The
  * generic {@link SflowDecoder} keeps it as an unknown (vendor) record; consumers that know the enterprise decode the
@@ -15,8 +15,8 @@ package io.vecflow.sflow;
  * struct vecflow_lb_counters {
  *   unsigned int version;                 /&#42; 1 &#42;/
  *   unsigned int role;                    /&#42; 1 maglev LB, 2 srlb LB, 3 srlb server agent &#42;/
- *   unsigned int vip_index;               /&#42; the dataplane's stable VIP index (LB: slot 0..255; agent: 0..15) &#42;/
- *   unsigned int protocol;                /&#42; VIP protocol (6 TCP, 17 UDP), 0 = all protocols &#42;/
+ *   unsigned int vip_index;               /&#42; the dataplane's stable VIP index (LB: slot 0..255; agent: 0..15)
+ * &#42;/   unsigned int protocol;                /&#42; VIP protocol (6 TCP, 17 UDP), 0 = all protocols &#42;/
  *   unsigned int vip_port;                /&#42; VIP port, 0 = all ports &#42;/
  *   address vip;                          /&#42; sFlow address: type 1 IPv4 / 2 IPv6 &#42;/
  *   unsigned int backend_index;           /&#42; 0 = the VIP's totals, else backend slot + 1 &#42;/

@@ -1,13 +1,14 @@
 package io.vecflow.sflow;
 
 /**
- * The "vecflow LB decision" flow record: one load-balancer decision (docs/load-balancing.md §1 Maglev, §3 SRLB/6LB, §4 CLOVE) attached
- * to the flow sample of the packet it was made on. An enterprise record (sFlow v5 §5: {@code data_format =
- * enterprise << 12 | format}), format {@value #FORMAT}, under a configurable enterprise number (hsflowd.conf
- * {@code psample { lbEnterprise = N }}; default {@value #DEFAULT_ENTERPRISE}, the IANA PEN that RFC 5612 reserves for
- * documentation — sFlow wants the defining organisation's own PEN, and vecflow has none, so deployments set theirs).
- * The generic {@link SflowDecoder} keeps it as an unknown (vendor) record, as every peer does; consumers that know the
- * enterprise decode the kept body with {@link #decode}. Mutable and reused; decode and encode allocate nothing.
+ * The "vecflow LB decision" flow record: one load-balancer decision (docs/load-balancing.md §1 Maglev, §3 SRLB/6LB, §4
+ * CLOVE) attached to the flow sample of the packet it was made on. An enterprise record (sFlow v5 §5: {@code
+ * data_format = enterprise << 12 | format}), format {@value #FORMAT}, under a configurable enterprise number
+ * (hsflowd.conf {@code psample { lbEnterprise = N }}; default {@value #DEFAULT_ENTERPRISE}, the IANA PEN that RFC 5612
+ * reserves for documentation — sFlow wants the defining organisation's own PEN, and vecflow has none, so deployments
+ * set theirs). The generic {@link SflowDecoder} keeps it as an unknown (vendor) record, as every peer does; consumers
+ * that know the enterprise decode the kept body with {@link #decode}. Mutable and reused; decode and encode allocate
+ * nothing.
  *
  * <p>XDR (RFC 4506), as documented in the README ("Load-balancer decisions"):
  * <pre>
@@ -199,7 +200,9 @@ public final class LbDecisionRecord {
         return true;
     }
 
-    /** @return the kind's algorithm as {@code lb_decisions.Algorithm}: maglev, srlb, clove, or "" for an unknown kind. */
+    /**
+     * @return the kind's algorithm as {@code lb_decisions.Algorithm}: maglev, srlb, clove, or "" for an unknown kind.
+     */
     public String algorithm() {
         return switch (kind) {
             case MAGLEV_NEW, STICKY_HIT -> "maglev";

@@ -70,7 +70,8 @@ class SampleErrorsTest {
         for (int off : new int[] {0, 17}) {
             Log log = decode(d, off);
             assertThat(log.events).as("at buffer offset %d", off).containsExactly("flow 1",
-                    "error 1 2:0:7 LENGTH_OUT_OF_BOUNDS flow_record.length @136 value 100 sample @" + (92 + off) + "+56",
+                    "error 1 2:0:7 LENGTH_OUT_OF_BOUNDS flow_record.length @136 value 100 sample @" + (92 + off)
+                            + "+56",
                     "counters 3");
             assertThat(log.incompleteAtStart).isFalse();
         }

@@ -13,14 +13,14 @@ import java.util.random.RandomGenerator;
 import java.util.random.RandomGeneratorFactory;
 
 /**
- * CLOVE vs ECMP on a 2-leaf leaf–spine fabric: a <b>flowlet-level fluid</b> simulation (docs/load-balancing.md §6 "CLOVE vs ECMP",
- * "a flow-level max-min model is enough to rank schemes but loses queue dynamics").
+ * CLOVE vs ECMP on a 2-leaf leaf–spine fabric: a <b>flowlet-level fluid</b> simulation (docs/load-balancing.md §6
+ * "CLOVE vs ECMP", "a flow-level max-min model is enough to rank schemes but loses queue dynamics").
  *
- * <p><b>Fabric.</b> 2 leaves × S spines, H hosts per leaf; every link {@code linkGbps} (docs/load-balancing.md: 10 Gbps) in each
- * direction; the asymmetric fabric degrades the leaf0↔spine0 link (both directions) to {@code degradedFactor} of
- * its capacity (docs/load-balancing.md §6 "only spine0–leaf0 degraded"; 1/5 by default). Path p of a flow = spine p. Links are host
- * uplinks, leaf→spine, spine→leaf and leaf→host; one-way latency 4 × {@code linkLatencyUs}, and every FCT includes
- * one RTT (8 × latency: handshake/last ACK) on top of the transfer.
+ * <p><b>Fabric.</b> 2 leaves × S spines, H hosts per leaf; every link {@code linkGbps} (docs/load-balancing.md: 10
+ * Gbps) in each direction; the asymmetric fabric degrades the leaf0↔spine0 link (both directions) to {@code
+ * degradedFactor} of its capacity (docs/load-balancing.md §6 "only spine0–leaf0 degraded"; 1/5 by default). Path p of a
+ * flow = spine p. Links are host uplinks, leaf→spine, spine→leaf and leaf→host; one-way latency 4 × {@code
+ * linkLatencyUs}, and every FCT includes one RTT (8 × latency: handshake/last ACK) on top of the transfer.
  *
  * <p><b>Traffic.</b> All-to-all across the two racks: Poisson flow arrivals, source host uniform over all hosts,
  * destination uniform on the other leaf, sizes from a {@link FlowSizeCdf}. Rate λ = load · 2 · S · C / E[size]:
@@ -123,7 +123,10 @@ public final class FabricSim {
             }
         }
 
-        /** docs/load-balancing.md's 10 G fabric with S spines, 8 hosts per leaf, 10 µs links, timeout 500 µs, 20 µs feedback. */
+        /**
+         * docs/load-balancing.md's 10 G fabric with S spines, 8 hosts per leaf, 10 µs links, timeout 500 µs, 20 µs
+         * feedback.
+         */
         public static Config of(int spines, double degradedFactor, FlowSizeCdf workload, double load,
                 double warmupS, double durationS) {
             return new Config(spines, 8, 10, 10, degradedFactor, workload, load, warmupS, durationS, 2.0, 500, 500,

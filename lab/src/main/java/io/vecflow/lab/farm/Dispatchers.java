@@ -6,11 +6,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
-/** The load-oblivious and JSQ dispatchers of docs/load-balancing.md §6 ("Dispatchers"). SRLB is {@link SrlbDispatcher}. */
+/**
+ * The load-oblivious and JSQ dispatchers of docs/load-balancing.md §6 ("Dispatchers"). SRLB is {@link SrlbDispatcher}.
+ */
 public final class Dispatchers {
     private Dispatchers() {}
 
-    /** Uniformly random server: the idealised Maglev of docs/load-balancing.md §5 (each server is M/G/1-PS at load ρ). */
+    /**
+     * Uniformly random server: the idealised Maglev of docs/load-balancing.md §5 (each server is M/G/1-PS at load ρ).
+     */
     public static Dispatcher random() {
         return new Dispatcher() {
             @Override
@@ -67,7 +71,8 @@ public final class Dispatchers {
 
     /**
      * JSQ(d): sample {@code d} distinct servers uniformly, join the one with the fewest jobs present (the first
-     * sampled on ties, i.e. a random one). d ≥ N is full JSQ (ties broken uniformly). The upper bounds of docs/load-balancing.md §6.
+     * sampled on ties, i.e. a random one). d ≥ N is full JSQ (ties broken uniformly). The upper bounds of
+     * docs/load-balancing.md §6.
      *
      * @param d choices, ≥ 1
      */

@@ -5,14 +5,14 @@ import java.util.random.RandomGenerator;
 import java.util.random.RandomGeneratorFactory;
 
 /**
- * One replication of the server-farm discrete-event simulation (docs/load-balancing.md §6, "SRLB vs Maglev"): Poisson arrivals at
- * rate λ = ρ·N (per mean service time), each a new connection with a 5-tuple hash ({@link Connections}) placed by a
- * {@link Dispatcher} on one of N {@link Server}s (PS, or Apache-like with a worker limit and backlog), service work
- * from a {@link ServiceTime} with mean 1.
+ * One replication of the server-farm discrete-event simulation (docs/load-balancing.md §6, "SRLB vs Maglev"): Poisson
+ * arrivals at rate λ = ρ·N (per mean service time), each a new connection with a 5-tuple hash ({@link Connections})
+ * placed by a {@link Dispatcher} on one of N {@link Server}s (PS, or Apache-like with a worker limit and backlog),
+ * service work from a {@link ServiceTime} with mean 1.
  *
- * <p>Measurement: the first {@code warmup} arrivals (10 % of all arrivals by default, docs/load-balancing.md §6) are not measured;
- * the next {@code jobs} arrivals are; arrivals go on until every measured job has completed, so no measured job is
- * cut short and the load stays at ρ throughout.
+ * <p>Measurement: the first {@code warmup} arrivals (10 % of all arrivals by default, docs/load-balancing.md §6) are
+ * not measured; the next {@code jobs} arrivals are; arrivals go on until every measured job has completed, so no
+ * measured job is cut short and the load stays at ρ throughout.
  *
  * <p>Initial state: for load-oblivious dispatchers ({@link Dispatcher#loadAware()} false) each server starts with
  * a Geometric(ρ) number of jobs, P(k) = (1 − ρ)·ρ^k — the stationary
@@ -20,8 +20,8 @@ import java.util.random.RandomGeneratorFactory;
  * with work drawn from the service law (unmeasured). Random and Maglev mix slowly (relaxation time ≈ 1/(1 − √ρ)²
  * mean service times, ≈ 380 at ρ = 0.9), so an empty start would bias short runs low. Load-aware dispatchers start
  * empty: they fill to their (much smaller) steady state within a few mean service times, well inside the warm-up,
- * whereas draining a geometric start would take ρ/(1 − ρ)·N jobs' worth of spare capacity. The event loop is bounded: it fails after 100 × (warm-up +
- * jobs) + 3·10^8 events, which a stable system never reaches.
+ * whereas draining a geometric start would take ρ/(1 − ρ)·N jobs' worth of spare capacity. The event loop is bounded:
+ * it fails after 100 × (warm-up + jobs) + 3·10^8 events, which a stable system never reaches.
  */
 public final class FarmSim {
     private FarmSim() {}

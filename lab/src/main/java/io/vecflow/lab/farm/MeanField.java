@@ -1,8 +1,8 @@
 package io.vecflow.lab.farm;
 
 /**
- * The analytical anchors of docs/load-balancing.md §5: mean response time (in mean service times) for N → ∞ PS servers with μ = 1
- * at per-server load ρ.
+ * The analytical anchors of docs/load-balancing.md §5: mean response time (in mean service times) for N → ∞ PS servers
+ * with μ = 1 at per-server load ρ.
  * <ul>
  *   <li>Random (Maglev): T = 1/(1 − ρ) (M/M/1-PS; also M/G/1-PS, PS being insensitive).</li>
  *   <li>JSQ(2) (Mitzenmacher's supermarket model): x_k = ρ^(2^k − 1), T = Σ_{k≥1} x_k / ρ.</li>

@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * One server of the farm: processor sharing (PS) with unit capacity among at most {@code workers} jobs in service,
- * and a FIFO backlog for the rest (docs/load-balancing.md §6, "Level 1: PS with μ = 1"; "Level 2: Apache-like, 32 workers sharing
- * the CPU plus a FIFO backlog"). With {@code workers = Integer.MAX_VALUE} it is plain M/G/1-PS.
+ * and a FIFO backlog for the rest (docs/load-balancing.md §6, "Level 1: PS with μ = 1"; "Level 2: Apache-like, 32
+ * workers sharing the CPU plus a FIFO backlog"). With {@code workers = Integer.MAX_VALUE} it is plain M/G/1-PS.
  *
  * <p>PS is simulated with a virtual clock: while {@code n} jobs are in service each receives service at rate 1/n, so
  * the attained service of every job in service grows like {@code V(t)}, dV/dt = 1/n. A job entering service at

@@ -5,8 +5,8 @@ import java.util.random.RandomGenerator;
 
 /**
  * Service-time distributions for the server-farm simulation, all with mean 1 (the time unit of the simulation is
- * the mean service time, as in docs/load-balancing.md §5). Shapes from docs/load-balancing.md §6 "SRLB vs Maglev": exponential, lognormal with a
- * coefficient of variation (CV) of 2–4, bounded Pareto with α = 1.1–1.5.
+ * the mean service time, as in docs/load-balancing.md §5). Shapes from docs/load-balancing.md §6 "SRLB vs Maglev":
+ * exponential, lognormal with a coefficient of variation (CV) of 2–4, bounded Pareto with α = 1.1–1.5.
  */
 public sealed interface ServiceTime {
     /** @return one service requirement (work, in mean service times; > 0) */

@@ -3,13 +3,14 @@ package io.vecflow.lab.farm;
 import java.util.random.RandomGenerator;
 
 /**
- * SRLB dispatch (docs/load-balancing.md §3): the load balancer maps the connection to a list of candidate servers; the SYN visits
- * them in order and each candidate's server agent decides with its acceptance policy whether to take the
+ * SRLB dispatch (docs/load-balancing.md §3): the load balancer maps the connection to a list of candidate servers; the
+ * SYN visits them in order and each candidate's server agent decides with its acceptance policy whether to take the
  * connection, the last candidate having no choice left. The simulation applies the decision instantly (the SYN's
  * detour through rejecting candidates takes no simulated time: connection setup is negligible next to service).
  *
  * <p>Which candidates and which policy are pluggable, so that the dispatcher runs vecflow's data-path classes
- * (candidate table and acceptance policies) as well as the mean-field model of docs/load-balancing.md §5 ({@link #model}).
+ * (candidate table and acceptance policies) as well as the mean-field model of docs/load-balancing.md §5 ({@link
+ * #model}).
  */
 public final class SrlbDispatcher implements Dispatcher {
     /** Candidate lookup: fills {@code out} with the candidates for a flow, returns how many (≥ 1). */
@@ -52,8 +53,8 @@ public final class SrlbDispatcher implements Dispatcher {
     }
 
     /**
-     * The mean-field model of docs/load-balancing.md §5: two candidates drawn independently and uniformly (from the flow hash's two
-     * 32-bit halves), SR_c: the first accepts iff busy < c, the second always.
+     * The mean-field model of docs/load-balancing.md §5: two candidates drawn independently and uniformly (from the
+     * flow hash's two 32-bit halves), SR_c: the first accepts iff busy < c, the second always.
      *
      * @param servers N ≥ 1
      * @param c threshold ≥ 1

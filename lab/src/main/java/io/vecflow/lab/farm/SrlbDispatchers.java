@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.function.IntFunction;
 
 /**
- * SRLB dispatchers on vecflow's data-path classes (docs/load-balancing.md §3): the LB's {@link CandidateTable} (2 pools of the same
- * servers = 2 choices; server {@code i}'s identity hash is {@code MurmurHash3_x64_64(10.1.0.0 + i, 0, 0)}, as for
- * Maglev) maps the connection's 5-tuple hash to its candidates; each candidate's server agent reads its busy workers
- * through a {@link SettableLoadSource} (set from the simulated server before each decision, as the simulation
+ * SRLB dispatchers on vecflow's data-path classes (docs/load-balancing.md §3): the LB's {@link CandidateTable} (2 pools
+ * of the same servers = 2 choices; server {@code i}'s identity hash is {@code MurmurHash3_x64_64(10.1.0.0 + i, 0, 0)},
+ * as for Maglev) maps the connection's 5-tuple hash to its candidates; each candidate's server agent reads its busy
+ * workers through a {@link SettableLoadSource} (set from the simulated server before each decision, as the simulation
  * source is meant to be used) and decides with its own {@link AcceptPolicy} instance.
  */
 public final class SrlbDispatchers {

@@ -11,9 +11,9 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * The simulator against theory (issue 8 "Done means"; docs/load-balancing.md §5 and §6 oracles). Run lengths are chosen so each test
- * takes well under 60 s on 2 cores; the statistical margin is stated per test and checked from the replications'
- * 95 % confidence half-width.
+ * The simulator against theory (issue 8 "Done means"; docs/load-balancing.md §5 and §6 oracles). Run lengths are chosen
+ * so each test takes well under 60 s on 2 cores; the statistical margin is stated per test and checked from the
+ * replications' 95 % confidence half-width.
  */
 class FarmSimTest {
     private static final ServiceTime EXP = new ServiceTime.Exponential();
@@ -44,9 +44,9 @@ class FarmSimTest {
 
     /**
      * SRLB with static threshold c = 1..4 over vecflow's candidate table and {@code StaticThreshold} policy at
-     * ρ = 0.9, N = 100 PS servers: within 5 % of docs/load-balancing.md §5's table (5.26, 3.49, 3.11, 3.26; finite N = 100 runs 1–3 %
-     * above it, docs/load-balancing.md §5 "Finite-N check"). 2 seeds × 600k jobs per c; the half-width is ≈ 1 % of the mean
-     * (SRLB relaxes within tens of service times), well inside the 5 % band.
+     * ρ = 0.9, N = 100 PS servers: within 5 % of docs/load-balancing.md §5's table (5.26, 3.49, 3.11, 3.26; finite N =
+     * 100 runs 1–3 % above it, docs/load-balancing.md §5 "Finite-N check"). 2 seeds × 600k jobs per c; the half-width
+     * is ≈ 1 % of the mean (SRLB relaxes within tens of service times), well inside the 5 % band.
      */
     @Test
     void srlbStaticThresholdMatchesMeanFieldTableAtRho09() {

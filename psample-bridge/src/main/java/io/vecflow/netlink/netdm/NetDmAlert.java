@@ -59,7 +59,8 @@ public final class NetDmAlert {
      */
     public NetDmAlert(int payloadCapacity) {
         if (payloadCapacity < 1 || payloadCapacity > NetDm.MAX_PAYLOAD) {
-            throw new IllegalArgumentException("payloadCapacity " + payloadCapacity + " outside 1.." + NetDm.MAX_PAYLOAD);
+            throw new IllegalArgumentException("payloadCapacity " + payloadCapacity + " outside 1.."
+                    + NetDm.MAX_PAYLOAD);
         }
         this.payload = new byte[payloadCapacity];
     }

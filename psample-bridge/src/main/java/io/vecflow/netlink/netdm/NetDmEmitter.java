@@ -190,7 +190,9 @@ public final class NetDmEmitter extends NetlinkEmitter {
         return transport;
     }
 
-    /** nlmsg_type in use: the NET_DM family id (GENL; 0 while the family is missing) or {@link NetDm#USERSOCK_MSG_TYPE}. */
+    /**
+     * nlmsg_type in use: the NET_DM family id (GENL; 0 while the family is missing) or {@link NetDm#USERSOCK_MSG_TYPE}.
+     */
     public int nlmsgType() {
         return nlmsgType;
     }

@@ -8,8 +8,8 @@ import java.util.Arrays;
  * reusable holder with an allocation-free binary codec. The dataplane's LB nodes fill it for the sample of the packet
  * the decision was made on; the hsflowd-compatible agent turns it into the "vecflow LB decision" sFlow flow record
  * (README, "Load-balancer decisions"); the collector stores it in {@code lb_decisions}. Decisions and their terms come
- * from the spec {@code docs/load-balancing.md}: Maglev §1, SRLB/6LB §3 (candidates, connect-if-available), CLOVE §4 (flowlets, path
- * weights).
+ * from the spec {@code docs/load-balancing.md}: Maglev §1, SRLB/6LB §3 (candidates, connect-if-available), CLOVE §4
+ * (flowlets, path weights).
  *
  * <p>Layout, version 1, all integers big-endian (network order), {@code A} = 4 (IPv4) or 16 (IPv6) bytes:
  * <pre>
@@ -46,7 +46,9 @@ public final class LbDecisionCookie {
     /** Largest encoded cookie, bytes: IPv6 with two candidates. */
     public static final int MAX_BYTES = FIXED_BYTES + (2 + MAX_CANDIDATES) * 16;
 
-    /** What was decided (docs/load-balancing.md §1, §3, §4). Codes are the cookie's and the sFlow record's {@code kind}. */
+    /**
+     * What was decided (docs/load-balancing.md §1, §3, §4). Codes are the cookie's and the sFlow record's {@code kind}.
+     */
     public enum Kind {
         /** Maglev placed a new flow (lookup table, no connection-table entry yet). */
         MAGLEV_NEW(1, "maglev", "new"),

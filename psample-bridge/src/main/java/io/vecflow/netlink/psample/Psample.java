@@ -72,8 +72,8 @@ public final class Psample {
 
     /**
      * Largest USER_COOKIE payload vecflow encodes or decodes, in bytes: 96, room for an IPv6
-     * {@link LbDecisionCookie} (88 bytes) and 6× the 16-byte cookies of tc act_sample / OVS. A longer cookie on the wire
-     * is a decode error naming the attribute's offset.
+     * {@link LbDecisionCookie} (88 bytes) and 6× the 16-byte cookies of tc act_sample / OVS. A longer cookie on the
+     * wire is a decode error naming the attribute's offset.
      */
     public static final int MAX_USER_COOKIE = 96;
 

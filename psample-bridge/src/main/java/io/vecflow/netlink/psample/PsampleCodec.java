@@ -22,9 +22,10 @@ import java.lang.foreign.ValueLayout;
  *       LATENCY, TIMESTAMP (when ≠ 0), USER_COOKIE, SAMPLE_PROBABILITY when set.</li>
  * </ul>
  *
- * <p>Decoding accepts both conventions: the nlmsg_pid is kept ({@link PsampleSample#nlmsgPid()}); ifindex width is taken from nla_len (8 → u32, 6 → u16); DATA is copied up to
- * the holder capacity (wire length kept, truncation flagged); unknown attributes, PAD and TUNNEL are skipped. A bad
- * header or attribute throws {@link NetlinkFormatException} naming the attribute and its buffer offset.
+ * <p>Decoding accepts both conventions: the nlmsg_pid is kept ({@link PsampleSample#nlmsgPid()}); ifindex width is
+ * taken from nla_len (8 → u32, 6 → u16); DATA is copied up to the holder capacity (wire length kept, truncation
+ * flagged); unknown attributes, PAD and TUNNEL are skipped. A bad header or attribute throws {@link
+ * NetlinkFormatException} naming the attribute and its buffer offset.
  *
  * <p>Neither direction allocates. An instance holds a reusable attribute cursor, so use one per thread.
  */

@@ -185,7 +185,10 @@ public final class PsampleEmitter extends NetlinkEmitter {
         return familyMissingFailures;
     }
 
-    /** nlmsg_type used: the psample family id (GENL; 0 while the family is missing) or {@link Psample#USERSOCK_MSG_TYPE}. */
+    /**
+     * nlmsg_type used: the psample family id (GENL; 0 while the family is missing) or {@link
+     * Psample#USERSOCK_MSG_TYPE}.
+     */
     public int nlmsgType() {
         return nlmsgType;
     }

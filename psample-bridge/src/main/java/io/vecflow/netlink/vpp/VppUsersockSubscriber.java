@@ -10,8 +10,9 @@ import java.lang.foreign.MemorySegment;
  * Listens on VPP's NETLINK_USERSOCK channel (default group {@link VppUsersock#GROUP} = 29; joining needs
  * root/CAP_NET_ADMIN — join before dropping privileges). Message types are read as VPP's — 1 STATUS, 2 IF_COUNTERS —
  * and never as NLMSG_NOOP/NLMSG_ERROR (spec §3). STATUS is decoded into a reused {@link VppStatus}, IF_COUNTERS into
- * a reused {@link VppIfCounters}, vecflow's LB_COUNTERS (0x4C42) into a reused {@link LbCounters}. Malformed input is counted ({@link #decodeErrors()}) and skipped; ENOBUFS overruns
- * are counted. Allocation-free per message; single-threaded.
+ * a reused {@link VppIfCounters}, vecflow's LB_COUNTERS (0x4C42) into a reused {@link LbCounters}. Malformed input is
+ * counted ({@link #decodeErrors()}) and skipped; ENOBUFS overruns are counted. Allocation-free per message;
+ * single-threaded.
  */
 public final class VppUsersockSubscriber extends NetlinkSubscriber<VppUsersockHandler> {
     private static final int RECEIVE_BUFFER_BYTES = 1024 * 1024;

@@ -12,7 +12,6 @@ import io.vecflow.netlink.NetlinkSocket;
 import io.vecflow.netlink.TestBytes;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -80,7 +80,8 @@ class NetDmUsersockTest {
             assertThat(ports).containsExactly(7L);
             assertThat(sub.decodeErrors()).isEqualTo(1);
             assertThat(sub.lastDecodeError())
-                    .isEqualTo("nlattr NET_DM_ATTR_PAYLOAD (7) at offset 36: nla_len 2 is smaller than the 4-byte header");
+                    .isEqualTo("nlattr NET_DM_ATTR_PAYLOAD (7) at offset 36: nla_len 2 is smaller than the 4-byte "
+                            + "header");
         }
     }
 

@@ -64,7 +64,8 @@ public final class DropsCheck implements GuestCheck {
                 frames.add(Frames.udp4(Sh.mac(RX), Sh.mac(TX), Frames.ip4(PEER_IP), Frames.ip4(p.dstIp()),
                         p.srcPort(), p.dstPort(), "vflab drop probe: " + p.what()));
             }
-            try (AgentUnderTest a = new AgentUnderTest(name(), "sampling = 1\n  headerBytes = 128\n  psample { group = 9 }"
+            try (AgentUnderTest a = new AgentUnderTest(name(),
+                    "sampling = 1\n  headerBytes = 128\n  psample { group = 9 }"
                     + "\n  dropmon { limit = 10000 }");
                  PacketSender tx = new PacketSender(TX)) {
                 Check.equal("dropmon: feed CONFIG/START refused by the kernel", 0L, a.dropmon().feedControlErrors());

@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * Entry point of the guest checks ({@code lab/kernel/guest/checks.sh} runs it as root inside the QEMU guest):
  *
- * <pre>java --enable-native-access=ALL-UNNAMED -Dvflab.root=REPO -cp CLASSPATH io.vecflow.lab.kernel.KernelLabChecks [NAME...]</pre>
+ * <pre>java --enable-native-access=ALL-UNNAMED -Dvflab.root=REPO -cp CLASSPATH io.vecflow.lab.kernel.KernelLabChecks
+ * [NAME...]</pre>
  *
  * Runs the named checks (default: all, in the order kernel-to-agent, dataplane-to-kernel, drops) one after the other
  * in this JVM (one JVM start: ~20× slower under TCG than on the host), each to its end even when an earlier one

@@ -57,7 +57,8 @@ public final class KernelToAgentCheck implements GuestCheck {
             int rx = Sh.ifindex(RX);
             Sh.run("tc", "qdisc", "add", "dev", RX, "clsact");
             sample(1);
-            Check.log("veth %s (ifindex %d) → %s (ifindex %d), tc matchall sample rate 1 group %d trunc 128 on %s ingress",
+            Check.log("veth %s (ifindex %d) → %s (ifindex %d), tc matchall sample rate 1 group %d trunc 128 on %s "
+                    + "ingress",
                     TX, Sh.ifindex(TX), RX, rx, GROUP, RX);
             try (AgentUnderTest a = new AgentUnderTest(name(), "sampling = 1\n  headerBytes = 128\n  psample { group = "
                     + GROUP + " transport = genl }");
@@ -168,8 +169,8 @@ public final class KernelToAgentCheck implements GuestCheck {
     }
 
     /**
-     * The kernel's messages, as the judge saw them: one per frame, in order, in the layout docs/kernel-lab.md §4 records
-     * (IIFINDEX u16, ORIGSIZE, SAMPLE_GROUP, GROUP_SEQ from 0, SAMPLE_RATE, DATA ≤ 128, PROTO = ethertype).
+     * The kernel's messages, as the judge saw them: one per frame, in order, in the layout docs/kernel-lab.md §4
+     * records (IIFINDEX u16, ORIGSIZE, SAMPLE_GROUP, GROUP_SEQ from 0, SAMPLE_RATE, DATA ≤ 128, PROTO = ethertype).
      */
     private static void checkKernelLayout(List<PsampleJudge.Message> msgs, List<PcapPacket> frames, int rx) {
         PsampleJudge.Message first = msgs.getFirst();

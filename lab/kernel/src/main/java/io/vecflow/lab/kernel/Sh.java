@@ -39,7 +39,8 @@ public final class Sh {
             }
             String text = new String(out, StandardCharsets.UTF_8);
             if (check && p.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", argv) + ": exit " + p.exitValue() + ": " + text.strip());
+                throw new IllegalStateException(String.join(" ", argv) + ": exit " + p.exitValue() + ": "
+                        + text.strip());
             }
             return text;
         } catch (IOException e) {
