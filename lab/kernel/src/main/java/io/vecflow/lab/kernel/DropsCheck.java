@@ -61,7 +61,8 @@ public final class DropsCheck implements GuestCheck {
                     rx, RX_IP);
             List<byte[]> frames = new ArrayList<>();
             for (Probe p : PROBES) {
-                frames.add(Frames.udp4(Sh.mac(RX), Sh.mac(TX), Frames.ip4(PEER_IP), Frames.ip4(p.dstIp()),
+                frames.add(ProbeFrames.udp4(Sh.mac(RX), Sh.mac(TX), ProbeFrames.ip4(PEER_IP),
+                        ProbeFrames.ip4(p.dstIp()),
                         p.srcPort(), p.dstPort(), "vflab drop probe: " + p.what()));
             }
             try (AgentUnderTest a = new AgentUnderTest(name(),

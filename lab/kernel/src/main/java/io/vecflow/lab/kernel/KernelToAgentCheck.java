@@ -15,9 +15,9 @@ import java.util.List;
  * hsflowd-compatible agent ({@code psample { group=5 transport=genl }}) to the collector.
  *
  * <p>Setup: veth pair {@value #TX} ↔ {@value #RX} (IPv6 off, so nothing but our frames crosses it), {@code tc qdisc
- * add dev RX clsact}, {@code tc filter add dev RX ingress matchall action sample rate N group 5 trunc 128}. Frames:
- * {@code testdata/traffic/tcpreplay-test.pcap} (179 Ethernet frames, tcpreplay's test capture) sent unchanged out of
- * TX with an AF_PACKET socket ({@link PacketSender}), so they enter RX.
+ * add dev RX clsact}, {@code tc filter add dev RX ingress matchall action sample rate N group 5 trunc 128}.
+ * ProbeFrames: {@code testdata/traffic/tcpreplay-test.pcap} (179 Ethernet frames, tcpreplay's test capture) sent
+ * unchanged out of TX with an AF_PACKET socket ({@link PacketSender}), so they enter RX.
  * <ol>
  *   <li>rate 1: every frame is sampled. The agent's samples are exactly the capture in order: source 0:ifindex(RX),
  *       input ifindex(RX), output 0, rate 1, pool = 1, 2, …, drops 0, header_protocol 1, frame_length = frame + 4

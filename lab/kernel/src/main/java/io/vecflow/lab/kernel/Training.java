@@ -34,9 +34,10 @@ final class Training {
             a.awaitSamples(s -> true, 1);
             a.stopAndReadRows();
         }
-        byte[] probe = Frames.udp4(new byte[6], new byte[6], Frames.ip4("10.99.0.2"), Frames.ip4("10.99.0.1"), 1, 9,
+        byte[] probe = ProbeFrames.udp4(new byte[6], new byte[6], ProbeFrames.ip4("10.99.0.2"),
+                ProbeFrames.ip4("10.99.0.1"), 1, 9,
                 "train");
-        Check.equal("training probe length", Frames.MIN_FRAME, probe.length);
+        Check.equal("training probe length", ProbeFrames.MIN_FRAME, probe.length);
         Sh.run("true");
         // the host's /tmp keeps nothing of the run (in the guest these files live in its tmpfs)
         java.nio.file.Files.deleteIfExists(Path.of("/tmp/vflab-train.jsonl"));

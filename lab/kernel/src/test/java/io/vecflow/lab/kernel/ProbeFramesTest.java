@@ -8,16 +8,17 @@ import io.vecflow.packet.ParsedPacket;
 import org.junit.jupiter.api.Test;
 
 /** The drop check's probe frames, read back with vecflow's packet parser and checked against RFC 1071. */
-class FramesTest {
+class ProbeFramesTest {
     private static final byte[] DST = {0x02, 0, 0, 0, 0, 0x0b};
     private static final byte[] SRC = {0x02, 0, 0, 0, 0, 0x0a};
 
     @Test
     void udpProbeParsesWithAValidHeaderChecksum() {
-        byte[] f = Frames.udp4(DST, SRC, Frames.ip4("10.99.0.2"), Frames.ip4("198.51.100.7"), 41003, 40003,
+        byte[] f = ProbeFrames.udp4(DST, SRC, ProbeFrames.ip4("10.99.0.2"), ProbeFrames.ip4("198.51.100.7"), 41003,
+                40003,
                 "vflab drop probe: UDP to an unroutable destination");
         assertThat(f).hasSize(14 + 20 + 8 + 50);
-        assertThat(Frames.ipChecksum(f, 14, 20)).as("checksum over a header holding its checksum").isZero();
+        assertThat(ProbeFrames.ipChecksum(f, 14, 20)).as("checksum over a header holding its checksum").isZero();
         ParsedPacket p = new ParsedPacket();
         PacketParser.parse(f, 0, f.length, LinkType.ETHERNET, p);
         assertThat(p.srcPort()).isEqualTo(41003);
@@ -28,8 +29,8 @@ class FramesTest {
 
     @Test
     void shortProbesArePaddedToTheEthernetMinimum() {
-        byte[] f = Frames.udp4(DST, SRC, Frames.ip4("10.99.0.2"), Frames.ip4("10.99.0.1"), 1, 9, "x");
-        assertThat(f).hasSize(Frames.MIN_FRAME);
+        byte[] f = ProbeFrames.udp4(DST, SRC, ProbeFrames.ip4("10.99.0.2"), ProbeFrames.ip4("10.99.0.1"), 1, 9, "x");
+        assertThat(f).hasSize(ProbeFrames.MIN_FRAME);
         assertThat((f[16] & 0xFF) << 8 | f[17] & 0xFF).as("IPv4 total length covers the padding").isEqualTo(46);
         assertThat((f[38] & 0xFF) << 8 | f[39] & 0xFF).as("UDP length").isEqualTo(26);
     }
@@ -38,7 +39,7 @@ class FramesTest {
     @Test
     void checksumMatchesRfc1071Example() {
         byte[] b = {0x00, 0x01, (byte) 0xf2, 0x03, (byte) 0xf4, (byte) 0xf5, (byte) 0xf6, (byte) 0xf7};
-        assertThat(Frames.ipChecksum(b, 0, 8)).isEqualTo(0x220d);
+        assertThat(ProbeFrames.ipChecksum(b, 0, 8)).isEqualTo(0x220d);
     }
 
     /** skb->protocol as eth_type_trans sets it (net/ethernet/eth.c). */

@@ -3,8 +3,8 @@ package io.vecflow.lab.kernel;
 import java.nio.charset.StandardCharsets;
 
 /** Builds the probe frames the drop check sends: Ethernet II + IPv4 (no options, valid checksum) + UDP. */
-public final class Frames {
-    private Frames() {}
+public final class ProbeFrames {
+    private ProbeFrames() {}
 
     /** Smallest frame built, bytes (the Ethernet minimum without FCS; shorter probes are padded in the payload). */
     public static final int MIN_FRAME = 60;
