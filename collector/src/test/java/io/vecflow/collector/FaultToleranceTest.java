@@ -220,7 +220,8 @@ class FaultToleranceTest {
             }
             tx.sendPaced(batch, 32, () -> c.stats().datagramsReceived.sum());
             TestSupport.await("received", WAIT, () -> c.stats().datagramsReceived.sum() == 5000);
-            Thread.sleep(3000); // longer than the old 3 attempts
+            // more failed inserts than the old 3 attempts allowed, counted as they happen (no fixed pause)
+            TestSupport.await("more than 3 failed inserts", WAIT, () -> c.clickhouse().insertFailures() > 3);
             assertThat(c.clickhouse().retrying()).isTrue();
             assertThat(c.spooler().spooled()).as("beyond the cap, datagrams go to the spool").isPositive();
             assertThat(c.spooler().lost()).isZero();
