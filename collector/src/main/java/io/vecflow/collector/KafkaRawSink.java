@@ -62,6 +62,8 @@ public final class KafkaRawSink implements RawSink, Spooler.Downstream {
             refusedAtOnce = new AtomicLong();
     private final AtomicLong inFlightBytes = new AtomicLong(), inFlightRecords = new AtomicLong();
     private volatile long lastProgressNanos = System.nanoTime();
+    /** When the producer began refusing sends at once with no acknowledgement since (System.nanoTime()), 0 = not. */
+    private volatile long refusingSinceNanos;
     private volatile boolean topicReady, closing;
     private volatile Exception lastError;
     private volatile Spooler.Target undeliveredTarget;
@@ -185,6 +187,7 @@ public final class KafkaRawSink implements RawSink, Spooler.Downstream {
             if (e == null) {
                 written.incrementAndGet();
                 lastProgressNanos = System.nanoTime();
+                refusingSinceNanos = 0;
                 return;
             }
             boolean permanent = e instanceof org.apache.kafka.common.errors.ApiException
@@ -237,9 +240,23 @@ public final class KafkaRawSink implements RawSink, Spooler.Downstream {
         return inFlightRecords.get() == 0 || System.nanoTime() - lastProgressNanos < STALL_MS * 1_000_000L;
     }
 
-    /** @return whether records wait and none was acknowledged for {@value #STALL_MS} ms (the broker is away). */
+    /**
+     * @return whether the producer is stalled (the broker is away): records wait and none was acknowledged for
+     *     {@value #STALL_MS} ms, or it has refused sends at once for {@value #STALL_MS} ms with no acknowledgement
+     *     since (a broker that went away while nothing was in flight: every send then fails inside
+     *     {@code producer.send} and nothing waits)
+     */
     public boolean stalled() {
-        return inFlightRecords.get() > 0 && System.nanoTime() - lastProgressNanos >= STALL_MS * 1_000_000L;
+        long now = System.nanoTime();
+        long refusing = refusingSinceNanos;
+        return inFlightRecords.get() > 0 && now - lastProgressNanos >= STALL_MS * 1_000_000L
+                || refusing != 0 && now - refusing >= STALL_MS * 1_000_000L;
+    }
+
+    private void refusing() {
+        if (refusingSinceNanos == 0) {
+            refusingSinceNanos = System.nanoTime() | 1; // never 0
+        }
     }
 
     /** @return whether the topic is set up (created and its metadata known). */
@@ -289,6 +306,7 @@ public final class KafkaRawSink implements RawSink, Spooler.Downstream {
             pending.sending = null;
             if (pending.refusedInSend) {
                 refusedAtOnce.incrementAndGet(); // the callback already gave back its in-flight accounting
+                refusing();
                 return false;
             }
             return true;
@@ -299,6 +317,7 @@ public final class KafkaRawSink implements RawSink, Spooler.Downstream {
             inFlightRecords.decrementAndGet();
             lastError = e;
             refusedAtOnce.incrementAndGet();
+            refusing();
             return false;
         }
     }

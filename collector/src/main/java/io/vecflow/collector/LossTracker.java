@@ -39,6 +39,9 @@ import java.util.Map;
  *       agent <b>restarted</b>. A late datagram stays counted as lost (it is counted as reordered too).</li>
  *   <li><b>Anything else</b> (a forward jump beyond {@link #MAX_GAP}, a step back beyond the window): restart.</li>
  * </ol>
+ * A restart is confirmed by the datagram after it: if that one continues the sequence from before the restart more
+ * closely than the restarted one, the restart was one odd datagram (a malformed or forged header, e.g. sequence 0
+ * and uptime 0) and the agent's baselines go back to where they were; the restart stays counted, nothing else is.
  * Peers: Elastic Beats' NetFlow/IPFIX input ({@code detect_sequence_reset}) resets a session when the sequence moves
  * by 1000 or more either way and looks at nothing else; this rule also catches a restart whose sequence lands near
  * the old one (an agent restarted after a few datagrams) by the uptime, and never counts an uptime wrap or clock step
@@ -81,6 +84,8 @@ public final class LossTracker {
         /** Ingest stream and offset of the agent's latest datagram (what its {@code agents} rows are tagged with). */
         public long lastStream, lastOffset;
         long lastSeq = -1, lastUptime = -1;
+        /** The in-order position before the latest restart, until the datagram after it is judged; -1 = none. */
+        long prevSeq = -1, prevUptime = -1;
         /** Recent datagrams as {@code seq << 32 | uptime} in slot {@code seq % RECENT}; valid where recentMask is set. */
         final long[] recent = new long[RECENT];
         /** Content fingerprints of the recent datagrams (length and last bytes), same slots. */
@@ -119,6 +124,8 @@ public final class LossTracker {
         /** Samples seen and lost (sequence gaps), reordered; agent-reported drops (increase of {@code drops}). */
         public long samples, samplesLost, samplesReordered, reportedDrops;
         long lastSeq = -1, lastDrops = -1;
+        /** The baselines before the agent's latest restart (restored if that restart was one odd datagram). */
+        long prevSeq = -1, prevDrops = -1;
 
         SourceStats copy() {
             SourceStats c = new SourceStats();
@@ -245,8 +252,12 @@ public final class LossTracker {
             a.datagrams++;
             a.lastStream = stream;
             a.lastOffset = offset;
+            a.prevSeq = -1;
             inOrder(a, seq, uptime, print);
             return a;
+        }
+        if (a.prevSeq >= 0) {
+            resumeIfTheRestartWasOneOddDatagram(a, seq);
         }
         long ahead = (seq - a.lastSeq) & U32;
         long back = (a.lastSeq - seq) & U32;
@@ -332,11 +343,38 @@ public final class LossTracker {
     private static void restart(AgentStats a, long seq, long uptime, long print) {
         a.resets++;
         a.recentMask = 0;
+        a.prevSeq = a.lastSeq;
+        a.prevUptime = a.lastUptime;
         inOrder(a, seq, uptime, print);
         for (SourceStats s : a.sourceList) {
+            s.prevSeq = s.lastSeq;
+            s.prevDrops = s.lastDrops;
             s.lastSeq = -1;
             s.lastDrops = -1;
         }
+    }
+
+    /**
+     * The datagram after a restart decides whether it was one: when it continues the sequence from before the
+     * restart more closely than the restarted one (a forward step of at most {@link #MAX_GAP} from the old
+     * position), the "restart" was a single odd datagram — a malformed or forged header (sequence 0, uptime 0), a
+     * stray copy from elsewhere — and the agent goes on from where it was: its datagram and sample baselines are put
+     * back, so what follows is not counted as a gap from the odd datagram's sequence (hundreds of thousands "lost"
+     * per odd datagram). The restart stays counted (it was seen when it came; counts never go back).
+     */
+    private static void resumeIfTheRestartWasOneOddDatagram(AgentStats a, long seq) {
+        long fromOld = (seq - a.prevSeq) & U32;
+        long fromNew = (seq - a.lastSeq) & U32;
+        if (fromOld != 0 && fromOld <= MAX_GAP && fromOld < fromNew) {
+            a.lastSeq = a.prevSeq;
+            a.lastUptime = a.prevUptime;
+            a.recentMask = 0;
+            for (SourceStats s : a.sourceList) {
+                s.lastSeq = s.prevSeq;
+                s.lastDrops = s.prevDrops;
+            }
+        }
+        a.prevSeq = -1;
     }
 
     /**
@@ -404,6 +442,7 @@ public final class LossTracker {
             for (long s : streams) {
                 if (a.lastStream == s) {
                     a.lastSeq = -1;
+                    a.prevSeq = -1;
                     a.recentMask = 0;
                     for (SourceStats src : a.sourceList) {
                         src.lastSeq = -1;

@@ -279,6 +279,23 @@ class KafkaRawSinkTest {
     }
 
     @Test
+    void sendsRefusedAtOnceForTheStallTimeWithNoAcknowledgementAreAStall() throws Exception {
+        // A broker that goes away while nothing is in flight: every send then fails inside producer.send, nothing
+        // waits for an acknowledgement, and the stall must still show (vecflow_collector_ready{stage="kafka"}).
+        String bad = "127.0.0.1:" + TestSupport.closedPort();
+        try (KafkaRawSink sink = new KafkaRawSink(bad, topic + "-refusing", 1, false)) {
+            byte[] d = {0, 0, 0, 5, 0, 0, 0, 1, 192 - 256, 0, 2, 1};
+            assertThat(sink.send(d, 0, d.length, EpochNanos.now(), TestSupport.addr16("127.0.0.1"), 6343)).isFalse();
+            assertThat(sink.stalled()).as("just refused once").isFalse();
+            Thread.sleep(KafkaRawSink.STALL_MS + 200);
+            assertThat(sink.send(d, 0, d.length, EpochNanos.now(), TestSupport.addr16("127.0.0.1"), 6343)).isFalse();
+            assertThat(sink.refusedAtOnce()).isEqualTo(2);
+            assertThat(sink.inFlightBytes()).as("nothing waits").isZero();
+            assertThat(sink.stalled()).as("refusing for more than the stall time").isTrue();
+        }
+    }
+
+    @Test
     void aClosedPortFailsTheConstructorNamingTheBootstrap() throws Exception {
         String bad = "127.0.0.1:" + TestSupport.closedPort();
         long t0 = System.nanoTime();

@@ -177,6 +177,39 @@ class LossTrackerTest {
     }
 
     @Test
+    void oneOddDatagramThatLooksLikeARestartDoesNotTurnTheAgentsNextDatagramsIntoLoss() {
+        // An agent at sequence 1000, then one datagram with its address but sequence 0 and uptime 0 (a malformed
+        // sample length after a valid header, or a forged one), then the agent goes on: 1001, 1002, 1004.
+        long sample = 1;
+        for (int q = 1; q <= 1000; q++) {
+            t.onSample(datagram(1, 0, q, 1000L * q), LossTracker.FLOW, 0, 3, sample++, 0);
+        }
+        t.onSample(datagram(1, 0, 0, 0), LossTracker.FLOW, 0, 3, 0, 0); // looks like a restart
+        t.onSample(datagram(1, 0, 1001, 1_001_000), LossTracker.FLOW, 0, 3, sample++, 0);
+        t.onSample(datagram(1, 0, 1002, 1_002_000), LossTracker.FLOW, 0, 3, sample++, 0);
+        sample++; // 1003 lost with its sample
+        t.onSample(datagram(1, 0, 1004, 1_004_000), LossTracker.FLOW, 0, 3, sample, 0);
+        LossTracker.AgentStats a = agent(1);
+        assertThat(a.datagrams).isEqualTo(1004);
+        assertThat(a.datagramsLost).as("only 1003, not the 1000 between the odd 0 and 1001").isEqualTo(1);
+        assertThat(a.resets).as("counted when it came").isEqualTo(1);
+        assertThat(a.datagramsReordered).isZero();
+        LossTracker.SourceStats s = t.sources().getFirst();
+        assertThat(s.samples).isEqualTo(1004);
+        assertThat(s.samplesLost).as("the sample of 1003").isEqualTo(1);
+
+        // A real restart stays one: the datagram after it continues the new sequence.
+        for (int q = 1; q <= 100; q++) {
+            datagram(2, 0, q, 1000L * q);
+        }
+        datagram(2, 0, 1, 50);
+        datagram(2, 0, 2, 1050);
+        datagram(2, 0, 4, 3050);
+        assertThat(agent(2).resets).isEqualTo(1);
+        assertThat(agent(2).datagramsLost).as("3, after the restart").isEqualTo(1);
+    }
+
+    @Test
     void sampleGapsPerSourceAndFamilyAndReportedDrops() {
         LossTracker.AgentStats a = datagram(1, 0, 1, 1000);
         t.onSample(a, LossTracker.FLOW, 0, 7, 10, 0);
