@@ -270,6 +270,13 @@ public final class CollectorMetrics implements AutoCloseable {
                         cb.call(c.outlet().secondsSinceCommit());
                     }
                 }).register(r);
+        GaugeWithCallback.builder().name("vecflow_kafka_outlet_lag_age_seconds")
+                .help("seconds since the broker last answered the outlet's lag reading: grows while the broker is "
+                        + "away, when the lag gauges hold their last reading").callback(cb -> {
+                    if (c.outlet() != null) {
+                        cb.call(c.outlet().lagAgeSeconds());
+                    }
+                }).register(r);
         counter(r, "vecflow_kafka_outlet_commits", "offset commits, each after every row sink flushed",
                 () -> c.outlet() == null ? 0 : c.outlet().commits());
         CounterWithCallback.builder().name("vecflow_forward_datagrams")

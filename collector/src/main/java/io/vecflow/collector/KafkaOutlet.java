@@ -53,8 +53,16 @@ public final class KafkaOutlet implements AutoCloseable {
         /** A flush failed: partitions paused, the held rows retried with backoff. */
         RETRYING,
         /** Partitions assigned, waiting to read what ClickHouse holds before consuming them. */
-        LOADING_WATERMARKS
+        LOADING_WATERMARKS,
+        /**
+         * The broker has not answered for {@value #BROKER_GRACE_S} s (no lag reading, no metadata): nothing can be
+         * consumed; the lag metric keeps its last reading, whose age {@link #lagAgeSeconds()} tells.
+         */
+        BROKER_UNREACHABLE
     }
+
+    /** Seconds without an answer from the broker before the outlet says {@link State#BROKER_UNREACHABLE}. */
+    public static final int BROKER_GRACE_S = 5;
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final String topic;
@@ -76,7 +84,8 @@ public final class KafkaOutlet implements AutoCloseable {
     private volatile double lag, maxLag;
     private volatile Map<Integer, Long> partitionLag = Map.of();
     private volatile boolean lagKnown;
-    private volatile long lagReadNanos;
+    private volatile long lagReadNanos = System.nanoTime(); // the grace period runs from the start
+    private final String bootstrap;
     private volatile boolean consumerAssignmentEmpty = true;
     private volatile State state = State.CONSUMING;
     private volatile long lastCommitNanos = System.nanoTime(), stateSinceNanos = System.nanoTime();
@@ -106,6 +115,7 @@ public final class KafkaOutlet implements AutoCloseable {
         this.loss = loss;
         this.tracker = tracker;
         this.topic = topic;
+        this.bootstrap = bootstrap;
         this.processor = processor;
         this.sinks = List.copyOf(sinks);
         this.clickhouse = clickhouse;
@@ -231,8 +241,18 @@ public final class KafkaOutlet implements AutoCloseable {
     }
 
     private void updateState() {
-        State s = retrying ? State.RETRYING : !needWatermarks.isEmpty() ? State.LOADING_WATERMARKS : State.CONSUMING;
+        boolean noBroker = !lagKnown && System.nanoTime() - lagReadNanos > BROKER_GRACE_S * 1_000_000_000L;
+        State s = retrying ? State.RETRYING : noBroker ? State.BROKER_UNREACHABLE
+                : !needWatermarks.isEmpty() ? State.LOADING_WATERMARKS : State.CONSUMING;
         if (s != state) {
+            if (s == State.BROKER_UNREACHABLE) {
+                log.warn("outlet on {}: the Kafka broker at {} has not answered for {} s: nothing is consumed until "
+                        + "it does; the lag metric holds its last reading ({} records)", topic, bootstrap,
+                        lagAgeSeconds() >= 1 ? (long) lagAgeSeconds() : BROKER_GRACE_S, (long) lag);
+            } else if (state == State.BROKER_UNREACHABLE) {
+                log.info("outlet on {}: the Kafka broker at {} answers again after {} s", topic, bootstrap,
+                        (System.nanoTime() - stateSinceNanos) / 1_000_000_000L);
+            }
             state = s;
             stateSinceNanos = System.nanoTime();
         }
@@ -400,9 +420,18 @@ public final class KafkaOutlet implements AutoCloseable {
         Set<TopicPartition> parts = consumer.assignment();
         consumerAssignmentEmpty = parts.isEmpty() || !needWatermarks.isEmpty();
         if (parts.isEmpty()) {
-            lag = 0;
-            maxLag = 0;
-            partitionLag = Map.of();
+            // No partitions (joining the group, more outlets than partitions, or no broker): lag 0 is true only if
+            // the broker answers, so ask it for the topic's metadata.
+            try {
+                consumer.partitionsFor(topic, Duration.ofSeconds(2));
+                lag = 0;
+                maxLag = 0;
+                partitionLag = Map.of();
+                lagKnown = true;
+                lagReadNanos = System.nanoTime();
+            } catch (RuntimeException e) {
+                lagKnown = false;
+            }
             return;
         }
         try {
@@ -507,6 +536,14 @@ public final class KafkaOutlet implements AutoCloseable {
     /** @return whether partitions are assigned to this outlet (it joined its group). */
     public boolean hasPartitions() {
         return !consumerAssignmentEmpty;
+    }
+
+    /**
+     * @return seconds since the broker last answered a lag reading (or, with no partitions, a metadata request); it
+     *     grows while the broker is away, so a frozen {@link #lag()} shows as stale
+     */
+    public double lagAgeSeconds() {
+        return (System.nanoTime() - lagReadNanos) / 1e9;
     }
 
     /** @return whether the last lag reading reached the broker. */

@@ -182,6 +182,46 @@ class FaultToleranceTest {
     }
 
     /**
+     * An outlet whose broker does not answer says so (state BROKER_UNREACHABLE, so not ready; the lag's age grows
+     * while the lag holds its last reading) instead of "consuming, lag 0", and consumes by itself once the broker
+     * answers. The broker is reached through a relay on a closed port, started 8 s in.
+     */
+    @Test
+    void anOutletWithoutABrokerSaysSoAndConsumesOnceItAnswers() throws Exception {
+        String db = db("nobroker");
+        String topic = "vecflow-ft-nobroker-" + TestSupport.suffix();
+        SyntheticAgents agents = new SyntheticAgents(2, 2);
+        produce(topic, agents, 500);
+        int port = TestSupport.closedPort();
+        Collector.Settings s = outlet(db, topic, TestSupport.clickhouseUrl());
+        s.kafkaBootstrap = "127.0.0.1:" + port;
+        try (Collector c = new Collector(s)) {
+            TestSupport.await("the outlet to say the broker is away", WAIT,
+                    () -> c.outlet().state() == KafkaOutlet.State.BROKER_UNREACHABLE);
+            assertThat(c.outlet().isAlive()).isTrue();
+            assertThat(c.outlet().lagKnown()).isFalse();
+            assertThat(c.outlet().lagAgeSeconds()).isGreaterThan(KafkaOutlet.BROKER_GRACE_S);
+            String metrics = TestSupport.scrape(c);
+            assertThat(metrics).contains("vecflow_collector_ready{stage=\"outlet\"} 0.0")
+                    .contains("vecflow_kafka_outlet_state{state=\"broker_unreachable\"} 1.0");
+            URI kafka = URI.create("kafka://" + TestSupport.kafkaBootstrap());
+            try (TestSupport.TcpRelay relay = new TestSupport.TcpRelay(port, kafka.getHost(), kafka.getPort())) {
+                TestSupport.await("every datagram stored", WAIT, () -> {
+                    try {
+                        return tableCount(db, "flows") == 1000;
+                    } catch (Exception e) {
+                        return false;
+                    }
+                });
+                TestSupport.await("consuming, lag 0, read just now", WAIT,
+                        () -> c.outlet().state() == KafkaOutlet.State.CONSUMING && c.outlet().lag() == 0
+                                && c.outlet().lagKnown() && c.outlet().lagAgeSeconds() < 2);
+            }
+        }
+        assertThat(storedAndUnique(db)).containsExactly(1000L, 1000L);
+    }
+
+    /**
      * Item 4: role all without Kafka while ClickHouse is away: the batch is kept and retried (it used to be thrown
      * away after 3 attempts, ~1.4 s), rows queue up to the memory cap, and the datagrams beyond it are spooled to
      * disk and decoded when ClickHouse is back: every row once.

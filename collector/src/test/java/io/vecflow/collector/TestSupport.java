@@ -83,6 +83,15 @@ final class TestSupport {
      * code under test (connections cut, new ones refused) without touching the shared server, and start a new relay
      * on the same port for "it came back".
      */
+    /** The collector's Prometheus text, as {@code /metrics} serves it (a metrics server on a free loopback port). */
+    static String scrape(Collector c) throws Exception {
+        try (CollectorMetrics m = new CollectorMetrics(c, InetAddress.getLoopbackAddress(), 0)) {
+            return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + m.port() + "/metrics")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        }
+    }
+
     static final class TcpRelay implements AutoCloseable {
         private final ServerSocket server;
         private final List<java.net.Socket> open = java.util.Collections.synchronizedList(new ArrayList<>());
