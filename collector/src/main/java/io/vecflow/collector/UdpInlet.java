@@ -33,7 +33,6 @@ import java.util.function.Supplier;
 public final class UdpInlet implements AutoCloseable {
     private final EventLoopGroup group;
     private final List<Channel> channels = new ArrayList<>();
-    private final List<Handler> handlers = new ArrayList<>();
     private final InetSocketAddress bound;
     private final LongAdder truncated;
 
@@ -118,7 +117,6 @@ public final class UdpInlet implements AutoCloseable {
             for (int i = 0; i < n; i++) {
                 DatagramProcessor proc = processors.get();
                 Handler handler = new Handler(proc, limit, truncated);
-                handlers.add(handler);
                 Bootstrap b = new Bootstrap().group(group)
                         .channel(epoll ? EpollDatagramChannel.class : NioDatagramChannel.class)
                         .option(ChannelOption.SO_RCVBUF, receiveBufferBytes)
@@ -187,33 +185,34 @@ public final class UdpInlet implements AutoCloseable {
      * datagrams in later ones. Reading every socket at once let a later socket's thread hand on a source's new
      * datagrams before an earlier one's thread its old ones: an inlet (re)started under load reordered each agent's
      * first datagrams, which the loss accounting counts as lost and late. A socket's backlog is handed on once its
-     * receive queue ({@code rx_queue} in {@code /proc/net/udp}) was seen empty and one more read loop finished;
+     * receive queue ({@code rx_queue} in {@code /proc/net/udp}) was seen empty and a task queued behind the I/O on
+     * the socket's event loop has run;
      * at most {@link #STAGE_WAIT_MS} per socket (a busier socket may never look empty: then it is not waited for).
      */
     private void startReadingInOrder() throws InterruptedException {
         for (int i = 0; i < channels.size(); i++) {
             Channel ch = channels.get(i);
-            Handler h = handlers.get(i);
             ch.config().setAutoRead(true);
             if (i == channels.size() - 1 || !(ch instanceof EpollDatagramChannel e)) {
-                h.staging = false;
                 continue;
             }
             long inode = SocketDrops.inodeOfFd(e.fd().intValue());
             long deadline = System.nanoTime() + STAGE_WAIT_MS * 1_000_000L;
             while (inode >= 0 && System.nanoTime() < deadline) {
-                long loops = h.readLoops;
                 if (SocketDrops.rxQueue(inode) == 0) {
-                    // Dequeued; if a read loop is handing it on (the first datagrams can take tens of ms: class
-                    // loading, the spool), wait for that loop to finish.
-                    while (h.inLoop && h.readLoops == loops && System.nanoTime() < deadline) {
-                        java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+                    // Dequeued, but maybe not handed on yet: the read loop that took it off the socket may still be
+                    // running its handlers (the first datagrams can take tens of ms: class loading, the spool).
+                    // The event loop runs a task only after the I/O it is processing, so a no-op task that has run
+                    // means that loop has finished. (Waiting on the handler's own flag missed a loop that had
+                    // dequeued but not yet called it: one datagram per agent came 16 rounds late.)
+                    long left = deadline - System.nanoTime();
+                    if (left > 0) {
+                        ch.eventLoop().submit(() -> { }).await(left, java.util.concurrent.TimeUnit.NANOSECONDS);
                     }
                     break;
                 }
                 java.util.concurrent.locks.LockSupport.parkNanos(200_000);
             }
-            h.staging = false;
         }
     }
 
@@ -241,12 +240,6 @@ public final class UdpInlet implements AutoCloseable {
         private final LongAdder truncated;
         private final byte[] buf = new byte[65536];
         private final byte[] peer16 = new byte[16];
-        /** Read loops finished (each after handing on the datagrams it read); written by the event loop only. */
-        volatile long readLoops;
-        /** True until the sockets started reading in order: only then is {@link #inLoop} kept. */
-        volatile boolean staging = true;
-        /** While staging: a read loop is handing on datagrams (set by the first of the loop, cleared at its end). */
-        volatile boolean inLoop;
 
         Handler(DatagramProcessor proc, int limit, LongAdder truncated) {
             this.proc = proc;
@@ -255,17 +248,7 @@ public final class UdpInlet implements AutoCloseable {
         }
 
         @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            inLoop = false;
-            readLoops++; // only the channel's event loop writes it
-            ctx.fireChannelReadComplete();
-        }
-
-        @Override
         protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket p) {
-            if (staging) {
-                inLoop = true;
-            }
             long now = EpochNanos.now();
             ByteBuf c = p.content();
             int len = c.readableBytes();
