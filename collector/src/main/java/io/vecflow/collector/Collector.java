@@ -387,7 +387,9 @@ public final class Collector implements AutoCloseable {
         try {
             c.close();
         } catch (Exception e) {
-            log.warn("closing {}: {}", c, e.toString());
+            String what = c instanceof FlowSink f ? f.name() : c instanceof RawSink r ? r.name()
+                    : c.getClass().getSimpleName();
+            log.warn("closing {}: {}", what, e.toString());
         }
     }
 

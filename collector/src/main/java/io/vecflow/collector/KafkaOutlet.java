@@ -182,7 +182,7 @@ public final class KafkaOutlet implements AutoCloseable {
         }
         if (retrying && now - nextRetryNanos >= 0) {
             if (flushAndCommit()) {
-                log.info("outlet on {}: stored again after {} s; consuming", topic,
+                log.info("outlet on {}: stored and committed again after {} s; consuming", topic,
                         (now - stateSinceNanos) / 1_000_000_000L);
                 retrying = false;
                 backoffNanos = 0;

@@ -206,7 +206,8 @@ final class CollectorCommand implements Callable<Integer> {
                         c.flush();
                     }
                 } catch (Exception e) {
-                    out.printf("flush at shutdown failed: %s%n", e.getMessage());
+                    out.printf("flush at shutdown failed (closing retries what is left; the totals below say what "
+                            + "was stored): %s%n", e.getMessage());
                 } finally {
                     c.close();
                     printStats(out, c);
