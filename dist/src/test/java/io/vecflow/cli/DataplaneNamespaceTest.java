@@ -512,8 +512,8 @@ class DataplaneNamespaceTest {
             }
             List<long[]> rows = new ArrayList<>();
             synchronized (keep) {
-                for (io.vecflow.collector.FlowRow r : keep.rows) {
-                    assertThat(r.sampleType).isEqualTo(io.vecflow.collector.FlowRow.DISCARD);
+                for (io.vecflow.collector.schema.FlowRow r : keep.rows) {
+                    assertThat(r.sampleType).isEqualTo(io.vecflow.collector.schema.FlowRow.DISCARD);
                     rows.add(new long[] {r.discardReason, r.inIf});
                 }
             }

@@ -3,9 +3,9 @@ package io.vecflow.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vecflow.collector.Collector;
-import io.vecflow.collector.CounterRow;
-import io.vecflow.collector.FlowRow;
-import io.vecflow.collector.FlowSink;
+import io.vecflow.collector.schema.CounterRow;
+import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.sink.FlowSink;
 import io.vecflow.dataplane.Dataplane;
 import io.vecflow.dataplane.config.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig;

@@ -2,6 +2,11 @@ package io.vecflow.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vecflow.collector.decode.CollectorStats;
+import io.vecflow.collector.inlet.DatagramProcessor;
+import io.vecflow.collector.schema.DirectionTest;
+import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.schema.FlowSchema;
 import io.vecflow.hsflowd.HsflowdConfig;
 import io.vecflow.hsflowd.SflowAgent;
 import java.net.DatagramPacket;
