@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class Collector implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Collector.class);
 
-    /** What the process does (storage notes §1: Akvorado's inlet/outlet split). */
+    /** What the process does (docs/storage.md §1: Akvorado's inlet/outlet split). */
     public enum Role {
         /** UDP → Kafka raw topic (and forward targets); nothing decoded. */
         INLET,

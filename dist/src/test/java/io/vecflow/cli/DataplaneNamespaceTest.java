@@ -439,7 +439,7 @@ class DataplaneNamespaceTest {
         cs.extraFlowSinks.add(keep);
         try (io.vecflow.collector.Collector collector = new io.vecflow.collector.Collector(cs);
                 io.vecflow.hsflowd.SflowAgent sflow = new io.vecflow.hsflowd.SflowAgent(
-                        io.vecflow.hsflowd.HsflowdConfig.parse("""
+                        io.vecflow.hsflowd.config.HsflowdConfig.parse("""
                                 sflow {
                                   sampling = 1
                                   agentIP = 192.0.2.9

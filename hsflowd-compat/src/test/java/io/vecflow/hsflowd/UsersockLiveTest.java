@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vecflow.hsflowd.UdpReceiver.Counters;
 import io.vecflow.hsflowd.UdpReceiver.Sample;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.netlink.GenlFamilyNotFoundException;
 import io.vecflow.netlink.Netlink;
 import io.vecflow.netlink.NetlinkException;
@@ -112,7 +113,7 @@ class UsersockLiveTest {
     @Test
     void withoutThePsampleModuleGenlFailsWithOneClearErrorAndUsersockWorks() throws Exception {
         HsflowdConfig genl = HsflowdConfig.parse("sflow { collector { ip = 127.0.0.1 } psample { group = 1 } }");
-        // this kernel has no psample module (spec "What the test machines have"): the error is the whole story
+        // this kernel has no psample module (docs/netlink.md §7, "measured facts"): the error is the whole story
         assertThatThrownBy(() -> HsflowdDaemon.openSubscriber(genl))
                 .isInstanceOf(NetlinkException.class)
                 .hasCauseInstanceOf(GenlFamilyNotFoundException.class)

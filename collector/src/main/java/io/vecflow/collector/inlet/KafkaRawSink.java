@@ -32,7 +32,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * (UDP source, 16-byte IPv4-mapped address then 2-byte big-endian port); record timestamp = receive time in ms; key =
  * the sFlow agent address ({@link #agentKey}).
  *
- * <p><b>Never blocks the receive path.</b> Producer settings follow the project's storage notes (idempotent,
+ * <p><b>Never blocks the receive path.</b> Producer settings follow docs/storage.md §2 (idempotent,
  * acks=all, lz4, linger 20 ms, 256 KiB batches, 64 MiB buffer) with {@code max.block.ms=0} and an unbounded
  * {@code delivery.timeout.ms}: a record the producer took is retried until the broker takes it, and {@link #send}
  * never waits. {@link #ready()} says whether a send now would be taken: false until the topic exists and its

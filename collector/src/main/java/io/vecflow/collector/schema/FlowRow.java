@@ -14,7 +14,7 @@ import java.util.Arrays;
  * packet, from the sampled header first and the decoded records (sampled_ethernet, sampled_ipv4/ipv6) when there is
  * no usable header. Mutable and reused per decode thread; sinks copy what they keep.
  *
- * <p><b>Bytes</b> (one rule, whatever optional records a vendor adds — sflow-v5 notes §8, pitfall 20): the L3 length
+ * <p><b>Bytes</b> (one rule, whatever optional records a vendor adds — docs/sflow.md §8, pitfall 20): the L3 length
  * of the packet — the IP total length parsed from the sampled header; else the {@code length} of sampled_ipv4 /
  * sampled_ipv6; else {@code frame_length − stripped −} the L2 header parsed from the sampled header (Ethernet, tags);
  * else sampled_ethernet {@code length −} 14; else 0. {@link #packets} = 1. Scaled values are these × sampling_rate.

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * {@code TTL} per table and bloom-filter skip indexes. ClickHouse 18.16 (Debian 12) gets the nearest equivalents:
  * {@code FixedString(16)} addresses (IPv4 mapped as {@code ::ffff:a.b.c.d}), plain {@code String}, no codecs, no
  * indexes, and retention by dropping whole daily/monthly partitions ({@code Retention}). Column order is the
- * RowBinary order of {@code RowBinaryWriter}. Names follow Akvorado's where they overlap (storage notes §4).
+ * RowBinary order of {@code RowBinaryWriter}. Names follow Akvorado's where they overlap (docs/storage.md §4).
  *
  * <p>Tables: {@code flows} (one row per flow sample 0:1/0:3), {@code drops} (one row per discarded_packet 0:5),
  * {@code if_counters} (generic + ethernet counters, port name), {@code agents} (loss accounting per reporting

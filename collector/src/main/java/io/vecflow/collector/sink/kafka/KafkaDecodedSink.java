@@ -26,7 +26,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * value = a protobuf {@code vecflow.flow.v1.FlowMessage} ({@code collector/src/main/proto/vecflow/flow/v1/flow.proto},
  * encoded by {@link FlowProtobuf}), key = the 16-byte agent address (IPv4 mapped; so one agent's records stay in one
  * partition, in order), record timestamp = receive time in ms, no headers. A derived stream: everything in it can be
- * rebuilt from the raw topic ({@code KafkaRawSink}). Storage notes (shared/specs/storage.md §2).
+ * rebuilt from the raw topic ({@code KafkaRawSink}). See docs/storage.md §2.
  *
  * <p>Producer: idempotent, acks=all, zstd, linger 20 ms, 256 KiB batches, 64 MiB buffer, {@code max.block.ms}
  * {@value #MAX_BLOCK_MS} ms — an inlet thread calling {@link #accept} waits at most that long when the producer's

@@ -26,7 +26,7 @@ public final class KafkaTopics {
 
     /**
      * Creates the topic with {@code partitions} partitions, replication 1, {@code retention.ms} one day and
-     * {@code compression.type=producer} (storage notes §2), unless it exists.
+     * {@code compression.type=producer} (docs/storage.md §2), unless it exists.
      *
      * @throws IllegalStateException naming the topic and bootstrap if the broker refuses or does not answer in 20 s
      */

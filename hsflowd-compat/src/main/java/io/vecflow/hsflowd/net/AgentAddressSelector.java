@@ -1,4 +1,4 @@
-package io.vecflow.hsflowd;
+package io.vecflow.hsflowd.net;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Chooses the sFlow agent address as hsflowd does (sflow/host-sflow {@code src/Linux/hsflowconfig.c}
- * {@code agentAddressPriority}, {@code priorityHigher}, {@code selectAgentAddress}; spec known fault #11):
+ * {@code agentAddressPriority}, {@code priorityHigher}, {@code selectAgentAddress}; docs/netlink.md §6 rule 11):
  * <ol>
  *   <li>{@code agentIP=}: that address, whether or not it is configured locally;</li>
  *   <li>otherwise every usable local address gets a class priority — from lowest: class E, multicast, IPv6

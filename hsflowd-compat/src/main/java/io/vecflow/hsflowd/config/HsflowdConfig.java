@@ -1,4 +1,4 @@
-package io.vecflow.hsflowd;
+package io.vecflow.hsflowd.config;
 
 import io.vecflow.common.NetNamespace;
 import java.io.IOException;
@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 
 /**
  * An hsflowd.conf (sflow/host-sflow {@code hsflowd.conf}, parser {@code src/Linux/hsflowconfig.c}), parsed and
- * validated. Project notes: netlink-channels.md §5 "hsflowd conventions".
+ * validated. See docs/netlink.md §5 "hsflowd conventions".
  *
  * <p><b>Grammar.</b> One top-level {@code sflow { ... }} block holding {@code key = value} settings and nested
  * {@code name { ... }} blocks ({@code collector}, {@code psample}, {@code vpp}, {@code dropmon}). Keys are
@@ -111,12 +111,12 @@ public final class HsflowdConfig {
         public int udpPort = 6343;
         /**
          * dev: send through this interface (a VRF device, e.g. mgmt0; with {@link #namespace}, a device of that
-         * namespace), or null. The collector's socket is bound to it with SO_BINDTODEVICE ({@link CollectorSocket}).
+         * namespace), or null. The collector's socket is bound to it with SO_BINDTODEVICE ({@code CollectorSocket}).
          */
         public String dev;
         /**
          * namespace: send from this network namespace (an {@code ip netns} name: {@code /var/run/netns/NAME}), or
-         * null. The collector's socket is created inside it ({@link NetNamespace}, {@link CollectorSocket}).
+         * null. The collector's socket is created inside it ({@link NetNamespace}, {@code CollectorSocket}).
          */
         public String namespace;
         /** Line of the {@code collector {}} block in the file (0 when built in code). */
@@ -179,18 +179,21 @@ public final class HsflowdConfig {
     }
 
     /**
-     * A {@code dropmon { ... }} block (hsflowd mod_dropmon; defaults per the notes §5 and host-sflow's
+     * A {@code dropmon { ... }} block (hsflowd mod_dropmon; defaults per docs/netlink.md §5 and host-sflow's
      * hsflowconfig.c). The deprecated keys {@code group} and {@code hw_function} are validated, warned and ignored.
      */
     public static final class Dropmon {
-        /** Circuit-breaker trip time in seconds: over {@link #max} events/s this long stops the feed (notes §5). */
+        /**
+         * Circuit-breaker trip time in seconds: over {@link #max} events/s this long stops the feed (docs/netlink.md
+         * §5).
+         */
         public static final int MAX_TRIP_SECONDS = 2;
         /** hsflowd's largest {@code limit} (HSP_MAX_NOTIFY_RATELIMIT). */
         public static final int MAX_LIMIT = 10_000;
 
         /** start: configure and start the kernel's NET_DM feed, stop it on exit if we started it (default on). */
         public boolean start = true;
-        /** force: listed with start among the mod_dropmon defaults in the notes (default on). */
+        /** force: listed with start among the mod_dropmon defaults in docs/netlink.md §5 (default on). */
         public boolean force = true;
         /** sw: report software drops (default on). */
         public boolean sw = true;

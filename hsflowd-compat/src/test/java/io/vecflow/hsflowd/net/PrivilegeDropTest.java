@@ -1,4 +1,4 @@
-package io.vecflow.hsflowd;
+package io.vecflow.hsflowd.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

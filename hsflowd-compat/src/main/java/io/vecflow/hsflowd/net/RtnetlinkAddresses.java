@@ -1,4 +1,4 @@
-package io.vecflow.hsflowd;
+package io.vecflow.hsflowd.net;
 
 import io.vecflow.common.Errno;
 import io.vecflow.netlink.Netlink;

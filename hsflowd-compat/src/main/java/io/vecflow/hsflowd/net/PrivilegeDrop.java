@@ -1,4 +1,4 @@
-package io.vecflow.hsflowd;
+package io.vecflow.hsflowd.net;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -21,7 +21,7 @@ import java.util.List;
 /**
  * Drops root after the agent has opened its netlink sockets: the agent starts as root only because joining the
  * PSAMPLE "packets" group and NETLINK_USERSOCK groups needs CAP_NET_ADMIN and NET_DM "events" needs CAP_SYS_ADMIN
- * (spec netlink-channels.md §1 "Join every group before dropping privileges", fault 9). Sockets already open and
+ * (docs/netlink.md §1 "Join every group before dropping privileges", §6 rule 9). Sockets already open and
  * bound keep receiving after the drop, so no capability is kept: no {@code PR_SET_KEEPCAPS}, no {@code capset}.
  *
  * <p>Sequence (glibc, Linux x86_64, through {@code java.lang.foreign} only):

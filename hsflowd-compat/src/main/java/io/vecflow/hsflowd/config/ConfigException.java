@@ -1,4 +1,4 @@
-package io.vecflow.hsflowd;
+package io.vecflow.hsflowd.config;
 
 /** An invalid hsflowd.conf: the message names the file line and the reason. */
 public final class ConfigException extends Exception {

@@ -1,8 +1,9 @@
-package io.vecflow.hsflowd;
+package io.vecflow.hsflowd.net;
 
 import io.vecflow.common.Errno;
 import io.vecflow.common.Libc;
 import io.vecflow.common.NetNamespace;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -1,10 +1,10 @@
-package io.vecflow.hsflowd;
+package io.vecflow.hsflowd.config;
 
-import io.vecflow.hsflowd.HsflowdConfig.AgentCidr;
-import io.vecflow.hsflowd.HsflowdConfig.Collector;
-import io.vecflow.hsflowd.HsflowdConfig.Dropmon;
-import io.vecflow.hsflowd.HsflowdConfig.Psample;
-import io.vecflow.hsflowd.HsflowdConfig.Vpp;
+import io.vecflow.hsflowd.config.HsflowdConfig.AgentCidr;
+import io.vecflow.hsflowd.config.HsflowdConfig.Collector;
+import io.vecflow.hsflowd.config.HsflowdConfig.Dropmon;
+import io.vecflow.hsflowd.config.HsflowdConfig.Psample;
+import io.vecflow.hsflowd.config.HsflowdConfig.Vpp;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -22,7 +22,7 @@ import java.util.regex.PatternSyntaxException;
  * {@code ;}; {@code { } =} as tokens; {@code #} comments; double-quoted values), a tree of blocks and settings, then
  * the interpretation of {@code sflow { }} and its {@code collector}, {@code psample}, {@code vpp} and {@code dropmon}
  * blocks with hsflowd's keys, defaults and ranges (host-sflow {@code src/Linux/hsflowconfig.c},
- * {@code hsflowtokens.h}, {@code hsflowd.h}; project notes netlink-channels.md §5).
+ * {@code hsflowtokens.h}, {@code hsflowd.h}; docs/netlink.md §5).
  */
 final class HsflowdConfigParser {
     /** hsflowd's HSP_MAX_CONFIG_DEPTH: sflow { a { b { } } } at most. */

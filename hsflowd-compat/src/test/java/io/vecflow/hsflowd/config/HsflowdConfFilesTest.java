@@ -1,12 +1,12 @@
-package io.vecflow.hsflowd;
+package io.vecflow.hsflowd.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.vecflow.hsflowd.HsflowdConfig.AgentCidr;
-import io.vecflow.hsflowd.HsflowdConfig.Collector;
-import io.vecflow.hsflowd.HsflowdConfig.Dropmon;
+import io.vecflow.hsflowd.config.HsflowdConfig.AgentCidr;
+import io.vecflow.hsflowd.config.HsflowdConfig.Collector;
+import io.vecflow.hsflowd.config.HsflowdConfig.Dropmon;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,19 +1,20 @@
-package io.vecflow.hsflowd;
+package io.vecflow.hsflowd.vpp;
 
+import io.vecflow.common.LongObjectMap;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.netlink.vpp.VppIfCounters;
 import io.vecflow.netlink.vpp.VppUsersock;
-import io.vecflow.common.LongObjectMap;
 
 /**
- * The vpp module's port table (hsflowd mod_vpp, spec §5 "mod_vpp"; {@code vpp { ifOffset= osIndex= }}): VPP
+ * The vpp module's port table (hsflowd mod_vpp, docs/netlink.md §5 "mod_vpp"; {@code vpp { ifOffset= osIndex= }}): VPP
  * interface index → the sFlow ifIndex used for that port in flow and counter samples.
  *
  * <p>Mapping: with {@code osIndex=on} and a non-zero OSINDEX in the port's latest IF_COUNTERS, the Linux ifindex
- * (spec fault #7: samples and counters then use the same Linux ifIndex); otherwise {@code ifOffset + vpp index}.
- * A VPP index never seen in IF_COUNTERS maps to {@code ifOffset + index} too (hsflowd would create a nameless port
- * with ifIndex 0 — we keep a stable, documented number instead) and is counted in {@link #unknownLookups}.
- * Note (spec fault #12): PSAMPLE carries VPP's hw_if_index while IF_COUNTERS IFINDEX is the sw_if_index; both are
- * looked up in the same table, which is right for hardware interfaces (where VPP's sflow runs) whose sw and hw
+ * (docs/netlink.md §6 rule 7: samples and counters then use the same Linux ifIndex); otherwise {@code ifOffset + vpp
+ * index}. A VPP index never seen in IF_COUNTERS maps to {@code ifOffset + index} too (hsflowd would create a nameless
+ * port with ifIndex 0 — we keep a stable, documented number instead) and is counted in {@link #unknownLookups}. Note
+ * (docs/netlink.md §6 rule 12): PSAMPLE carries VPP's hw_if_index while IF_COUNTERS IFINDEX is the sw_if_index; both
+ * are looked up in the same table, which is right for hardware interfaces (where VPP's sflow runs) whose sw and hw
  * indexes coincide.
  *
  * <p>Allocates only the first time a port is seen. Not thread-safe (the agent calls it under its lock).
