@@ -175,7 +175,8 @@ public final class TestSupport {
          * Sends each payload, at most {@code window} ahead of {@code received}, waiting (bounded) for the receiver to
          * catch up so the loopback socket buffer never overflows.
          */
-        public void sendPaced(List<byte[]> payloads, int window, java.util.function.LongSupplier received) throws IOException {
+        public void sendPaced(List<byte[]> payloads, int window, java.util.function.LongSupplier received)
+                throws IOException {
             long base = received.getAsLong();
             int sent = 0;
             for (byte[] p : payloads) {

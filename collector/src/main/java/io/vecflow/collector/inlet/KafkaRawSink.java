@@ -28,9 +28,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * Writes every raw datagram to a Kafka topic (default {@code vecflow-raw-v1}), one record per UDP datagram:
  * the record value is the UDP payload unchanged (replayable, re-exportable byte for byte); headers
- * {@value KafkaTopics#HEADER_RECEIVED_NS} (receive time, ns since the epoch, 8 bytes big-endian) and {@value KafkaTopics#HEADER_SOURCE}
- * (UDP source, 16-byte IPv4-mapped address then 2-byte big-endian port); record timestamp = receive time in ms; key =
- * the sFlow agent address ({@link #agentKey}).
+ * {@value KafkaTopics#HEADER_RECEIVED_NS} (receive time, ns since the epoch, 8 bytes big-endian) and
+ * {@value KafkaTopics#HEADER_SOURCE} (UDP source, 16-byte IPv4-mapped address then 2-byte big-endian port); record
+ * timestamp = receive time in ms; key = the sFlow agent address ({@link #agentKey}).
  *
  * <p><b>Never blocks the receive path.</b> Producer settings follow docs/storage.md §2 (idempotent,
  * acks=all, lz4, linger 20 ms, 256 KiB batches, 64 MiB buffer) with {@code max.block.ms=0} and an unbounded
@@ -275,7 +275,8 @@ public final class KafkaRawSink implements RawSink, Spooler.Downstream {
         src[16] = (byte) (peerPort >>> 8);
         src[17] = (byte) peerPort;
         RecordHeaders headers = new RecordHeaders();
-        headers.add(new RecordHeader(KafkaTopics.HEADER_RECEIVED_NS, ByteBuffer.allocate(8).putLong(receivedNanos).array()));
+        headers.add(new RecordHeader(KafkaTopics.HEADER_RECEIVED_NS,
+                ByteBuffer.allocate(8).putLong(receivedNanos).array()));
         headers.add(new RecordHeader(KafkaTopics.HEADER_SOURCE, src));
         if (inFlightRecords.getAndIncrement() == 0) {
             lastProgressNanos = System.nanoTime(); // a stall is measured from the first record waiting

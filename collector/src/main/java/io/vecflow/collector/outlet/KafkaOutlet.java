@@ -31,8 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The outlet role: consumes the raw topic (the inlet's {@code KafkaRawSink} records) in a consumer group, so several outlets
- * share its partitions, and runs every datagram through a {@link DatagramDecoder} into the row sinks.
+ * The outlet role: consumes the raw topic (the inlet's {@code KafkaRawSink} records) in a consumer group, so several
+ * outlets share its partitions, and runs every datagram through a {@link DatagramDecoder} into the row sinks.
  *
  * <p><b>Offsets are committed only after the rows are stored</b>: when the ClickHouse sink {@linkplain
  * ClickHouseSink#wantsFlush() wants a flush} (a table holds batch-rows rows or half its max-pending-bytes — rows, not
@@ -66,7 +66,7 @@ public final class KafkaOutlet implements AutoCloseable {
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final String topic;
-    private final DatagramDecoder processor;
+    private final DatagramDecoder decoder;
     private final List<FlowSink> sinks;
     private final ClickHouseSink clickhouse;
     private final LossRecorder loss;
@@ -99,22 +99,22 @@ public final class KafkaOutlet implements AutoCloseable {
      * @param bootstrap Kafka bootstrap servers
      * @param topic the raw topic
      * @param group consumer group id (outlets with the same group share partitions)
-     * @param processor the decoder into the row sinks
-     * @param sinks the row sinks the processor writes to (flushed before each commit)
+     * @param decoder the decoder into the row sinks
+     * @param sinks the row sinks the decoder writes to (flushed before each commit)
      * @param clickhouse the ClickHouse sink among them, built with {@code autoFlush = false}, or null
      * @param loss the agents-table recorder, written after the sinks flush and before each commit (built without a
      *     timer), or null
-     * @param tracker the loss accounting the processor feeds (re-baselined for partitions that move here), or null
+     * @param tracker the loss accounting the decoder feeds (re-baselined for partitions that move here), or null
      * @param flushMs longest time between commits, ms
      * @param offsetReset where a group without committed offsets starts: {@code earliest} or {@code latest}
      */
-    public KafkaOutlet(String bootstrap, String topic, String group, DatagramDecoder processor,
+    public KafkaOutlet(String bootstrap, String topic, String group, DatagramDecoder decoder,
             List<FlowSink> sinks, ClickHouseSink clickhouse, LossRecorder loss, LossTracker tracker, long flushMs,
             String offsetReset) {
         this.loss = loss;
         this.tracker = tracker;
         this.topic = topic;
-        this.processor = processor;
+        this.decoder = decoder;
         this.sinks = List.copyOf(sinks);
         this.clickhouse = clickhouse;
         this.flushNanos = flushMs * 1_000_000L;
@@ -257,7 +257,7 @@ public final class KafkaOutlet implements AutoCloseable {
                 clickhouse.release();
             }
             for (TopicPartition tp : parts) {
-                processor.forgetCounted(tp.partition());
+                decoder.forgetCounted(tp.partition());
             }
             long[] streams = parts.stream().mapToLong(TopicPartition::partition).toArray();
             if (loss != null) {
@@ -303,9 +303,9 @@ public final class KafkaOutlet implements AutoCloseable {
                     StreamOffsets counted = clickhouse.storedOffsets("agents", streams);
                     for (long s : streams) {
                         long o = counted.get(s);
-                        if (o > processor.countedOffset(s)) {
+                        if (o > decoder.countedOffset(s)) {
                             moved.add(s); // another outlet counted this partition after us: no continuity
-                            processor.countedThrough(s, o);
+                            decoder.countedThrough(s, o);
                         }
                     }
                 }
@@ -356,7 +356,7 @@ public final class KafkaOutlet implements AutoCloseable {
             badRecords++;
             return;
         }
-        processor.process(value, 0, value.length, receivedNanos, peer16, port, r.partition(), r.offset());
+        decoder.process(value, 0, value.length, receivedNanos, peer16, port, r.partition(), r.offset());
     }
 
     /** Flushes every sink and the agents rows, then commits; false (nothing committed, nothing lost) on failure. */

@@ -18,8 +18,9 @@ public final class LabTables {
      * server level ({@code ps}, {@code apache}), service law, dispatcher ({@code random}, {@code maglev},
      * {@code jsq2}, {@code srC}, {@code srdyn}, …), N, per-server load ρ; response times in mean service times over
      * {@code Seeds} replications ({@code *Ci} = 95 % half-width); FirstChoice = share accepted by the first SRLB
-     * candidate; Jain = fairness of server utilisation; Theory = docs/load-balancing.md §5's mean-field mean (NaN where none);
-     * IsPrimary = the run's headline configuration (largest N, first level and service). TimeReceived = run start.
+     * candidate; Jain = fairness of server utilisation; Theory = docs/load-balancing.md §5's mean-field mean (NaN where
+     * none); IsPrimary = the run's headline configuration (largest N, first level and service). TimeReceived = run
+     * start.
      */
     public static final List<Column> LAB_SRLB = List.of(
             new Column("TimeReceived", Type.DATETIME),
