@@ -1,9 +1,9 @@
 package io.vecflow.bench;
 
 import io.vecflow.collector.Collector;
-import io.vecflow.collector.CollectorStats;
-import io.vecflow.collector.DatagramProcessor;
-import io.vecflow.collector.FlowSink;
+import io.vecflow.collector.decode.CollectorStats;
+import io.vecflow.collector.inlet.DatagramProcessor;
+import io.vecflow.collector.sink.FlowSink;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.vecflow.bench;
 
-import io.vecflow.collector.FlowRow;
-import io.vecflow.collector.FlowSink;
+import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.sink.FlowSink;
 import java.util.concurrent.atomic.LongAdder;
 
 /**

@@ -1,8 +1,8 @@
 package io.vecflow.bench;
 
-import io.vecflow.collector.CollectorStats;
-import io.vecflow.collector.DatagramProcessor;
-import io.vecflow.collector.FlowSink;
+import io.vecflow.collector.decode.CollectorStats;
+import io.vecflow.collector.inlet.DatagramProcessor;
+import io.vecflow.collector.sink.FlowSink;
 import io.vecflow.sflow.SflowDecodeException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -14,11 +14,11 @@ import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.socket.DatagramPacket;
-import io.vecflow.collector.DatagramProcessor;
+import io.vecflow.collector.inlet.DatagramProcessor;
 import java.net.InetSocketAddress;
 
 /**
- * PROTOTYPE, bench only: the collector's inlet ({@code io.vecflow.collector.UdpInlet}) with one change — Netty's
+ * PROTOTYPE, bench only: the collector's inlet ({@code io.vecflow.collector.inlet.UdpInlet}) with one change — Netty's
  * epoll transport reads with {@code recvmmsg(2)}, up to {@code slots} datagrams per system call, instead of one
  * {@code recvmsg(2)} per datagram. Netty does this when {@link EpollChannelOption#MAX_DATAGRAM_PAYLOAD_SIZE} is set
  * and the receive buffer holds several such slots. The price: a datagram longer than {@code slotBytes} is truncated
@@ -77,7 +77,7 @@ final class RecvmmsgInlet implements AutoCloseable {
             int len = c.readableBytes();
             c.getBytes(c.readerIndex(), buf, 0, len);
             InetSocketAddress s = p.sender();
-            io.vecflow.collector.UdpInlet.mapped(s.getAddress(), peer16);
+            io.vecflow.collector.inlet.UdpInlet.mapped(s.getAddress(), peer16);
             proc.process(buf, 0, len, now, peer16, s.getPort());
         }
     }

@@ -1,5 +1,20 @@
 package io.vecflow.collector;
 
+import io.vecflow.collector.decode.CollectorStats;
+import io.vecflow.collector.decode.DatagramDecoder;
+import io.vecflow.collector.inlet.Admission;
+import io.vecflow.collector.inlet.DatagramProcessor;
+import io.vecflow.collector.inlet.KafkaRawSink;
+import io.vecflow.collector.inlet.Spooler;
+import io.vecflow.collector.inlet.UdpInlet;
+import io.vecflow.collector.outlet.KafkaOutlet;
+import io.vecflow.collector.sink.FlowSink;
+import io.vecflow.collector.sink.RawSink;
+import io.vecflow.collector.sink.clickhouse.ClickHouseSink;
+import io.vecflow.collector.sink.clickhouse.LossRecorder;
+import io.vecflow.collector.sink.forward.ForwardSink;
+import io.vecflow.collector.sink.json.JsonLinesSink;
+import io.vecflow.collector.sink.kafka.KafkaDecodedSink;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,7 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class Collector implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Collector.class);
 
-    /** What the process does (storage notes §1: Akvorado's inlet/outlet split). */
+    /** What the process does (docs/storage.md §1: Akvorado's inlet/outlet split). */
     public enum Role {
         /** UDP → Kafka raw topic (and forward targets); nothing decoded. */
         INLET,
@@ -180,7 +195,7 @@ public final class Collector implements AutoCloseable {
             }
             if (consume) {
                 outlet = new KafkaOutlet(s.kafkaBootstrap, s.kafkaRawTopic, s.kafkaConsumerGroup,
-                        new DatagramProcessor(stats.decode, stats, List.of(), flowSinks).lbEnterprise(s.lbEnterprise),
+                        new DatagramDecoder(stats.decode, stats, flowSinks).lbEnterprise(s.lbEnterprise),
                         flowSinks, clickhouse, lossRecorder, stats.loss, s.clickhouseFlushMs, s.kafkaOffsetReset);
             }
             if (s.role != Role.OUTLET) {

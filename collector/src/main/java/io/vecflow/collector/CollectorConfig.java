@@ -8,6 +8,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.vecflow.collector.inlet.Admission;
+import io.vecflow.collector.inlet.KafkaRawSink;
+import io.vecflow.collector.inlet.UdpInlet;
+import io.vecflow.collector.schema.FlowSchema;
+import io.vecflow.collector.sink.forward.ForwardSink;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -41,7 +46,7 @@ public final class CollectorConfig {
     /** Forward targets host:port. */
     public List<String> forward = new ArrayList<>();
     /** Admission control. */
-    public Admission admission = new Admission();
+    public AdmissionConfig admission = new AdmissionConfig();
     /** Prometheus endpoint. */
     public Metrics metrics = new Metrics();
     /** The inlet's spool. */
@@ -107,7 +112,7 @@ public final class CollectorConfig {
     }
 
     /** The {@code admission} section. */
-    public static final class Admission {
+    public static final class AdmissionConfig {
         /** Agent prefixes; empty = all. */
         public List<String> allow = new ArrayList<>();
         /** Datagrams/s per agent, 0 = none. */
@@ -194,7 +199,7 @@ public final class CollectorConfig {
             c.listen = c.listen == null ? new Listen() : c.listen;
             c.kafka = c.kafka == null ? new Kafka() : c.kafka;
             c.clickhouse = c.clickhouse == null ? new ClickHouse() : c.clickhouse;
-            c.admission = c.admission == null ? new Admission() : c.admission;
+            c.admission = c.admission == null ? new AdmissionConfig() : c.admission;
             c.metrics = c.metrics == null ? new Metrics() : c.metrics;
             c.spool = c.spool == null ? new Spool() : c.spool;
             c.spool.directory = c.spool.directory == null ? "" : c.spool.directory;
@@ -292,7 +297,7 @@ public final class CollectorConfig {
         }
         if (!admission.allow.isEmpty()) {
             try {
-                new io.vecflow.collector.Admission(admission.allow, 0);
+                new Admission(admission.allow, 0);
             } catch (IllegalArgumentException e) {
                 check(source, false, "admission.allow", admission.allow, e.getMessage());
             }

@@ -2,6 +2,7 @@ package io.vecflow.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vecflow.collector.sink.clickhouse.ClickHouseSinkTestSupport;
 import io.vecflow.sflow.DatagramBuilder;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;

@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * Reads the UDP payloads (sFlow datagrams) out of the bundled captures in {@code testdata/sflow} (sources and expected
  * values: {@code testdata/MANIFEST.md}; tcpdump tests, Akvorado test data, goflow2 tests).
  */
-final class Captures {
+public final class Captures {
     private Captures() {}
 
     static Path sflowDir() {
@@ -25,14 +25,14 @@ final class Captures {
     }
 
     /** @return every {@code .pcap} in testdata/sflow, sorted by name. */
-    static List<String> all() throws IOException {
+    public static List<String> all() throws IOException {
         try (Stream<Path> s = Files.list(sflowDir())) {
             return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".pcap")).sorted().toList();
         }
     }
 
     /** @return the UDP payload of every UDP packet in the capture, in order (length from the UDP header). */
-    static List<byte[]> udpPayloads(String name) throws IOException {
+    public static List<byte[]> udpPayloads(String name) throws IOException {
         PcapFile file = PcapReader.readAll(sflowDir().resolve(name));
         List<byte[]> out = new ArrayList<>();
         ParsedPacket pp = new ParsedPacket();

@@ -7,6 +7,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.vecflow.collector.decode.CollectorStats;
+import io.vecflow.collector.decode.DatagramJsonWriter;
+import io.vecflow.collector.inlet.DatagramProcessor;
+import io.vecflow.collector.inlet.EpochNanos;
+import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.schema.FlowSchema;
+import io.vecflow.collector.sink.FlowSink;
+import io.vecflow.collector.sink.json.JsonLinesSink;
 import io.vecflow.sflow.DecodeError;
 import java.io.IOException;
 import java.net.DatagramSocket;
@@ -169,8 +177,8 @@ class CollectorCaptureTest {
         FlowRow a = rows.get("akvorado-data-sflow-ipv4-data.pcap").get(0);
         assertThat(addr(a.agentAddress)).isEqualTo("49.49.49.49");
         assertThat(a.subAgentId).isEqualTo(1);
-        assertThat(JsonLinesSink.mac(a.srcMac)).isEqualTo("00:fe:c8:99:05:47");
-        assertThat(JsonLinesSink.mac(a.dstMac)).isEqualTo("01:00:5e:2a:aa:04");
+        assertThat(DatagramJsonWriter.mac(a.srcMac)).isEqualTo("00:fe:c8:99:05:47");
+        assertThat(DatagramJsonWriter.mac(a.dstMac)).isEqualTo("01:00:5e:2a:aa:04");
         assertThat(addr(a.srcAddr)).isEqualTo("50.50.50.50");
         assertThat(addr(a.dstAddr)).isEqualTo("51.51.51.51");
         assertThat(a.protocol).isEqualTo(17);
@@ -265,7 +273,7 @@ class CollectorCaptureTest {
             assertThat(l.get("src_addr")).isEqualTo(addr(r.srcAddr));
             assertThat(l.get("dst_addr")).isEqualTo(addr(r.dstAddr));
             assertThat(l.get("output")).isEqualTo(r.outIf);
-            assertThat(l.get("src_mac")).isEqualTo(JsonLinesSink.mac(r.srcMac));
+            assertThat(l.get("src_mac")).isEqualTo(DatagramJsonWriter.mac(r.srcMac));
             assertThat(l.get("sample_sequence")).isEqualTo(r.sampleSequence);
             assertThat(l.get("direction")).isEqualTo(FlowSchema.DIRECTIONS.get(r.direction));
         }

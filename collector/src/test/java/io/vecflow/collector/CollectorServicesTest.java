@@ -2,6 +2,11 @@ package io.vecflow.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vecflow.collector.inlet.KafkaRawSink;
+import io.vecflow.collector.inlet.KafkaRawSinkTest;
+import io.vecflow.collector.sink.FlowSink;
+import io.vecflow.collector.sink.clickhouse.ClickHouseSink;
+import io.vecflow.collector.sink.kafka.KafkaTopics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -119,9 +124,9 @@ class CollectorServicesTest {
         for (int i = 0; i < sent.size(); i++) {
             ConsumerRecord<byte[], byte[]> r = records.get(i);
             assertThat(r.value()).as("datagram " + i).isEqualTo(sent.get(i));
-            byte[] src = KafkaRawSinkTest.header(r, KafkaRawSink.HEADER_SOURCE);
+            byte[] src = KafkaRawSinkTest.header(r, KafkaTopics.HEADER_SOURCE);
             assertThat(KafkaRawSink.sourceToString(src)).isEqualTo("127.0.0.1:" + senderPort);
-            long ns = java.nio.ByteBuffer.wrap(KafkaRawSinkTest.header(r, KafkaRawSink.HEADER_RECEIVED_NS)).getLong();
+            long ns = java.nio.ByteBuffer.wrap(KafkaRawSinkTest.header(r, KafkaTopics.HEADER_RECEIVED_NS)).getLong();
             assertThat(r.timestamp()).isEqualTo(ns / 1_000_000);
         }
         // Counter-only datagrams are in the raw topic too: every one of the 25 v6 datagrams, not just the 13 samples.

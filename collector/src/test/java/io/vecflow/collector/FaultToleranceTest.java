@@ -2,6 +2,20 @@ package io.vecflow.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vecflow.collector.decode.CollectorStats;
+import io.vecflow.collector.inlet.DatagramProcessor;
+import io.vecflow.collector.inlet.EpochNanos;
+import io.vecflow.collector.inlet.KafkaRawSink;
+import io.vecflow.collector.inlet.KafkaRawSinkTest;
+import io.vecflow.collector.inlet.UdpInlet;
+import io.vecflow.collector.outlet.KafkaOutlet;
+import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.sink.FlowSink;
+import io.vecflow.collector.sink.clickhouse.ClickHouseSink;
+import io.vecflow.collector.sink.clickhouse.ClickHouseSinkTestSupport;
+import io.vecflow.collector.sink.clickhouse.LossRecorder;
+import io.vecflow.collector.sink.clickhouse.RowBinaryWriterTest;
+import io.vecflow.collector.sink.json.JsonLinesSink;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,6 +3,10 @@ package io.vecflow.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import io.vecflow.collector.schema.FlowSchema;
+import io.vecflow.collector.sink.clickhouse.ClickHouseSinkTestSupport;
+import io.vecflow.collector.sink.kafka.KafkaDecodedSink;
+import io.vecflow.collector.sink.kafka.ProtoFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

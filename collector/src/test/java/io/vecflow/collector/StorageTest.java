@@ -2,6 +2,13 @@ package io.vecflow.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vecflow.collector.decode.CollectorStats;
+import io.vecflow.collector.inlet.DatagramProcessor;
+import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.schema.FlowSchema;
+import io.vecflow.collector.sink.clickhouse.ClickHouseSink;
+import io.vecflow.collector.sink.clickhouse.ClickHouseSinkTestSupport;
+import io.vecflow.collector.sink.clickhouse.RowBinaryWriterTest;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.LocalDate;

@@ -1,5 +1,9 @@
 package io.vecflow.collector;
 
+import io.vecflow.collector.inlet.UdpInlet;
+import io.vecflow.collector.metrics.CollectorMetrics;
+import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.sink.FlowSink;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -15,19 +19,19 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /** Shared test helpers: service locations, bounded waits, a UDP sender, a row-copying sink. */
-final class TestSupport {
+public final class TestSupport {
     private TestSupport() {}
 
-    static final String CLICKHOUSE_ENV = "VECFLOW_TEST_CLICKHOUSE_URL";
-    static final String KAFKA_ENV = "VECFLOW_TEST_KAFKA";
+    public static final String CLICKHOUSE_ENV = "VECFLOW_TEST_CLICKHOUSE_URL";
+    public static final String KAFKA_ENV = "VECFLOW_TEST_KAFKA";
 
     /** @return the test ClickHouse URL; fails loudly (never skips) when the variable is missing. */
-    static String clickhouseUrl() {
+    public static String clickhouseUrl() {
         return required(CLICKHOUSE_ENV);
     }
 
     /** @return the test Kafka bootstrap; fails loudly (never skips) when the variable is missing. */
-    static String kafkaBootstrap() {
+    public static String kafkaBootstrap() {
         return required(KAFKA_ENV);
     }
 
@@ -40,19 +44,19 @@ final class TestSupport {
     }
 
     /** @return 8 random hex characters, for per-class database and topic names. */
-    static String suffix() {
+    public static String suffix() {
         byte[] b = new byte[4];
         ThreadLocalRandom.current().nextBytes(b);
         return HexFormat.of().formatHex(b);
     }
 
     /** Polls {@code cond} every 5 ms until true; fails after {@code max} (callers keep it at most 15 s). */
-    static void await(String what, Duration max, BooleanSupplier cond) {
+    public static void await(String what, Duration max, BooleanSupplier cond) {
         await(what, max, cond, () -> "");
     }
 
     /** As {@link #await(String, Duration, BooleanSupplier)}, with a state description for the failure message. */
-    static void await(String what, Duration max, BooleanSupplier cond, Supplier<String> state) {
+    public static void await(String what, Duration max, BooleanSupplier cond, Supplier<String> state) {
         if (max.compareTo(Duration.ofSeconds(15)) > 0) {
             throw new IllegalArgumentException("waits are bounded to 15 s: " + max);
         }
@@ -72,7 +76,7 @@ final class TestSupport {
     }
 
     /** @return a TCP port on 127.0.0.1 that was free a moment ago (nothing listens on it). */
-    static int closedPort() throws IOException {
+    public static int closedPort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
@@ -84,7 +88,7 @@ final class TestSupport {
      * on the same port for "it came back".
      */
     /** The collector's Prometheus text, as {@code /metrics} serves it (a metrics server on a free loopback port). */
-    static String scrape(Collector c) throws Exception {
+    public static String scrape(Collector c) throws Exception {
         try (CollectorMetrics m = new CollectorMetrics(c, InetAddress.getLoopbackAddress(), 0)) {
             return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
                     java.net.URI.create("http://127.0.0.1:" + m.port() + "/metrics")).build(),
@@ -92,12 +96,12 @@ final class TestSupport {
         }
     }
 
-    static final class TcpRelay implements AutoCloseable {
+    public static final class TcpRelay implements AutoCloseable {
         private final ServerSocket server;
         private final List<java.net.Socket> open = java.util.Collections.synchronizedList(new ArrayList<>());
         private final Thread acceptor;
 
-        TcpRelay(int port, String host, int targetPort) throws IOException {
+        public TcpRelay(int port, String host, int targetPort) throws IOException {
             server = new ServerSocket();
             server.setReuseAddress(true);
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
@@ -160,11 +164,11 @@ final class TestSupport {
     }
 
     /** Sends UDP datagrams from one socket on 127.0.0.1 (so the kernel keeps them on one inlet socket, in order). */
-    static final class Sender implements AutoCloseable {
+    public static final class Sender implements AutoCloseable {
         private final DatagramSocket socket;
         private final InetSocketAddress target;
 
-        Sender(InetSocketAddress target) throws IOException {
+        public Sender(InetSocketAddress target) throws IOException {
             this.socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             this.target = target;
         }
@@ -181,7 +185,8 @@ final class TestSupport {
          * Sends each payload, at most {@code window} ahead of {@code received}, waiting (bounded) for the receiver to
          * catch up so the loopback socket buffer never overflows.
          */
-        void sendPaced(List<byte[]> payloads, int window, java.util.function.LongSupplier received) throws IOException {
+        public void sendPaced(List<byte[]> payloads, int window, java.util.function.LongSupplier received)
+                throws IOException {
             long base = received.getAsLong();
             int sent = 0;
             for (byte[] p : payloads) {
@@ -203,7 +208,7 @@ final class TestSupport {
     }
 
     /** A {@link FlowSink} that copies every row into a list. */
-    static class CopyingSink implements FlowSink {
+    public static class CopyingSink implements FlowSink {
         private final List<FlowRow> rows = new ArrayList<>();
         boolean closed;
 
@@ -212,7 +217,7 @@ final class TestSupport {
             rows.add(copy(row));
         }
 
-        synchronized List<FlowRow> rows() {
+        public synchronized List<FlowRow> rows() {
             return List.copyOf(rows);
         }
 
@@ -245,17 +250,17 @@ final class TestSupport {
     }
 
     /** @return a deep copy of a row (the collector reuses its row objects). */
-    static FlowRow copy(FlowRow r) {
+    public static FlowRow copy(FlowRow r) {
         return new FlowRow().copyFrom(r);
     }
 
     /** @return a 16-byte address as text (IPv4-mapped shown as a dotted quad, all-zero as ""). */
-    static String addr(byte[] a16) {
+    public static String addr(byte[] a16) {
         return io.vecflow.common.IpAddresses.toString(a16, 0, 16);
     }
 
     /** @return a 16-byte address from text (IPv4 mapped to ::ffff:a.b.c.d). */
-    static byte[] addr16(String text) {
+    public static byte[] addr16(String text) {
         try {
             byte[] out = new byte[16];
             UdpInlet.mapped(InetAddress.getByName(text), out);

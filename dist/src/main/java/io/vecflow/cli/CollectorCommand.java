@@ -2,9 +2,9 @@ package io.vecflow.cli;
 
 import io.vecflow.collector.Collector;
 import io.vecflow.collector.CollectorConfig;
-import io.vecflow.collector.CollectorStats;
-import io.vecflow.collector.FlowSink;
-import io.vecflow.collector.RawSink;
+import io.vecflow.collector.decode.CollectorStats;
+import io.vecflow.collector.sink.FlowSink;
+import io.vecflow.collector.sink.RawSink;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.file.Path;
@@ -170,11 +170,11 @@ final class CollectorCommand implements Callable<Integer> {
         s.waitForServices = false;
         try (Shutdown sd = Shutdown.install()) {
             Collector c = new Collector(s);
-            io.vecflow.collector.CollectorMetrics metrics = null;
+            io.vecflow.collector.metrics.CollectorMetrics metrics = null;
             try {
                 if (cfg.metrics.port != 0) {
                     try {
-                        metrics = new io.vecflow.collector.CollectorMetrics(c,
+                        metrics = new io.vecflow.collector.metrics.CollectorMetrics(c,
                                 InetAddress.getByName(cfg.metrics.listen), cfg.metrics.port);
                     } catch (java.io.IOException e) {
                         throw new java.io.IOException("cannot serve metrics on " + cfg.metrics.listen + ":"
@@ -247,7 +247,7 @@ final class CollectorCommand implements Callable<Integer> {
         }
         for (FlowSink f : c.flowSinks()) {
             out.printf("  %s: %,d rows written, %,d failed%n", f.name(), f.rowsWritten(), f.rowsFailed());
-            if (f instanceof io.vecflow.collector.ClickHouseSink ch) {
+            if (f instanceof io.vecflow.collector.sink.clickhouse.ClickHouseSink ch) {
                 out.printf("  clickhouse: %,d if_counters rows, %,d replays skipped, %,d insert failures (retried), "
                         + "%,d rows not stored at shutdown%n", ch.counterRowsWritten(), ch.rowsReplaySkipped(),
                         ch.insertFailures(), ch.rowsPending());

@@ -1,6 +1,6 @@
 package io.vecflow.cli;
 
-import io.vecflow.hsflowd.DatagramListener;
+import io.vecflow.hsflowd.net.DatagramListener;
 import io.vecflow.packet.LinkType;
 import io.vecflow.packet.PcapWriter;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static io.vecflow.cli.VecflowCommand.require;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
-import io.vecflow.collector.DatagramJsonWriter;
+import io.vecflow.collector.decode.DatagramJsonWriter;
 import io.vecflow.packet.PacketParser;
 import io.vecflow.packet.ParsedPacket;
 import io.vecflow.packet.PcapReader;

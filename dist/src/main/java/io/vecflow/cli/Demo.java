@@ -1,13 +1,13 @@
 package io.vecflow.cli;
 
 import io.vecflow.collector.Collector;
-import io.vecflow.collector.FlowSink;
-import io.vecflow.collector.RawSink;
+import io.vecflow.collector.sink.FlowSink;
+import io.vecflow.collector.sink.RawSink;
+import io.vecflow.common.Errno;
 import io.vecflow.dataplane.Dataplane;
-import io.vecflow.hsflowd.HsflowdConfig;
 import io.vecflow.hsflowd.HsflowdDaemon;
 import io.vecflow.hsflowd.SflowAgent;
-import io.vecflow.common.Errno;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.netlink.NetlinkException;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;

@@ -1,16 +1,16 @@
 package io.vecflow.cli;
 
-import io.vecflow.hsflowd.AgentAddressSelector;
 import io.vecflow.hsflowd.AgentAddressWatcher;
-import io.vecflow.hsflowd.ConfigException;
-import io.vecflow.hsflowd.HsflowdConfig;
 import io.vecflow.hsflowd.HsflowdDaemon;
-import io.vecflow.hsflowd.RtnetlinkAddresses;
-import io.vecflow.hsflowd.PrivilegeDrop;
 import io.vecflow.hsflowd.SflowAgent;
-import io.vecflow.netlink.vpp.VppUsersockSubscriber;
+import io.vecflow.hsflowd.config.ConfigException;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.hsflowd.counters.CounterPoller;
+import io.vecflow.hsflowd.net.AgentAddressSelector;
+import io.vecflow.hsflowd.net.PrivilegeDrop;
+import io.vecflow.hsflowd.net.RtnetlinkAddresses;
 import io.vecflow.netlink.psample.PsampleSubscriber;
+import io.vecflow.netlink.vpp.VppUsersockSubscriber;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.vecflow.cli;
 
-import io.vecflow.collector.FlowRow;
-import io.vecflow.collector.FlowSink;
+import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.sink.FlowSink;
 import io.vecflow.common.IpAddresses;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -8,7 +8,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import io.vecflow.hsflowd.HsflowdConfig;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -440,7 +440,7 @@ class DataplaneNamespaceTest {
         cs.extraFlowSinks.add(keep);
         try (io.vecflow.collector.Collector collector = new io.vecflow.collector.Collector(cs);
                 io.vecflow.hsflowd.SflowAgent sflow = new io.vecflow.hsflowd.SflowAgent(
-                        io.vecflow.hsflowd.HsflowdConfig.parse("""
+                        io.vecflow.hsflowd.config.HsflowdConfig.parse("""
                                 sflow {
                                   sampling = 1
                                   agentIP = 192.0.2.9
@@ -513,8 +513,8 @@ class DataplaneNamespaceTest {
             }
             List<long[]> rows = new ArrayList<>();
             synchronized (keep) {
-                for (io.vecflow.collector.FlowRow r : keep.rows) {
-                    assertThat(r.sampleType).isEqualTo(io.vecflow.collector.FlowRow.DISCARD);
+                for (io.vecflow.collector.schema.FlowRow r : keep.rows) {
+                    assertThat(r.sampleType).isEqualTo(io.vecflow.collector.schema.FlowRow.DISCARD);
                     rows.add(new long[] {r.discardReason, r.inIf});
                 }
             }

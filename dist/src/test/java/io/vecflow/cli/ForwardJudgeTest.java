@@ -4,10 +4,10 @@ import static io.vecflow.cli.PeerJudges.toText;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vecflow.collector.CollectorStats;
-import io.vecflow.collector.DatagramProcessor;
-import io.vecflow.collector.FlowRow;
-import io.vecflow.collector.ForwardSink;
+import io.vecflow.collector.decode.CollectorStats;
+import io.vecflow.collector.inlet.DatagramProcessor;
+import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.sink.forward.ForwardSink;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;

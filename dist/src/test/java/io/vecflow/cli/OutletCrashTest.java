@@ -2,11 +2,11 @@ package io.vecflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.collector.CollectorStats;
-import io.vecflow.collector.DatagramProcessor;
-import io.vecflow.collector.FlowRow;
-import io.vecflow.collector.FlowSink;
-import io.vecflow.collector.KafkaRawSink;
+import io.vecflow.collector.decode.CollectorStats;
+import io.vecflow.collector.inlet.DatagramProcessor;
+import io.vecflow.collector.inlet.KafkaRawSink;
+import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.sink.FlowSink;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vecflow.collector.Collector;
-import io.vecflow.collector.FlowRow;
+import io.vecflow.collector.schema.FlowRow;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;

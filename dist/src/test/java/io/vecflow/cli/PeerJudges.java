@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.vecflow.collector.FlowRow;
-import io.vecflow.collector.FlowSink;
+import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.sink.FlowSink;
 import io.vecflow.common.IpAddresses;
 import java.net.DatagramSocket;
 import java.net.InetAddress;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.vecflow.collector.DatagramJsonWriter;
+import io.vecflow.collector.decode.DatagramJsonWriter;
 import io.vecflow.packet.PacketParser;
 import io.vecflow.packet.ParsedPacket;
 import io.vecflow.packet.PcapFile;

@@ -1,13 +1,17 @@
 package io.vecflow.hsflowd;
 
+import io.vecflow.hsflowd.config.HsflowdConfig;
+import io.vecflow.hsflowd.net.AgentAddressSelector;
+import io.vecflow.hsflowd.net.LocalAddress;
+import io.vecflow.hsflowd.net.RtnetlinkAddresses;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the agent address current (hsflowd re-runs {@code selectAgentAddress} when interfaces change; spec fault
- * #11 "drop stale addresses"): every {@code intervalMs} it reads the local addresses, runs
+ * Keeps the agent address current (hsflowd re-runs {@code selectAgentAddress} when interfaces change;
+ * docs/netlink.md §6 rule 11 "drop stale addresses"): every {@code intervalMs} it reads the local addresses, runs
  * {@link AgentAddressSelector#select} with the config's {@code agentIP}, {@code agent.cidr} and {@code agent}, and
  * hands a different choice to {@link SflowAgent#setAgentAddress} (which restarts the datagram sequence and uptime).
  * When no address qualifies the agent keeps its current one and the failure is counted. Called from the module

@@ -1,5 +1,6 @@
 package io.vecflow.hsflowd;
 
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.hsflowd.counters.CounterPoller;
 import io.vecflow.netlink.GenlFamilyNotFoundException;
 import io.vecflow.netlink.NetlinkException;
@@ -130,7 +131,7 @@ public final class HsflowdDaemon implements AutoCloseable {
 
     /**
      * Joins VPP's USERSOCK channel ({@code vpp { usersockGroup= }}, default 29) when the config has a {@code vpp {}}
-     * block; call while still privileged (joining needs CAP_NET_ADMIN, spec §1).
+     * block; call while still privileged (joining needs CAP_NET_ADMIN, docs/netlink.md §1).
      *
      * @return the subscriber, or null without a {@code vpp {}} block
      * @throws NetlinkException EPERM without root/CAP_NET_ADMIN; other socket errors

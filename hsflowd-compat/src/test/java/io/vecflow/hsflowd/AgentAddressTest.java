@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vecflow.common.Libc;
+import io.vecflow.hsflowd.config.ConfigException;
+import io.vecflow.hsflowd.config.HsflowdConfig;
+import io.vecflow.hsflowd.net.AgentAddressSelector;
+import io.vecflow.hsflowd.net.LocalAddress;
+import io.vecflow.hsflowd.net.RtnetlinkAddresses;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;

@@ -2,6 +2,7 @@ package io.vecflow.hsflowd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import org.junit.jupiter.api.Test;

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.vecflow.common.NetNamespace;
 import io.vecflow.hsflowd.UdpReceiver.Datagram;
 import io.vecflow.hsflowd.UdpReceiver.Sample;
+import io.vecflow.hsflowd.config.HsflowdConfig;
+import io.vecflow.hsflowd.net.CollectorSocket;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;

@@ -3,16 +3,17 @@ package io.vecflow.hsflowd;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vecflow.hsflowd.UdpReceiver.Counters;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.hsflowd.dropmon.DropmonDaemon;
 import io.vecflow.hsflowd.dropmon.DropmonSettings;
 import io.vecflow.netlink.netdm.NetDm;
 import io.vecflow.netlink.netdm.NetDmDropPoint;
 import io.vecflow.netlink.netdm.NetDmEmitter;
+import io.vecflow.netlink.psample.PsampleSubscriber;
 import io.vecflow.netlink.vpp.VppIfCounters;
 import io.vecflow.netlink.vpp.VppUsersock;
 import io.vecflow.netlink.vpp.VppUsersockEmitter;
 import io.vecflow.netlink.vpp.VppUsersockSubscriber;
-import io.vecflow.netlink.psample.PsampleSubscriber;
 import io.vecflow.sflow.DatagramHeader;
 import io.vecflow.sflow.DecodeStats;
 import io.vecflow.sflow.FlowSample;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vecflow.hsflowd.UdpReceiver.Sample;
+import io.vecflow.hsflowd.config.ConfigException;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.netlink.GenlController;
 import io.vecflow.netlink.GenlFamilyNotFoundException;
 import io.vecflow.netlink.NetlinkException;

@@ -2,6 +2,7 @@ package io.vecflow.hsflowd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.netlink.vpp.LbCounters;
 import io.vecflow.sflow.ByteView;
 import io.vecflow.sflow.CounterSample;

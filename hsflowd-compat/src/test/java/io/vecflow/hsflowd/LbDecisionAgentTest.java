@@ -3,6 +3,7 @@ package io.vecflow.hsflowd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.netlink.psample.LbDecisionCookie;
 import io.vecflow.netlink.psample.PsampleSample;
 import io.vecflow.sflow.LbDecisionRecord;

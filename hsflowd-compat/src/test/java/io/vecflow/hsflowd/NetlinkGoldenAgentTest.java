@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vecflow.hsflowd.UdpReceiver.Counters;
 import io.vecflow.hsflowd.UdpReceiver.Sample;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.netlink.psample.PsampleCodec;
 import io.vecflow.netlink.psample.PsampleSample;
 import io.vecflow.netlink.vpp.VppIfCounters;
@@ -19,9 +20,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Golden netlink vectors ({@link NlVectors}, built from the spec notes' layouts) in both PSAMPLE conventions and VPP's
- * USERSOCK format, decoded by the bridge's codecs and fed to the agent; what reaches a real UDP socket is decoded with
- * SflowDecoder and checked field by field: samples, counters, drops.
+ * Golden netlink vectors ({@link NlVectors}, built from the layouts of docs/netlink.md §1–§3) in both PSAMPLE
+ * conventions and VPP's USERSOCK format, decoded by the bridge's codecs and fed to the agent; what reaches a real UDP
+ * socket is decoded with SflowDecoder and checked field by field: samples, counters, drops.
  */
 class NetlinkGoldenAgentTest {
     private static final int GENL_TYPE = 0x1C; // a psample family id as the kernel would assign it

@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Golden netlink byte vectors assembled by hand from the layouts in {@code netlink-channels.md} §1–3 (nlmsghdr,
+ * Golden netlink byte vectors assembled by hand from the layouts in {@code docs/netlink.md} §1–3 (nlmsghdr,
  * genlmsghdr, nlattr padded to 4; PSAMPLE attribute ids and widths per convention; VPP USERSOCK ids), independent of
  * vecflow's encoders. Little-endian (x86 host order).
  */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vecflow.hsflowd.UdpReceiver.Datagram;
 import io.vecflow.hsflowd.UdpReceiver.Sample;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,11 +1,11 @@
 package io.vecflow.hsflowd;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.vecflow.hsflowd.UdpReceiver.Counters;
 import io.vecflow.hsflowd.UdpReceiver.Sample;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.netlink.GenlController;
 import io.vecflow.netlink.GenlFamilyNotFoundException;
 import io.vecflow.netlink.Netlink;

@@ -2,7 +2,12 @@ package io.vecflow.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.hsflowd.HsflowdConfig;
+import io.vecflow.collector.decode.CollectorStats;
+import io.vecflow.collector.inlet.DatagramProcessor;
+import io.vecflow.collector.schema.DirectionTest;
+import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.schema.FlowSchema;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.hsflowd.SflowAgent;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vecflow.collector.GrafanaQueryExpander.Context;
 import io.vecflow.collector.GrafanaQueryExpander.Variable;
-import io.vecflow.hsflowd.HsflowdConfig;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.hsflowd.HsflowdDaemon;
 import io.vecflow.hsflowd.SflowAgent;
 import io.vecflow.netlink.psample.PsampleSubscriber;

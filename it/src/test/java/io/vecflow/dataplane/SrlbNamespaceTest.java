@@ -269,7 +269,7 @@ class SrlbNamespaceTest {
         cs.clickhouseDatabase = db;
         cs.lossIntervalMs = 3_600_000;
         io.vecflow.collector.Collector collector = new io.vecflow.collector.Collector(cs);
-        io.vecflow.hsflowd.HsflowdConfig hc = io.vecflow.hsflowd.HsflowdConfig.parse("""
+        io.vecflow.hsflowd.config.HsflowdConfig hc = io.vecflow.hsflowd.config.HsflowdConfig.parse("""
                 sflow {
                   sampling = 1
                   headerBytes = 128

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Maps lab results to the rows of the {@code lab_*} ClickHouse tables (column order of the collector's FlowSchema). */
+/** Maps lab results to the rows of the {@code lab_*} ClickHouse tables (column order of {@code LabTables}). */
 public final class LabDb {
     private LabDb() {}
 

@@ -1,10 +1,9 @@
 package io.vecflow.hsflowd.counters;
 
-import io.vecflow.hsflowd.HsflowdConfig;
-import io.vecflow.hsflowd.SflowAgent;
+import io.vecflow.common.LongObjectMap;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.netlink.NetlinkException;
 import io.vecflow.sflow.CounterSample;
-import io.vecflow.common.LongObjectMap;
 import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,20 +11,20 @@ import org.slf4j.LoggerFactory;
 /**
  * The agent's counter polling (hsflowd's pollers): every {@code polling} seconds one expanded counters sample (0:4)
  * per interface (source 0:ifIndex, {@link InterfaceCounters}) and one for the host (source 2:1,
- * {@link HostCounters}), handed to the {@link SflowAgent}, which packs them into its datagrams with the flow samples.
+ * {@link HostCounters}), handed to the agent ({@link Sink}), which packs them into its datagrams with the flow samples.
  *
- * <p>Polls are staggered across the interval as VPP's sflow plugin does (project notes, "Counter polling"): a source
- * is due in the seconds whose number since the poller started is congruent to its key modulo the interval — the
+ * <p>Polls are staggered across the interval as VPP's sflow plugin does (docs/netlink.md §8, "Counter polling"): a
+ * source is due in the seconds whose number since the poller started is congruent to its key modulo the interval — the
  * ifIndex for an interface, 0 for the host — so the host and interfaces 0, interval, 2·interval, … go at once and the
- * others spread over the following seconds. (hsflowd draws a random start per poller instead.) An interface found
- * later is polled at its next slot. If the calling thread stalls for several seconds, every slot passed meanwhile is
- * polled at the next tick. Each source keeps its own sequence_number, starting at 1 (sflow_version_5.txt: per
- * source_id, separate from the flow samples').
+ * others spread over the following seconds. (hsflowd draws a random start per poller instead.) An interface found later
+ * is polled at its next slot. If the calling thread stalls for several seconds, every slot passed meanwhile is polled
+ * at the next tick. Each source keeps its own sequence_number, starting at 1 (sflow_version_5.txt: per source_id,
+ * separate from the flow samples').
  *
  * <p>Interfaces come from an RTM_GETLINK dump ({@link RtnlLinkDumper}) made once per second that has a due source;
  * ifSpeed and duplex from {@code /sys/class/net/NAME/{speed,duplex}} (paths built once per interface). Interfaces whose
  * dump carried no IFLA_STATS64 are skipped, and so are those whose ifIndex a VPP port's IF_COUNTERS report
- * ({@link SflowAgent#vppCountsInterface}: one port, one counters source, as hsflowd). A failed dump or unreadable
+ * ({@link Sink#vppCountsInterface}: one port, one counters source, as hsflowd). A failed dump or unreadable
  * /proc file is counted and logged once, and polling goes on. Interface polls allocate only the sysfs file streams;
  * host polls what {@link HostCounters} says.
  * Not thread-safe: call from one thread (the agent's module loop).
@@ -42,7 +41,25 @@ public final class CounterPoller implements AutoCloseable {
         Path duplex;
     }
 
-    private final SflowAgent agent;
+    /**
+     * Where the poller's samples go: the agent ({@code io.vecflow.hsflowd.SflowAgent} implements it), so that this
+     * module does not depend on the agent's package.
+     */
+    public interface Sink {
+        /**
+         * @param ifIndex an interface's ifIndex (u32)
+         * @return true when a VPP port's IF_COUNTERS already report it (the poller then sends none of its own)
+         */
+        boolean vppCountsInterface(long ifIndex);
+
+        /**
+         * @param s a counters sample (read during the call only)
+         * @return false if it could not be put into a datagram
+         */
+        boolean onCounterSample(CounterSample s);
+    }
+
+    private final Sink agent;
     private final int interval;
     private final RtnlLinkDumper dumper;
     private final HostCounters host;
@@ -67,7 +84,7 @@ public final class CounterPoller implements AutoCloseable {
      * @param startNanos {@link System#nanoTime()} of second 0
      * @throws IllegalArgumentException if {@code pollingSeconds < 1}
      */
-    public CounterPoller(SflowAgent agent, int pollingSeconds, RtnlLinkDumper dumper, HostCounters host,
+    public CounterPoller(Sink agent, int pollingSeconds, RtnlLinkDumper dumper, HostCounters host,
             Path sysClassNet, long startNanos) {
         if (pollingSeconds < 1) {
             throw new IllegalArgumentException("polling interval must be >= 1 s, got " + pollingSeconds);
@@ -82,12 +99,12 @@ public final class CounterPoller implements AutoCloseable {
 
     /**
      * Opens the poller the config asks for: none when {@code polling = 0} (counters off; VPP divides by zero on 0,
-     * fault 15 of the notes), else one on the host's /proc, /sys and the calling thread's network namespace.
+     * docs/netlink.md §6 rule 15), else one on the host's /proc, /sys and the calling thread's network namespace.
      *
      * @return the poller, or null when polling is off
      * @throws NetlinkException if the NETLINK_ROUTE socket cannot be opened
      */
-    public static CounterPoller open(HsflowdConfig config, SflowAgent agent) throws NetlinkException {
+    public static CounterPoller open(HsflowdConfig config, Sink agent) throws NetlinkException {
         if (config.polling <= 0) {
             return null;
         }

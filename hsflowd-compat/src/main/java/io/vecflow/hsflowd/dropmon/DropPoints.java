@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * Maps a NET_DM drop to an sFlow discard reason code (sflow_drops.txt; {@link DiscardReasons}) the way hsflowd's
- * mod_dropmon does (spec {@code netlink-channels.md} §5): three tables — Linux drop-reason names (REASON), devlink
+ * mod_dropmon does ({@code docs/netlink.md} §5): three tables — Linux drop-reason names (REASON), devlink
  * trap names and groups (HW_TRAP_NAME / HW_TRAP_GROUP_NAME), kernel symbols (SYMBOL) — each with exact entries
  * ({@code ==}, case-sensitive) and glob patterns ({@code *=}, case-insensitive, {@code *} and {@code ?}). The facts
  * (which name maps to which reason, which traps are not drops) are those of host-sflow's {@code dropPoints_rn.h},
@@ -26,7 +26,7 @@ import java.util.Map;
  *       IPV6DISABLED as "unknown"; here they map to tcp_ofomerge (344), dst_net_unknown (6) and ipv6disabled
  *       (326).</li>
  *   <li>DEV_HDR and TC_EGRESS map to 256 unknown rather than hsflowd's 33 / 36 (probable typos for 332 / 366, spec
- *       {@code sflow-v5.md} §7 recommendation); the reason string still travels in record 0:1042.</li>
+ *       {@code docs/sflow.md} §7 recommendation); the reason string still travels in record 0:1042.</li>
  *   <li>Pattern hits are not memoised into the exact table (hsflowd does, which grows without bound on arbitrary
  *       symbols); patterns are few and matched without allocating.</li>
  * </ul>
@@ -63,7 +63,7 @@ public final class DropPoints {
         for (String[] e : HW) {
             hw.add(e[0], e[1]);
         }
-        hw.add("*=vpp_*", "unknown"); // VPP error-drop traps (spec §5: 256 with the strings in 0:1041)
+        hw.add("*=vpp_*", "unknown"); // VPP error-drop traps (docs/netlink.md §5: 256 with the strings in 0:1041)
         if (hwUnknown) {
             hw.add("*=*", "unknown");
         }
@@ -275,11 +275,11 @@ public final class DropPoints {
         {"IPV6DISABLED", "ipv6disabled"}, // hsflowd: "ip6disabled" (not in its code table → unknown)
         {"NEIGH_CREATEFAIL", "unresolved_neigh"}, {"NEIGH_FAILED", "unresolved_neigh"},
         {"NEIGH_QUEUEFULL", "unresolved_neigh"}, {"NEIGH_DEAD", "unresolved_neigh"},
-        {"TC_EGRESS", "unknown"}, // hsflowd: tc_egress = 36 (sflow-v5.md §7: report 256 + the 0:1042 string)
+        {"TC_EGRESS", "unknown"}, // hsflowd: tc_egress = 36 (docs/sflow.md §7: report 256 + the 0:1042 string)
         {"QDISC_DROP", "traffic_shaping"}, {"CPU_BACKLOG", "cpu_backlog"}, {"XDP", "xdp"},
         {"TC_INGRESS", "tc_ingress"}, {"UNHANDLED_PROTO", "unhandled_proto"}, {"SKB_CSUM", "skb_csum"},
         {"SKB_GSO_SEG", "skb_gso_seg"}, {"SKB_UCOPY_FAULT", "skb_ucopy_fault"},
-        {"DEV_HDR", "unknown"}, // hsflowd: dev_hdr = 33 (sflow-v5.md §7)
+        {"DEV_HDR", "unknown"}, // hsflowd: dev_hdr = 33 (docs/sflow.md §7)
         {"DEV_READY", "dev_ready"}, {"FULL_RING", "no_buffer_space"}, {"NOMEM", "no_buffer_space"},
         {"HDR_TRUNC", "pkt_too_small"}, {"TAP_FILTER", "tap_filter"}, {"TAP_TXFILTER", "tap_txfilter"},
         {"ICMP_CSUM", "icmp_parsing"}, {"INVALID_PROTO", "invalid_proto"}, {"IP_INADDRERRORS", "host_unreachable"},

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * hsflowd's mod_dropmon without the sockets: turns NET_DM PACKET_ALERTs into sFlow discarded_packet samples (0:5,
  * sflow_drops.txt) and hands them to a {@link DiscardSink} (the agent's datagram builder).
  *
- * <p>Per alert (spec {@code netlink-channels.md} §4–§5, host-sflow {@code mod_dropmon.c}):
+ * <p>Per alert ({@code docs/netlink.md} §4–§5, host-sflow {@code mod_dropmon.c}):
  * <ol>
  *   <li>Reason: REASON string ({@code rn}); if that is missing or "unknown", the hardware trap name, then its group
  *       ({@code hw} / {@code hw_passive}); if still missing or unknown, the kernel symbol ({@code sw} /
@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  *       {@link #rateLimited()}, which is also the sample's cumulative {@code drops} field (as hsflowd).</li>
  *   <li>Sample: source_id 0:input ifIndex (hsflowd keys its notifier by input; 0:0 when the port is unknown), its own
  *       sequence per source from 1, input = IN_PORT ifindex (kernel nest or VPP's flat u32 — hsflowd reads the flat
- *       form as 0, spec §6 rule 14), output 0, reason code. Records in this order: 0:1 sampled_header
+ *       form as 0, docs/netlink.md §6 rule 14), output 0, reason code. Records in this order: 0:1 sampled_header
  *       (header_protocol 1 Ethernet, frame_length = max(ORIG_LEN, PAYLOAD length) + 4, stripped 4, header = PAYLOAD
  *       cut to TRUNC_LEN and to {@code headerBytes}), 0:1041 extended_hw_trap (group, trap) when a trap name is
  *       present, 0:1038 extended_function (symbol) when present, 0:1042 extended_linux_drop_reason when present,

@@ -1,7 +1,7 @@
 package io.vecflow.hsflowd.dropmon;
 
 /**
- * The {@code dropmon { ... }} block of hsflowd.conf, with hsflowd's defaults (spec {@code netlink-channels.md} §5
+ * The {@code dropmon { ... }} block of hsflowd.conf, with hsflowd's defaults ({@code docs/netlink.md} §5
  * "mod_dropmon"): start/force/sw/hw/rn on, hw_unknown/sw_passive/hw_passive off, limit 100 drops/s, max 100000
  * events/s, max_trip 2 s. vecflow adds {@code transport = genl|usersock} and {@code usersockGroup} (as for psample).
  * A plain mutable holder: the config parser fills it, {@link #validate()} checks ranges.
@@ -39,10 +39,10 @@ public final class DropmonSettings {
     /**
      * The settings of a parsed {@code dropmon { }} block (hsflowd.conf).
      *
-     * @param d the block as {@link io.vecflow.hsflowd.HsflowdConfig} parsed it
+     * @param d the block as {@link io.vecflow.hsflowd.config.HsflowdConfig} parsed it
      * @return settings with the same values (max above 2^31−1 is capped there: events per second)
      */
-    public static DropmonSettings from(io.vecflow.hsflowd.HsflowdConfig.Dropmon d) {
+    public static DropmonSettings from(io.vecflow.hsflowd.config.HsflowdConfig.Dropmon d) {
         DropmonSettings s = new DropmonSettings();
         s.start = d.start;
         s.force = d.force;
@@ -55,7 +55,7 @@ public final class DropmonSettings {
         s.hide = d.hide;
         s.limit = d.limit;
         s.max = (int) Math.min(Integer.MAX_VALUE, d.max);
-        s.maxTrip = io.vecflow.hsflowd.HsflowdConfig.Dropmon.MAX_TRIP_SECONDS;
+        s.maxTrip = io.vecflow.hsflowd.config.HsflowdConfig.Dropmon.MAX_TRIP_SECONDS;
         s.transport = d.transport;
         s.usersockGroup = d.usersockGroup;
         return s;

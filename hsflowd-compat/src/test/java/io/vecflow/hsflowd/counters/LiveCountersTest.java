@@ -2,8 +2,8 @@ package io.vecflow.hsflowd.counters;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.hsflowd.HsflowdConfig;
 import io.vecflow.hsflowd.SflowAgent;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.sflow.CounterRecords;
 import io.vecflow.sflow.CounterSample;
 import io.vecflow.sflow.DatagramHeader;

@@ -21,7 +21,7 @@ class DropPointsTest {
         assertThat(dp.reason("TCP_OFOMERGE")).isEqualTo(344);
         assertThat(dp.reason("IP_OUTNOROUTES")).isEqualTo(6);
         assertThat(dp.reason("IPV6DISABLED")).isEqualTo(326);
-        // hsflowd's 33 / 36 (sflow-v5.md §7): unknown plus the 0:1042 string
+        // hsflowd's 33 / 36 (docs/sflow.md §7): unknown plus the 0:1042 string
         assertThat(dp.reason("DEV_HDR")).isEqualTo(256);
         assertThat(dp.reason("TC_EGRESS")).isEqualTo(256);
         assertThat(dp.reason("no_socket")).as("exact names are case-sensitive; the catch-all takes it")

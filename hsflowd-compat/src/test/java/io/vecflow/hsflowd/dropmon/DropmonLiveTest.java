@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.vecflow.hsflowd.HsflowdConfig;
 import io.vecflow.hsflowd.SflowAgent;
+import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.netlink.GenlController;
 import io.vecflow.netlink.GenlFamilyNotFoundException;
 import io.vecflow.netlink.Netlink;
@@ -18,7 +18,6 @@ import io.vecflow.sflow.FlowSample;
 import io.vecflow.sflow.SflowDecodeException;
 import io.vecflow.sflow.SflowDecoder;
 import io.vecflow.sflow.SflowVisitor;
-import java.io.ByteArrayOutputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -40,8 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * End to end as root: a second socket sends hand-built NET_DM PACKET_ALERTs on NETLINK_USERSOCK, the dropmon daemon
  * turns them into 0:5 samples, the agent sends them to a UDP sink on 127.0.0.1; the datagram is decoded by our
- * SflowDecoder, checked byte by byte against the sflow_drops.txt / sflow-v5.md layout, and shown to tshark, which
- * decodes the datagram header but not the 0:5 sample (spec §6 rule 10).
+ * SflowDecoder, checked byte by byte against the sflow_drops.txt / docs/sflow.md layout, and shown to tshark, which
+ * decodes the datagram header but not the 0:5 sample (docs/netlink.md §6 rule 10).
  */
 class DropmonLiveTest {
     private static final int GROUP = 25;
@@ -114,7 +113,7 @@ class DropmonLiveTest {
                 "discard src 0:7 in 7 reason 256 hdr 128/1518 eth 8.0");
     }
 
-    /** sflow-v5.md §2 (header), §3 (0:5 fixed part), §5 (records), XDR big-endian with 4-byte padding. */
+    /** docs/sflow.md §2 (header), §3 (0:5 fixed part), §5 (records), XDR big-endian with 4-byte padding. */
     private static void layoutByteByByte(byte[] d) {
         ByteBuffer b = ByteBuffer.wrap(d);
         assertThat(b.getInt()).as("version").isEqualTo(5);
@@ -183,7 +182,10 @@ class DropmonLiveTest {
         return new String(s, StandardCharsets.US_ASCII);
     }
 
-    /** tshark 4.0 decodes the datagram header; it does not decode 0:5 (spec §6 rule 10), so the sample is opaque. */
+    /**
+     * tshark 4.0 decodes the datagram header; it does not decode 0:5 (docs/netlink.md §6 rule 10), so the sample is
+     * opaque.
+     */
     private static void judgedByTshark(byte[] datagram, Path tmp) throws Exception {
         Path pcap = tmp.resolve("discards.pcap");
         Files.write(pcap, pcap(datagram));

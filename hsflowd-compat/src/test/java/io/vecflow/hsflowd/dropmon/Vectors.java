@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * NET_DM PACKET_ALERT vectors built by hand from {@code include/uapi/linux/net_dropmon.h} and
- * {@code netlink-channels.md} §1/§4 (nlmsghdr 16 B, genlmsghdr 4 B, nlattr u16 len + u16 type, payload padded to 4),
+ * {@code docs/netlink.md} §1/§4 (nlmsghdr 16 B, genlmsghdr 4 B, nlattr u16 len + u16 type, payload padded to 4),
  * in the kernel convention (IN_PORT nested with NLA_F_NESTED = 0x8000) and VPP's (IN_PORT a flat u32).
  */
 final class Vectors {

@@ -1,6 +1,6 @@
 package io.vecflow.lab.out;
 
-import io.vecflow.collector.FlowSchema;
+import io.vecflow.collector.schema.FlowSchema;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,8 +12,9 @@ import java.util.Locale;
 
 /**
  * Writes lab results into ClickHouse over its HTTP interface: creates the database and the {@code lab_srlb},
- * {@code lab_sla} and {@code lab_clove} tables as the collector's {@link FlowSchema} defines them (rendered for the
- * server's version), then inserts rows as TabSeparated. The Load-balancer dashboard's "Lab" row reads them.
+ * {@code lab_sla} and {@code lab_clove} tables as {@link LabTables} defines them (rendered for the server's version
+ * by the collector's {@link FlowSchema}), then inserts rows as TabSeparated. The Load-balancer dashboard's "Lab" row
+ * reads them.
  */
 public final class LabClickHouse implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -39,8 +40,7 @@ public final class LabClickHouse implements AutoCloseable {
         this.database = database;
         FlowSchema.ServerFeatures f = FlowSchema.ServerFeatures.fromVersion(exec("SELECT version()").strip());
         exec("CREATE DATABASE IF NOT EXISTS " + database);
-        for (String t : List.of("lab_srlb", "lab_sla", "lab_clove")) {
-            FlowSchema.Table table = FlowSchema.table(t);
+        for (FlowSchema.Table table : LabTables.TABLES) {
             exec(FlowSchema.createTable(database, table, f, table.ttlDays()));
         }
     }
@@ -54,7 +54,7 @@ public final class LabClickHouse implements AutoCloseable {
      * @throws IllegalArgumentException when a row's width differs from the table's
      */
     public void insert(String table, List<List<Object>> rows) throws IOException {
-        FlowSchema.Table t = FlowSchema.table(table);
+        FlowSchema.Table t = LabTables.table(table);
         if (rows.isEmpty()) {
             return;
         }

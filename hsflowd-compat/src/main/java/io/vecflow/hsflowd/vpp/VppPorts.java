@@ -1,0 +1,84 @@
+package io.vecflow.hsflowd.vpp;
+
+import io.vecflow.common.LongObjectMap;
+import io.vecflow.hsflowd.config.HsflowdConfig;
+import io.vecflow.netlink.vpp.VppIfCounters;
+import io.vecflow.netlink.vpp.VppUsersock;
+
+/**
+ * The vpp module's port table (hsflowd mod_vpp, docs/netlink.md §5 "mod_vpp"; {@code vpp { ifOffset= osIndex= }}): VPP
+ * interface index → the sFlow ifIndex used for that port in flow and counter samples.
+ *
+ * <p>Mapping: with {@code osIndex=on} and a non-zero OSINDEX in the port's latest IF_COUNTERS, the Linux ifindex
+ * (docs/netlink.md §6 rule 7: samples and counters then use the same Linux ifIndex); otherwise {@code ifOffset + vpp
+ * index}. A VPP index never seen in IF_COUNTERS maps to {@code ifOffset + index} too (hsflowd would create a nameless
+ * port with ifIndex 0 — we keep a stable, documented number instead) and is counted in {@link #unknownLookups}. Note
+ * (docs/netlink.md §6 rule 12): PSAMPLE carries VPP's hw_if_index while IF_COUNTERS IFINDEX is the sw_if_index; both
+ * are looked up in the same table, which is right for hardware interfaces (where VPP's sflow runs) whose sw and hw
+ * indexes coincide.
+ *
+ * <p>Allocates only the first time a port is seen. Not thread-safe (the agent calls it under its lock).
+ */
+final class VppPorts {
+    /** One VPP port. */
+    static final class Port {
+        final long vppIndex;
+        long osIndex;
+        boolean hasOsIndex;
+        long dsIndex = -1;
+        /** dsIndex before the latest update, −1 for a new port. */
+        long previousDsIndex = -1;
+        final byte[] name = new byte[VppIfCounters.MAX_PORT_NAME];
+        int nameLength;
+
+        Port(long vppIndex) {
+            this.vppIndex = vppIndex;
+        }
+    }
+
+    private final long ifOffset;
+    private final boolean useOsIndex;
+    private final LongObjectMap<Port> ports = new LongObjectMap<>(64);
+    long unknownLookups;
+
+    VppPorts(HsflowdConfig.Vpp config) {
+        this.ifOffset = config.ifOffset;
+        this.useOsIndex = config.osIndex;
+    }
+
+    /** Updates (or creates) the port an IF_COUNTERS message describes; the caller checked IFINDEX is present. */
+    Port update(VppIfCounters c) {
+        Port p = ports.computeIfAbsent(c.ifIndex(), Port::new);
+        p.previousDsIndex = p.dsIndex;
+        p.hasOsIndex = c.has(VppUsersock.ATTR_OSINDEX);
+        p.osIndex = c.osIndex();
+        p.dsIndex = useOsIndex && p.hasOsIndex && p.osIndex != 0 ? p.osIndex : (ifOffset + p.vppIndex) & 0xFFFFFFFFL;
+        if (c.has(VppUsersock.ATTR_PORTNAME)) {
+            p.nameLength = c.portNameLength();
+            System.arraycopy(c.portName(), 0, p.name, 0, p.nameLength);
+        }
+        return p;
+    }
+
+    /**
+     * Maps a VPP interface index from a PSAMPLE message to the sFlow ifIndex; 0 (unknown) stays 0.
+     *
+     * @return the port's ifIndex, or {@code ifOffset + vppIndex} for a port not seen yet
+     */
+    long map(long vppIndex) {
+        if (vppIndex == 0) {
+            return 0;
+        }
+        Port p = ports.get(vppIndex);
+        if (p == null) {
+            unknownLookups++;
+            return (ifOffset + vppIndex) & 0xFFFFFFFFL;
+        }
+        return p.dsIndex;
+    }
+
+    /** Ports known. */
+    int size() {
+        return ports.size();
+    }
+}
