@@ -8,6 +8,7 @@ import io.vecflow.collector.inlet.KafkaRawSink;
 import io.vecflow.collector.inlet.Spooler;
 import io.vecflow.collector.inlet.UdpInlet;
 import io.vecflow.collector.outlet.KafkaOutlet;
+import io.vecflow.collector.schema.FlowSchema;
 import io.vecflow.collector.sink.FlowSink;
 import io.vecflow.collector.sink.RawSink;
 import io.vecflow.collector.sink.clickhouse.ClickHouseSink;
@@ -111,6 +112,11 @@ public final class Collector implements AutoCloseable {
         public boolean waitForServices = true;
         /** ClickHouse retention in days per table; tables not listed keep their default. */
         public java.util.Map<String, Integer> clickhouseTtlDays = new java.util.HashMap<>();
+        /**
+         * Tables defined outside the collector, created and migrated with its own (the {@code vecflow} command adds
+         * the lab's, so the dashboards' lab panels find their tables before a lab run has written to them).
+         */
+        public List<FlowSchema.Table> clickhouseExtraTables = List.of();
         /** JSON-lines output file, or null. */
         public Path jsonLines;
         /** Interval of agent_loss rows in ClickHouse, ms (default 10,000). */
@@ -174,6 +180,7 @@ public final class Collector implements AutoCloseable {
                     cs.flushMs = s.clickhouseFlushMs;
                     cs.maxPendingBytes = s.clickhouseMaxPendingBytes;
                     cs.ttlDays = s.clickhouseTtlDays;
+                    cs.extraTables = s.clickhouseExtraTables;
                     cs.autoFlush = !consume;
                     cs.waitForServer = s.waitForServices;
                     clickhouse = new ClickHouseSink(cs);

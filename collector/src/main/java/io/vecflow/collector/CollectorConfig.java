@@ -167,6 +167,10 @@ public final class CollectorConfig {
     @com.fasterxml.jackson.annotation.JsonIgnore
     private String text;
 
+    /** Tables defined outside the collector that it creates too (the lab's, added by the {@code vecflow} command). */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    private List<FlowSchema.Table> extraTables = List.of();
+
     /**
      * Reads and validates a configuration file.
      *
@@ -177,7 +181,21 @@ public final class CollectorConfig {
      * @throws IOException if the file cannot be read
      */
     public static CollectorConfig load(Path file) throws IOException {
-        return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+        return load(file, List.of());
+    }
+
+    /**
+     * Reads and validates a configuration file for a collector that also keeps tables defined outside the collector
+     * (the lab's, which the {@code vecflow} command adds): their names are valid {@code retention-days} keys.
+     *
+     * @param file the YAML file
+     * @param extraTables tables created and migrated next to the collector's own
+     * @return the configuration
+     * @throws IllegalArgumentException as {@link #load(Path)}
+     * @throws IOException if the file cannot be read
+     */
+    public static CollectorConfig load(Path file, List<FlowSchema.Table> extraTables) throws IOException {
+        return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString(), extraTables);
     }
 
     /**
@@ -189,6 +207,15 @@ public final class CollectorConfig {
      * @throws IllegalArgumentException as {@link #load}
      */
     public static CollectorConfig parse(String yaml, String source) {
+        return parse(yaml, source, List.of());
+    }
+
+    /**
+     * Parses and validates YAML text, with tables defined outside the collector (see {@link #load(Path, List)}).
+     *
+     * @throws IllegalArgumentException as {@link #load}
+     */
+    public static CollectorConfig parse(String yaml, String source, List<FlowSchema.Table> extraTables) {
         CollectorConfig c;
         try {
             c = yaml.isBlank() ? new CollectorConfig() : YAML.readValue(yaml, CollectorConfig.class);
@@ -206,6 +233,7 @@ public final class CollectorConfig {
             c.forward = c.forward == null ? new ArrayList<>() : c.forward;
             c.jsonLines = c.jsonLines == null ? "" : c.jsonLines;
             c.text = yaml;
+            c.extraTables = List.copyOf(extraTables);
         } catch (UnrecognizedPropertyException e) {
             throw new IllegalArgumentException(source + " line " + line(e.getLocation()) + ": unknown key '"
                     + path(e) + "' (known here: " + e.getKnownPropertyIds() + ")");
@@ -310,10 +338,12 @@ public final class CollectorConfig {
                 clickhouse.flushMs, "10..600000");
         check(source, clickhouse.maxPendingBytes >= 1 << 20, "clickhouse.max-pending-bytes",
                 clickhouse.maxPendingBytes, ">= 1048576");
+        List<FlowSchema.Table> tables = new ArrayList<>(FlowSchema.TABLES);
+        tables.addAll(extraTables);
         for (Map.Entry<String, Integer> e : clickhouse.retentionDays.entrySet()) {
-            boolean known = FlowSchema.TABLES.stream().anyMatch(t -> t.name().equals(e.getKey()));
+            boolean known = tables.stream().anyMatch(t -> t.name().equals(e.getKey()));
             check(source, known, "clickhouse.retention-days." + e.getKey(), e.getKey(), "a vecflow table ("
-                    + FlowSchema.TABLES.stream().map(FlowSchema.Table::name).toList() + ")");
+                    + tables.stream().map(FlowSchema.Table::name).toList() + ")");
             check(source, e.getValue() != null && e.getValue() >= 1 && e.getValue() <= 36_500,
                     "clickhouse.retention-days." + e.getKey(), e.getValue(), "1..36500");
         }
@@ -422,6 +452,7 @@ public final class CollectorConfig {
         s.clickhouseFlushMs = clickhouse.flushMs;
         s.clickhouseMaxPendingBytes = clickhouse.maxPendingBytes;
         s.clickhouseTtlDays = new LinkedHashMap<>(clickhouse.retentionDays);
+        s.clickhouseExtraTables = extraTables;
         s.jsonLines = jsonLines.isEmpty() ? null : Path.of(jsonLines);
         s.forwardTargets = List.copyOf(forward);
         s.allowPrefixes = List.copyOf(admission.allow);

@@ -5,13 +5,14 @@ import io.vecflow.collector.CollectorConfig;
 import io.vecflow.collector.decode.CollectorStats;
 import io.vecflow.collector.sink.FlowSink;
 import io.vecflow.collector.sink.RawSink;
+import io.vecflow.lab.out.LabTables;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code vecflow collector}: the sFlow collector. */
 @Command(name = "collector", mixinStandardHelpOptions = true, versionProvider = VecflowCommand.Version.class,
@@ -88,7 +89,9 @@ final class CollectorCommand implements Callable<Integer> {
         String source = config == null ? "(defaults)" : config.toString();
         CollectorConfig c;
         try {
-            c = config == null ? new CollectorConfig() : CollectorConfig.load(config);
+            // The lab's tables are created next to the collector's (the dashboards' lab panels read them).
+            c = config == null ? CollectorConfig.parse("", source, LabTables.TABLES)
+                    : CollectorConfig.load(config, LabTables.TABLES);
         } catch (java.nio.file.NoSuchFileException e) {
             throw new VecflowCommand.UsageException("--config " + config + ": no such file");
         } catch (java.io.IOException e) {

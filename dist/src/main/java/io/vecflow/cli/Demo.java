@@ -98,6 +98,7 @@ public final class Demo {
         cs.jsonLines = o.out.resolve("flows.jsonl");
         cs.clickhouseUrl = o.clickhouse;
         cs.clickhouseDatabase = o.clickhouseDatabase;
+        cs.clickhouseExtraTables = io.vecflow.lab.out.LabTables.TABLES;
         cs.clickhouseFlushMs = 500;
         cs.kafkaBootstrap = o.kafka;
         cs.kafkaRawTopic = o.kafkaTopic;

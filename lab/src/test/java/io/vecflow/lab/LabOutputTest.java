@@ -4,12 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vecflow.collector.sink.clickhouse.ClickHouseSink;
 import io.vecflow.lab.fabric.FabricSim.Scheme;
 import io.vecflow.lab.out.LabClickHouse;
+import io.vecflow.lab.out.LabTables;
 import io.vecflow.lab.out.Plots;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.net.URI;
 import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -161,5 +167,48 @@ class LabOutputTest {
         } finally {
             ch.exec("DROP DATABASE IF EXISTS " + URLEncoder.encode(db, StandardCharsets.UTF_8));
         }
+    }
+
+    /**
+     * A collector started by the {@code vecflow} command creates the lab's tables next to its own (they are lab's,
+     * handed to the collector as extra tables), so the Lab panels' queries run before any lab run.
+     */
+    @Test
+    void aCollectorWithTheLabTablesCreatesThemSoTheLabPanelsRunBeforeALabRun() throws Exception {
+        String db = "lab_coll_" + Long.toHexString(System.nanoTime() & 0xFFFFFFFL);
+        ClickHouseSink.Settings s = ClickHouseSink.Settings.of(clickhouseUrl());
+        s.database = db;
+        s.extraTables = LabTables.TABLES;
+        try (ClickHouseSink sink = new ClickHouseSink(s)) {
+            assertThat(sink.connected()).isTrue();
+            assertThat(query("SELECT name FROM system.tables WHERE database = '" + db + "' AND name LIKE 'lab_%' "
+                    + "ORDER BY name FORMAT TabSeparated").lines().toList())
+                    .containsExactly("lab_clove", "lab_sla", "lab_srlb");
+            JsonNode d = JSON.readTree(Path.of("..", "dashboards", "json", "vecflow", "load-balancer.json").toFile());
+            int queries = 0;
+            boolean inLab = false;
+            for (JsonNode p : d.path("panels")) {
+                if (p.path("type").asText().equals("row")) {
+                    inLab = p.path("title").asText().startsWith("Lab");
+                    continue;
+                }
+                for (JsonNode t : inLab ? p.path("targets") : JSON.createArrayNode()) {
+                    String sql = t.path("rawSql").asText().replace("${database}", db);
+                    query(sql + "\nFORMAT TabSeparated"); // runs: its tables and columns exist
+                    queries++;
+                }
+            }
+            assertThat(queries).as("Lab panel queries").isEqualTo(3);
+        } finally {
+            query("DROP DATABASE IF EXISTS " + db);
+        }
+    }
+
+    /** One statement over ClickHouse's HTTP interface; fails with the server's answer. */
+    private static String query(String sql) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(clickhouseUrl()))
+                .POST(HttpRequest.BodyPublishers.ofString(sql)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(sql + ": " + r.body()).isEqualTo(200);
+        return r.body();
     }
 }

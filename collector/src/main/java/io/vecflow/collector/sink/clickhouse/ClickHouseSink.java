@@ -82,6 +82,8 @@ public final class ClickHouseSink implements FlowSink {
         public boolean waitForServer = true;
         /** Retention in days per table name; tables not listed keep {@link FlowSchema.Table#ttlDays()}. */
         public Map<String, Integer> ttlDays = new HashMap<>();
+        /** Tables defined outside the collector (the lab's), created and migrated after the collector's own. */
+        public List<FlowSchema.Table> extraTables = List.of();
         /** How far back watermark queries look, days (default 7; the raw topic keeps one day). */
         public int watermarkLookbackDays = 7;
         /**
@@ -208,7 +210,7 @@ public final class ClickHouseSink implements FlowSink {
     private void connect() throws IOException {
         String version = queryString("SELECT version() FORMAT TabSeparated").trim();
         FlowSchema.ServerFeatures f = FlowSchema.ServerFeatures.fromVersion(version);
-        new SchemaMigrator(this, database, f, settings.ttlDays).migrate();
+        new SchemaMigrator(this, database, f, settings.ttlDays, settings.extraTables).migrate();
         this.features = f;
         if (!f.ttl()) {
             Retention r = new Retention(this, database, settings.ttlDays);

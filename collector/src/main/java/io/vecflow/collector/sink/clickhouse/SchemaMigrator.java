@@ -97,9 +97,11 @@ public final class SchemaMigrator {
     private final FlowSchema.ServerFeatures features;
     private final Map<String, Integer> ttlDays;
     private final List<String> applied = new ArrayList<>();
+    private final List<FlowSchema.Table> tables = new ArrayList<>(FlowSchema.TABLES);
 
     SchemaMigrator(ClickHouseSink sink, String database, FlowSchema.ServerFeatures features,
-            Map<String, Integer> ttlDays) {
+            Map<String, Integer> ttlDays, List<FlowSchema.Table> extraTables) {
+        tables.addAll(extraTables);
         this.sink = sink;
         this.db = database;
         this.features = features;
@@ -121,7 +123,7 @@ public final class SchemaMigrator {
             done.add(Integer.parseInt(r[0]));
         }
         runMigrations(done, true);
-        for (FlowSchema.Table t : FlowSchema.TABLES) {
+        for (FlowSchema.Table t : tables) {
             exec(FlowSchema.createTable(db, t, features, ttlDays.getOrDefault(t.name(), t.ttlDays())));
             for (String alter : FlowSchema.addMissingColumns(db, t, sink.columnsOf(t.name()), features)) {
                 exec(alter);
