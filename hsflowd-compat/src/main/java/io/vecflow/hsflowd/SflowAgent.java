@@ -72,13 +72,25 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
      *         the agent while still root: those sockets need CAP_SYS_ADMIN / CAP_NET_RAW.
      */
     public SflowAgent(HsflowdConfig config, InetAddress agentAddress) throws IOException {
+        this(config, agentAddress, System::nanoTime);
+    }
+
+    /**
+     * As {@link #SflowAgent(HsflowdConfig, InetAddress)} on a given monotonic clock: the 1 s flush of a datagram's
+     * oldest sample, the datagram uptime and the samplers' ownership lapse follow it.
+     *
+     * @param nanoClock nanoseconds, monotonic ({@link System#nanoTime()} in the daemon; tests step their own)
+     * @throws IOException as the two-argument constructor
+     */
+    public SflowAgent(HsflowdConfig config, InetAddress agentAddress, java.util.function.LongSupplier nanoClock)
+            throws IOException {
         this.config = config;
         this.agentAddress = agentAddress.getAddress();
         DatagramBuilder builder = new DatagramBuilder(config.datagramBytes, this.agentAddress, config.subAgentId);
         this.sender = new DatagramSender(config, builder.buffer().length);
-        this.pending = new PendingDatagram(builder, config.datagramBytes, config.subAgentId, sender);
+        this.pending = new PendingDatagram(builder, config.datagramBytes, config.subAgentId, sender, nanoClock);
         this.vpp = new VppModule(config, samplers, pending);
-        this.psample = new PsampleModule(config, samplers, pending, vpp);
+        this.psample = new PsampleModule(config, samplers, pending, vpp, nanoClock);
     }
 
     /**

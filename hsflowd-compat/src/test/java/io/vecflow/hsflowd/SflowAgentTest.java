@@ -423,36 +423,36 @@ class SflowAgentTest {
         assertThat(rx.datagrams.get(1).samples()).hasSize(1);
     }
 
+    /**
+     * A datagram goes out once its oldest sample is 1 s old on the agent's own clock (stepped here, so a stall of
+     * the test machine cannot move the window), and its uptime is that clock's milliseconds since the agent started.
+     */
     @Test
     void tickFlushesASampleOnceItIsOneSecondOld() throws Exception {
-        SflowAgent a = agent("psample { }");
-        long t0 = System.nanoTime();
-        a.onSample(1, 1, 2, 0, 64, RATE, frame(64, 11), 0, 64);
-        long lastEmptyTick = -1;
-        long sentBefore = -1;
-        long sentAfter = -1;
-        long deadline = t0 + 3_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            long before = System.nanoTime();
+        long[] now = {5_000_000_000L};
+        HsflowdConfig c = HsflowdConfig.parse("sflow {\n agentIP = 192.0.2.10\n sampling = 1\n psample { }\n"
+                + " collector { ip = 127.0.0.1 udpport = " + rx.port() + " }\n}\n");
+        SflowAgent a = new SflowAgent(c, InetAddress.getByName("192.0.2.10"), () -> now[0]);
+        open.add(a);
+        now[0] += 250_000_000L;
+        a.onSample(1, 1, 2, 0, 64, RATE, frame(64, 11), 0, 64); // the datagram's oldest sample, at 250 ms
+        for (long step : new long[] {1, 500_000_000L, 499_999_998L}) { // up to 1 ns before the sample is 1 s old
+            now[0] += step;
             a.tick();
-            long after = System.nanoTime();
-            if (a.datagramsSent() > 0) {
-                sentBefore = before;
-                sentAfter = after;
-                break;
-            }
-            lastEmptyTick = before;
-            Thread.sleep(10);
+            assertThat(a.datagramsSent()).as("at %d ns after the sample", now[0] - 5_250_000_000L).isZero();
         }
-        assertThat(sentAfter).as("tick sent the datagram within 3 s").isPositive();
-        assertThat((sentAfter - t0) / 1_000_000L).as("not before 1 s").isGreaterThanOrEqualTo(999L);
-        assertThat((sentBefore - t0) / 1_000_000L).as("soon after 1 s").isLessThan(1500L);
-        assertThat((lastEmptyTick - t0) / 1_000_000L).as("ticks before 1 s sent nothing").isGreaterThan(900L);
+        now[0] += 1;
+        a.tick();
+        assertThat(a.datagramsSent()).as("the sample is 1 s old").isEqualTo(1);
         assertThat(rx.awaitSamples(1, WAIT_MS)).isEqualTo(1);
+        assertThat(rx.datagrams.get(0).uptimeMs()).as("ms on the agent's clock since it started").isEqualTo(1250);
         // a later sample starts a new 1 s window
         a.onSample(1, 2, 2, 0, 64, RATE, frame(64, 11), 0, 64);
         a.tick();
         assertThat(a.datagramsSent()).isEqualTo(1);
+        now[0] += 1_000_000_000L;
+        a.tick();
+        assertThat(a.datagramsSent()).isEqualTo(2);
     }
 
     @Test

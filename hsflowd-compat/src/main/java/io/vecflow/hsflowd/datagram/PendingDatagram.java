@@ -10,7 +10,8 @@ import io.vecflow.sflow.FlowSampleEncoder;
  * The datagram being filled, which every module shares: samples go into one {@link DatagramBuilder}; the datagram is
  * sent ({@link DatagramSender}) when the next sample would not fit, or when its oldest sample is 1 s old
  * ({@link #tick()}). Datagram sequence numbers start at 1; uptime is ms since the agent (or its latest address) was
- * created, from {@link System#nanoTime()}, so wall-clock steps change neither uptime nor the 1 s flush.
+ * created, from a monotonic clock ({@link System#nanoTime()} unless one is given), so wall-clock steps change
+ * neither uptime nor the 1 s flush.
  * Allocation-free per sample. Not thread-safe (the agent calls it under its lock).
  */
 public final class PendingDatagram {
@@ -19,8 +20,9 @@ public final class PendingDatagram {
     private final int datagramBytes;
     private final long subAgentId;
     private final DatagramSender sender;
+    private final java.util.function.LongSupplier clock;
     private DatagramBuilder builder;
-    private long startNanos = System.nanoTime();
+    private long startNanos;
     private long datagramSequence;
     private long oldestSampleNanos;
     private long counterSamplesSent, counterSamplesRefused;
@@ -33,6 +35,18 @@ public final class PendingDatagram {
      * @param sender where finished datagrams go
      */
     public PendingDatagram(DatagramBuilder builder, int datagramBytes, long subAgentId, DatagramSender sender) {
+        this(builder, datagramBytes, subAgentId, sender, System::nanoTime);
+    }
+
+    /**
+     * As {@link #PendingDatagram(DatagramBuilder, int, long, DatagramSender)} on a given monotonic clock.
+     *
+     * @param clock nanoseconds, monotonic (tests pass their own to step time by events, not by sleeping)
+     */
+    public PendingDatagram(DatagramBuilder builder, int datagramBytes, long subAgentId, DatagramSender sender,
+            java.util.function.LongSupplier clock) {
+        this.clock = clock;
+        this.startNanos = clock.getAsLong();
         this.builder = builder;
         this.datagramBytes = datagramBytes;
         this.subAgentId = subAgentId;
@@ -54,7 +68,7 @@ public final class PendingDatagram {
         flush();
         builder = new DatagramBuilder(datagramBytes, agentAddress, subAgentId);
         datagramSequence = 0;
-        startNanos = System.nanoTime();
+        startNanos = clock.getAsLong();
     }
 
     /** Records {@code nowNanos} as the oldest sample's time when the datagram holds no sample yet. */
@@ -94,7 +108,7 @@ public final class PendingDatagram {
             }
         }
         if (builder.isEmpty()) {
-            oldestSampleNanos = System.nanoTime();
+            oldestSampleNanos = clock.getAsLong();
         }
         builder.addFlowSample(s);
         discardsSent++;
@@ -123,7 +137,7 @@ public final class PendingDatagram {
             }
         }
         if (wasEmpty) {
-            oldestSampleNanos = System.nanoTime();
+            oldestSampleNanos = clock.getAsLong();
         }
         counterSamplesSent++;
         return true;
@@ -143,7 +157,7 @@ public final class PendingDatagram {
             }
         }
         if (builder.sampleCount() == 1) {
-            oldestSampleNanos = System.nanoTime();
+            oldestSampleNanos = clock.getAsLong();
         }
         counterSamplesSent++;
         return true;
@@ -151,7 +165,7 @@ public final class PendingDatagram {
 
     /** Flushes the pending datagram if its oldest sample is at least 1 s old. Call at least every 100 ms. */
     public void tick() {
-        if (!builder.isEmpty() && System.nanoTime() - oldestSampleNanos >= 1_000_000_000L) {
+        if (!builder.isEmpty() && clock.getAsLong() - oldestSampleNanos >= 1_000_000_000L) {
             flush();
         }
     }
@@ -162,7 +176,7 @@ public final class PendingDatagram {
             return;
         }
         datagramSequence = (datagramSequence + 1) & U32;
-        int len = builder.finish(datagramSequence, ((System.nanoTime() - startNanos) / 1_000_000L) & U32);
+        int len = builder.finish(datagramSequence, ((clock.getAsLong() - startNanos) / 1_000_000L) & U32);
         sender.send(builder.buffer(), len);
         builder.reset();
     }

@@ -72,6 +72,7 @@ public final class PsampleModule {
     /** Last PSAMPLE GROUP_SEQ per (sample group, producer nlmsg_pid): key group << 32 | pid. */
     private final LongObjectMap<GroupSequence> groups = new LongObjectMap<>(8);
     private long rng = System.nanoTime() | 1;
+    private final java.util.function.LongSupplier clock;
     private long subSampledOut;
     private long samplesIn, samplesIgnored, sequenceGapDrops, samplesSent;
     private long duplicateSamples, producerRestarts;
@@ -95,8 +96,11 @@ public final class PsampleModule {
      * @param samplers the agent's per-source state
      * @param pending the datagram being filled
      * @param vpp the vpp module (VPP's groups 3/4, its port mapping and STATUS drops)
+     * @param clock monotonic nanoseconds (the samplers' ownership lapse)
      */
-    public PsampleModule(HsflowdConfig config, Samplers samplers, PendingDatagram pending, VppModule vpp) {
+    public PsampleModule(HsflowdConfig config, Samplers samplers, PendingDatagram pending, VppModule vpp,
+            java.util.function.LongSupplier clock) {
+        this.clock = clock;
         this.config = config;
         this.samplers = samplers;
         this.pending = pending;
@@ -216,7 +220,7 @@ public final class PsampleModule {
         }
         long ifIndex = ingress ? in : out;
         long gap = sequenceGap(group, pid, groupSeq);
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         SamplerState s = samplers.get(ifIndex);
         if ((s.vppPort && !vppGroup) || (s.ownerSet && s.ownerPid != pid
                 && now - s.ownerLastNanos < OWNER_LAPSE_MS * 1_000_000L)) {
