@@ -378,7 +378,8 @@ public final class CollectorConfig {
                     "a row sink for role outlet (clickhouse.url, json-lines or kafka.decoded-topic)");
         } else if (r == Collector.Role.ALL) {
             check(source, rowSink || !kafka.bootstrap.isBlank() || !forward.isEmpty(), "clickhouse.url",
-                    clickhouse.url, "a sink (clickhouse.url, json-lines, kafka.bootstrap, kafka.decoded-topic or forward)");
+                    clickhouse.url,
+                            "a sink (clickhouse.url, json-lines, kafka.bootstrap, kafka.decoded-topic or forward)");
         }
     }
 

@@ -14,7 +14,6 @@ import io.vecflow.collector.inlet.EpochNanos;
 import io.vecflow.collector.schema.FlowRow;
 import io.vecflow.collector.schema.FlowSchema;
 import io.vecflow.collector.sink.FlowSink;
-import io.vecflow.collector.sink.json.JsonLinesSink;
 import io.vecflow.sflow.DecodeError;
 import java.io.IOException;
 import java.net.DatagramSocket;

@@ -157,7 +157,8 @@ class DashboardQueriesTest {
                     }
                     int refresh = v.path("refresh").asInt(0);
                     if (refresh != 1 && refresh != 2) {
-                        problems.add(f + " variable " + name + ": refresh " + refresh + " (1 on load, 2 on time change)");
+                        problems.add(f + " variable " + name + ": refresh " + refresh
+                                + " (1 on load, 2 on time change)");
                     }
                 }
             }
@@ -230,7 +231,8 @@ class DashboardQueriesTest {
                         problems.add(where + ": reads flows or a rollup without the direction filter (a packet sampled "
                                 + "on ingress and egress would count twice): " + DIRECTION_FILTER);
                     }
-                    if (sql.strip().endsWith(";") || Pattern.compile("(?i)\\bFORMAT\\s+\\w+\\s*$").matcher(sql).find()) {
+                    if (sql.strip().endsWith(";") || Pattern.compile("(?i)\\bFORMAT\\s+\\w+\\s*$").matcher(sql)
+                            .find()) {
                         problems.add(where + ": rawSql ends with ; or FORMAT (the plugin chooses the format)");
                     }
                     sqls.add(sql);
@@ -285,8 +287,10 @@ class DashboardQueriesTest {
      * egress is counted once by default (variable {@code direction}, README "Dashboards").
      */
     static final String DIRECTION_FILTER = "(toString(Direction) IN (${direction:singlequote}) OR ('once' IN "
-            + "(${direction:singlequote}) AND (Direction != 'egress' OR (AgentAddress, SubAgentId, InIf) NOT IN (SELECT "
-            + "AgentAddress, SubAgentId, InIf FROM ${database}.flows_1h WHERE TimeReceived >= toStartOfHour($__fromTime) "
+            + "(${direction:singlequote}) AND (Direction != 'egress' OR (AgentAddress, SubAgentId, InIf) NOT IN "
+                    + "(SELECT "
+            + "AgentAddress, SubAgentId, InIf FROM ${database}.flows_1h WHERE TimeReceived >= "
+                    + "toStartOfHour($__fromTime) "
             + "AND TimeReceived <= $__toTime AND Direction = 'ingress'))))";
 
     /** Panels that read flows but count stored rows, not traffic: a packet sampled twice is stored twice. */
@@ -309,7 +313,8 @@ class DashboardQueriesTest {
             String before = sql.substring(Math.max(0, join.start() - 40), join.start());
             if (!strictness.matcher(before).matches()) {
                 out.add("a JOIN without ALL strictness ('" + before.strip().replaceAll("\\s+", " ")
-                        + " JOIN'; ANY joins changed meaning in 20.1, use ALL INNER/LEFT JOIN with a unique right side)");
+                        + " JOIN'; ANY joins changed meaning in 20.1, use ALL INNER/LEFT JOIN with a unique right "
+                                + "side)");
             }
         }
         Map<String, String> refused = new LinkedHashMap<>();
@@ -334,8 +339,10 @@ class DashboardQueriesTest {
         assertThat(versionDependentConstructs("SELECT 1 FROM a ANY LEFT JOIN b USING (t)")).hasSize(1);
         assertThat(versionDependentConstructs("SELECT 1 FROM a INNER JOIN b USING (t)")).hasSize(1);
         assertThat(versionDependentConstructs("SELECT 1 FROM a LEFT SEMI JOIN b USING (t)")).hasSize(2);
-        assertThat(versionDependentConstructs("SELECT 1 FROM (SELECT 1)\nALL INNER JOIN (\n SELECT 1) USING (t)")).isEmpty();
-        assertThat(versionDependentConstructs("SELECT 1 FROM a ALL LEFT OUTER JOIN b USING (t) CROSS JOIN c")).isEmpty();
+        assertThat(versionDependentConstructs("SELECT 1 FROM (SELECT 1)\nALL INNER JOIN (\n SELECT 1) USING (t)"))
+                .isEmpty();
+        assertThat(versionDependentConstructs("SELECT 1 FROM a ALL LEFT OUTER JOIN b USING (t) CROSS JOIN c"))
+                .isEmpty();
         assertThat(versionDependentConstructs("SELECT sum(x) OVER (PARTITION BY y) FROM t SETTINGS max_threads = 1"))
                 .hasSize(2);
     }
@@ -942,7 +949,8 @@ class DashboardQueriesTest {
      */
     static String lbFixture(String db) {
         StringBuilder sb = new StringBuilder("INSERT INTO " + db + ".lb_decisions (TimeReceived, AgentAddress, "
-                + "Algorithm, VIP, VIPPort, Proto, Backend, ChoiceIndex, Decision, Policy, PolicyMetric, Flows) VALUES ");
+                + "Algorithm, VIP, VIPPort, Proto, Backend, ChoiceIndex, Decision, Policy, PolicyMetric, Flows) "
+                        + "VALUES ");
         long now = Instant.now().getEpochSecond();
         String agent = "IPv6StringToNum('::ffff:10.9.9.9')";
         List<String> rows = new ArrayList<>();
@@ -977,7 +985,8 @@ class DashboardQueriesTest {
         for (int k = 0; k < 10; k++) {
             long t = now - 60L * k - 5;
             long n = 10 - k; // cumulative: older rows hold less
-            rows.add("(toDateTime(" + t + "), " + agent + ", 'srlb', 0, IPv6StringToNum('" + SRLB_VIP + "'), 443, 6, 0, "
+            rows.add("(toDateTime(" + t + "), " + agent + ", 'srlb', 0, IPv6StringToNum('" + SRLB_VIP
+                    + "'), 443, 6, 0, "
                     + "IPv6StringToNum('::'), " + 30 * n + ", " + 20 * n + ", " + 10 * n + ", " + 10 * n + ", "
                     + 300 * n + ", 0)");
             for (int b = 1; b <= 2; b++) {

@@ -300,7 +300,8 @@ class FaultToleranceTest {
     @Test
     void agentsRowsKeepTheirCountsThroughAFailedInsert() throws Exception {
         String db = db("agents");
-        try (ClickHouseSink sink = new ClickHouseSink(TestSupport.clickhouseUrl(), "default", "", db, 1000, 3_600_000)) {
+        try (ClickHouseSink sink = new ClickHouseSink(TestSupport.clickhouseUrl(), "default", "", db, 1000,
+                3_600_000)) {
             CollectorStats st = new CollectorStats();
             DatagramProcessor p = new DatagramProcessor(st.decode, st, List.of(), List.of());
             LossRecorder rec = new LossRecorder(st.loss, sink, 0);
@@ -337,7 +338,8 @@ class FaultToleranceTest {
     @Test
     void anAgentsInsertThatLandedButReportedFailureIsNotWrittenTwice() throws Exception {
         String db = db("agentsunsure");
-        try (ClickHouseSink sink = new ClickHouseSink(TestSupport.clickhouseUrl(), "default", "", db, 1000, 3_600_000)) {
+        try (ClickHouseSink sink = new ClickHouseSink(TestSupport.clickhouseUrl(), "default", "", db, 1000,
+                3_600_000)) {
             CollectorStats st = new CollectorStats();
             DatagramProcessor p = new DatagramProcessor(st.decode, st, List.of(), List.of());
             LossRecorder rec = new LossRecorder(st.loss, sink, 0);

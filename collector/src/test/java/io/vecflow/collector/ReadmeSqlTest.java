@@ -96,7 +96,8 @@ class ReadmeSqlTest {
             ClickHouseSinkTestSupport.query("INSERT INTO " + db + ".flows_kafka (time_received, sample_type, "
                     + "discard_reason, discard_reason_name) SELECT toDateTime(1780000000), 1, 258, 'acl'");
             String got = ClickHouseSinkTestSupport.query("SELECT toUnixTimestamp(TimeReceived), TimeReceivedNanos, "
-                    + (f.ipv6Type() ? "toString(AgentAddress)" : "IPv6NumToString(AgentAddress)") + ", SampleSequence, SampleType, DiscardReason, "
+                    + (f.ipv6Type() ? "toString(AgentAddress)" : "IPv6NumToString(AgentAddress)")
+                            + ", SampleSequence, SampleType, DiscardReason, "
                     + "SrcPort, IPTTL, DstASPath, Bytes, Packets, DstPort FROM " + db + ".flows FORMAT TSV");
             assertThat(got).isEqualTo("1780000000\t1780000000123456789\t::ffff:192.0.2.1\t4000000000\t0\t0\t443\t64\t"
                     + "[65001,4200000000]\t1500\t1\t0\n");

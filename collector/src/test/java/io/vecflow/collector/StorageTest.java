@@ -9,7 +9,6 @@ import io.vecflow.collector.schema.FlowSchema;
 import io.vecflow.collector.sink.clickhouse.ClickHouseSink;
 import io.vecflow.collector.sink.clickhouse.ClickHouseSinkTestSupport;
 import io.vecflow.collector.sink.clickhouse.RowBinaryWriterTest;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -336,7 +335,8 @@ class StorageTest {
         ClickHouseSinkTestSupport.query(FlowSchema.createTable(db, new FlowSchema.Table("flows", old, "MergeTree",
                 "toYYYYMMDD(TimeReceived)", "(TimeReceived, AgentAddress, InIf, OutIf)", 15), f, 15));
         ClickHouseSinkTestSupport.query(FlowSchema.createTable(db, new FlowSchema.Table("agent_loss",
-                FlowSchema.AGENTS, "MergeTree", "toYYYYMMDD(TimeReceived)", "(AgentAddress, TimeReceived)", 90), f, 90));
+                FlowSchema.AGENTS, "MergeTree", "toYYYYMMDD(TimeReceived)", "(AgentAddress, TimeReceived)", 90), f,
+                        90));
         ClickHouseSinkTestSupport.query("INSERT INTO " + db + ".flows (TimeReceived, SampleType, DiscardReason, "
                 + "Bytes, Packets, SamplingRate) VALUES (now(), 0, 0, 100, 1, 10), (now(), 0, 0, 200, 1, 10), "
                 + "(now(), 1, 258, 60, 1, 1)");

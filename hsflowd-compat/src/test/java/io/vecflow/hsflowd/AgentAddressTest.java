@@ -65,11 +65,14 @@ class AgentAddressTest {
         assertThat(pick(null, List.of(), null, l.subList(0, 2))).isEqualTo("127.0.0.1@lo:priority");
         assertThat(pick(null, List.of(), null, List.of(new LocalAddress(2, "eth0",
                 InetAddress.getByName("2001:db8::9"), 64, false, false, false)))).isNull();
-        assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n agent.cidr = 10.0.0.0/40\n collector { ip = 127.0.0.1 }\n}"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("line 2").hasMessageContaining("prefix length must be 0..32, found '40'");
+        assertThatThrownBy(() ->
+                HsflowdConfig.parse("sflow {\n agent.cidr = 10.0.0.0/40\n collector { ip = 127.0.0.1 }\n}"))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("line 2")
+                        .hasMessageContaining("prefix length must be 0..32, found '40'");
         HsflowdConfig c = HsflowdConfig.parse("sflow {\n agent.cidr = 10.0.0.0/8\n agent.cidr = !10.9.0.0/16\n"
                 + " collector { ip = 127.0.0.1 }\n}");
-        assertThat(c.agentCidrs).extracting(HsflowdConfig.AgentCidr::text).containsExactly("10.0.0.0/8", "!10.9.0.0/16");
+        assertThat(c.agentCidrs).extracting(HsflowdConfig.AgentCidr::text).containsExactly("10.0.0.0/8",
+                "!10.9.0.0/16");
         assertThat(HsflowdConfig.parse(c.describe()).agentCidrs).extracting(HsflowdConfig.AgentCidr::text)
                 .containsExactly("10.0.0.0/8", "!10.9.0.0/16");
     }

@@ -22,7 +22,8 @@ class AgentAllocationTest {
         assertThat(mx.isThreadAllocatedMemorySupported()).isTrue();
         mx.setThreadAllocatedMemoryEnabled(true);
         try (UdpReceiver rx = new UdpReceiver()) {
-            HsflowdConfig c = HsflowdConfig.parse("sflow { sampling = 100 collector { ip = 127.0.0.1 udpport = " + rx.port()
+            HsflowdConfig c = HsflowdConfig.parse("sflow { sampling = 100 collector { ip = 127.0.0.1 udpport = "
+                    + rx.port()
                     + " } psample { group = 1 egress = on } }");
             try (SflowAgent a = new SflowAgent(c, InetAddress.getByName("10.0.0.1"))) {
                 byte[] data = SflowAgentTest.frame(256, 1);

@@ -98,9 +98,11 @@ class LbDecisionAgentTest {
         assertThat(b.getInt(28 + 8 + 40)).isEqualTo(1);
         assertThat(HsflowdConfig.parse("sflow { collector { ip = 127.0.0.1 } psample { } }").psample.lbEnterprise)
                 .isEqualTo(LbDecisionRecord.DEFAULT_ENTERPRISE).isEqualTo(32473);
-        assertThatThrownBy(() -> HsflowdConfig.parse("sflow { collector { ip = 127.0.0.1 } psample { lbEnterprise = 0 } }"))
+        assertThatThrownBy(() ->
+                HsflowdConfig.parse("sflow { collector { ip = 127.0.0.1 } psample { lbEnterprise = 0 } }"))
                 .hasMessageContaining("lbEnterprise").hasMessageContaining("out of range 1..1048575");
-        assertThatThrownBy(() -> HsflowdConfig.parse("sflow { collector { ip = 127.0.0.1 } psample { lbEnterprise = 1048576 } }"))
+        assertThatThrownBy(() ->
+                HsflowdConfig.parse("sflow { collector { ip = 127.0.0.1 } psample { lbEnterprise = 1048576 } }"))
                 .hasMessageContaining("out of range 1..1048575");
     }
 }

@@ -86,7 +86,9 @@ public final class LossTracker {
         long lastSeq = -1, lastUptime = -1;
         /** The in-order position before the latest restart, until the datagram after it is judged; -1 = none. */
         long prevSeq = -1, prevUptime = -1;
-        /** Recent datagrams as {@code seq << 32 | uptime} in slot {@code seq % RECENT}; valid where recentMask is set. */
+        /**
+         * Recent datagrams as {@code seq << 32 | uptime} in slot {@code seq % RECENT}; valid where recentMask is set.
+         */
         final long[] recent = new long[RECENT];
         /** Content fingerprints of the recent datagrams (length and last bytes), same slots. */
         final long[] recentPrint = new long[RECENT];

@@ -410,7 +410,8 @@ public final class Admission {
             } else if (now > b.last) {
                 long elapsed = now - b.last;
                 b.last = now;
-                b.tokens = elapsed >= fullAfterNanos || elapsed < 0 /* overflowed */ ? capacity : Math.min(capacity, b.tokens + elapsed * rate);
+                b.tokens = elapsed >= fullAfterNanos || elapsed < 0 /* overflowed */ ? capacity : Math.min(capacity,
+                        b.tokens + elapsed * rate);
             }
             if (b.tokens >= NANOS) {
                 b.tokens -= NANOS;

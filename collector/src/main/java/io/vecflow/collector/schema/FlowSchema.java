@@ -374,7 +374,8 @@ public final class FlowSchema {
                     new Column("IfSpeed", Type.UINT64),
                     new Column("IfType", Type.UINT32),
                     new Column("IfOperUp", Type.UINT8)),
-                    "ReplacingMergeTree(TimeReceived)", "toYYYYMM(TimeReceived)", "(AgentAddress, SubAgentId, IfIndex)", 31),
+                    "ReplacingMergeTree(TimeReceived)", "toYYYYMM(TimeReceived)", "(AgentAddress, SubAgentId, IfIndex)",
+                            31),
             new Table("flows_1m", ROLLUP, "SummingMergeTree((Bytes, Packets, Samples))", "toYYYYMMDD(TimeReceived)",
                     "(" + ROLLUP_KEY + ")", 7),
             new Table("flows_5m", ROLLUP, "SummingMergeTree((Bytes, Packets, Samples))", "toYYYYMM(TimeReceived)",
@@ -399,7 +400,8 @@ public final class FlowSchema {
                     "SELECT TimeReceived, AgentAddress, SubAgentId, Datagrams FROM {db}.agents "
                             + "WHERE SampleFamily = 255"),
             new View("interfaces_mv", "interfaces",
-                    "SELECT TimeReceived, AgentAddress, SubAgentId, IfIndex, toString(IfName) AS IfName, IfSpeed, IfType, "
+                    "SELECT TimeReceived, AgentAddress, SubAgentId, IfIndex, toString(IfName) AS IfName, IfSpeed, "
+                            + "IfType, "
                             + "IfOperUp "
                             + "FROM {db}.if_counters"));
 

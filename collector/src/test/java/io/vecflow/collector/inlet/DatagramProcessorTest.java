@@ -55,7 +55,8 @@ class DatagramProcessorTest {
     @Test
     void aSampleThatFailsInsideItsLengthIsCountedOnceAndTheNextSamplesAreStored() {
         byte[] d = datagram(1, 1000, flowSample(1, record(SWITCH, 10, 1, 11, 2)),
-                flowSample(2, recordWithLength(SWITCH, 100, 10, 1, 11, 2)), flowSample(3, record(SWITCH, 20, 1, 21, 2)));
+                flowSample(2, recordWithLength(SWITCH, 100, 10, 1, 11, 2)), flowSample(3, record(SWITCH, 20, 1, 21,
+                        2)));
         assertThat(p.process(d, 0, d.length, 1L, PEER, 6343)).as("the datagram reached its end").isNull();
         assertThat(rows.rows()).extracting(r -> r.sampleSequence).containsExactly(1L, 3L);
         assertThat(rows.rows()).extracting(r -> r.datagramIncomplete).containsOnly(false);

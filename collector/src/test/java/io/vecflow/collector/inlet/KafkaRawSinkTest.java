@@ -105,7 +105,8 @@ public class KafkaRawSinkTest {
             ByteBuffer.wrap(p).putInt(i); // distinct
             payloads.add(p);
             ns[i] = base + i * 1_000_003L + (i % 7);
-            peers[i] = TestSupport.addr16(i % 2 == 0 ? "127.0.0." + (1 + i % 200) : "2001:db8::" + Integer.toHexString(i));
+            peers[i] = TestSupport.addr16(i % 2 == 0 ? "127.0.0." + (1 + i % 200) : "2001:db8::"
+                    + Integer.toHexString(i));
             ports[i] = i == 0 ? 65535 : 1024 + i;
         }
         byte[] scratch = new byte[2048];

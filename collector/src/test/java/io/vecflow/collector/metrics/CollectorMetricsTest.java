@@ -36,7 +36,8 @@ class CollectorMetricsTest {
             assertThat(text).contains("vecflow_collector_datagrams_total 30.0")
                     .contains("vecflow_collector_datagrams_truncated_total 0.0")
                     .contains("vecflow_collector_decode_errors_total{kind=\"NOT_SFLOW_V5\",level=\"datagram\"} 5.0")
-                    .contains("vecflow_collector_decode_errors_total{kind=\"LENGTH_OUT_OF_BOUNDS\",level=\"sample\"} 0.0")
+                    .contains("vecflow_collector_decode_errors_total{kind=\"LENGTH_OUT_OF_BOUNDS\",level=\"sample\"} "
+                            + "0.0")
                     .contains("vecflow_collector_counter_samples_total 144.0") // 142 expanded + 2 compact
                     .contains("vecflow_agent_datagrams_total{agent=")
                     .contains("vecflow_agent_samples_total{agent=")

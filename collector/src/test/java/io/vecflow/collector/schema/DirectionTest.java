@@ -75,9 +75,10 @@ public class DirectionTest {
     /**
      * A database created before Direction existed — flows, drops and rollups without it, the rollups keyed without
      * it, the old views, migrations 1–3 applied — holding an ingress, an egress and an undefined flow sample and one
-     * discard; flows_1h already altered by a start that stopped there (its old view left in place). The sink's start migrates it: flows and drops rows get their direction from the DEFAULT, the rollups
-     * keep their sums (old rows: undefined) with Direction appended to the key, and the re-created views pass new
-     * rows on with their direction, which the rollups no longer merge across. A second start changes nothing.
+     * discard; flows_1h already altered by a start that stopped there (its old view left in place). The sink's start
+     * migrates it: flows and drops rows get their direction from the DEFAULT, the rollups keep their sums (old rows:
+     * undefined) with Direction appended to the key, and the re-created views pass new rows on with their direction,
+     * which the rollups no longer merge across. A second start changes nothing.
      */
     @Test
     void aDatabaseFromBeforeDirectionMigratesWithoutLosingARow() throws Exception {
@@ -149,7 +150,8 @@ public class DirectionTest {
             for (String r : List.of("flows_1m", "flows_5m", "flows_1h")) {
                 ClickHouseSinkTestSupport.query("OPTIMIZE TABLE " + db + "." + r + " FINAL");
                 assertThat(q("SELECT toString(Direction), count(), sum(Bytes), sum(Samples) FROM " + db + "." + r
-                        + " WHERE InIf = 1 AND OutIf = 2 AND Vlan = 809 GROUP BY Direction ORDER BY Direction FORMAT TSV"))
+                        + " WHERE InIf = 1 AND OutIf = 2 AND Vlan = 809 GROUP BY Direction ORDER BY Direction FORMAT "
+                                + "TSV"))
                         .as(r).isEqualTo("ingress\t1\t1000\t1\negress\t1\t1000\t1");
                 assertThat(q("SELECT sum(Samples) FROM " + db + "." + r)).as(r)
                         .isEqualTo(q("SELECT count() FROM " + db + ".flows"));

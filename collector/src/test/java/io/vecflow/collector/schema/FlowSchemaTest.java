@@ -54,7 +54,8 @@ class FlowSchemaTest {
         for (String c : List.of("AgentAddress", "PeerAddress", "SrcAddr", "DstAddr")) {
             assertThat(ddl).contains("\n    " + c + " FixedString(16),\n");
         }
-        assertThat(ddl).contains("\n    TimeReceived DateTime,\n").contains("\n    SRv6Segments Array(FixedString(16)),\n")
+        assertThat(ddl).contains("\n    TimeReceived DateTime,\n")
+                .contains("\n    SRv6Segments Array(FixedString(16)),\n")
                 .endsWith("ENGINE = MergeTree\nPARTITION BY toYYYYMMDD(TimeReceived)\n"
                         + "ORDER BY (TimeReceived, AgentAddress, InIf, OutIf)");
     }
@@ -121,7 +122,8 @@ class FlowSchemaTest {
             for (String t : List.of("flows_1m", "flows_5m", "flows_1h")) {
                 assertThat(FlowSchema.createTable("db", FlowSchema.table(t), f, 7)).as(t + " on " + v)
                         .contains("\n    ForwardingStatus UInt8,\n    " + direction + ",\n")
-                        .contains("\nORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, "
+                        .contains("\nORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, "
+                                + "Proto, "
                                 + "SrcAS, DstAS, ForwardingStatus, Direction)");
             }
         }

@@ -303,7 +303,8 @@ public final class DropPoints {
         {"acl_sample", ""}, {"acl_trap", ""}, {"parser_error_drops", ""}, {"eapol", ""},
         // trap names
         {"source_mac_is_multicast", "src_mac_is_multicast"}, {"vlan_tag_mismatch", "vlan_tag_mismatch"},
-        {"ingress_vlan_filter", "ingress_vlan_filter"}, {"ingress_spanning_tree_filter", "ingress_spanning_tree_filter"},
+        {"ingress_vlan_filter", "ingress_vlan_filter"}, {"ingress_spanning_tree_filter",
+                "ingress_spanning_tree_filter"},
         {"port_list_is_empty", "port_list_is_empty"}, {"port_loopback_filter", "port_loopback_filter"},
         {"blackhole_route", "blackhole_route"}, {"ttl_value_is_too_small", "ttl_exceeded"},
         {"tail_drop", "no_buffer_space"}, {"non_ip", "non_ip"}, {"uc_dip_over_mc_dmac", "uc_dip_over_mc_dmac"},

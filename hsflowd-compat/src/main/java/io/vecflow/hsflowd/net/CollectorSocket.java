@@ -30,8 +30,9 @@ import java.nio.charset.StandardCharsets;
  *       applications (Documentation/networking/vrf.rst) and fails at once for an unknown device (ENODEV).</li>
  * </ul>
  * Both may need root (setns: CAP_SYS_ADMIN; SO_BINDTODEVICE: CAP_NET_RAW before Linux 5.7, none since for a socket
- * not yet bound to a device), so the agent opens these sockets in its constructor, before the privilege drop; a socket keeps its namespace and device binding afterwards. The socket is
- * not re-opened after errors (that would need root again): a failed send is counted and the next one is tried.
+ * not yet bound to a device), so the agent opens these sockets in its constructor, before the privilege drop; a socket
+ * keeps its namespace and device binding afterwards. The socket is not re-opened after errors (that would need root
+ * again): a failed send is counted and the next one is tried.
  *
  * <p>Send path: {@link #send} copies the datagram into a native buffer allocated once and calls {@code sendto}
  * with a socket address built once, with {@code MSG_DONTWAIT} (a full socket buffer drops the datagram instead of

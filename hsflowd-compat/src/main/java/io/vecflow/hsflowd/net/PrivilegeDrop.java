@@ -70,7 +70,8 @@ public final class PrivilegeDrop {
     private static final MethodHandle GETRESGID = handle("getresgid", FunctionDescriptor.of(C_INT, PTR, PTR, PTR));
 
     private static MethodHandle handle(String name, FunctionDescriptor fd) {
-        MemorySegment sym = LIBC.find(name).orElseThrow(() -> new UnsatisfiedLinkError("libc symbol not found: " + name));
+        MemorySegment sym = LIBC.find(name).orElseThrow(() -> new UnsatisfiedLinkError("libc symbol not found: "
+                + name));
         return LINKER.downcallHandle(sym, fd, CAPTURE);
     }
 
@@ -144,7 +145,8 @@ public final class PrivilegeDrop {
             MemorySegment st = a.allocate(CALL_STATE);
             int euid = (int) GETEUID.invokeExact(st);
             if (euid != 0) {
-                return new Result(user, euid, -1, false, "not started as root (euid " + euid + "): no privilege to drop");
+                return new Result(user, euid, -1, false, "not started as root (euid " + euid
+                        + "): no privilege to drop");
             }
             MemorySegment pw = (MemorySegment) GETPWNAM.invokeExact(st, a.allocateFrom(user, StandardCharsets.UTF_8));
             if (pw.equals(MemorySegment.NULL)) {
@@ -186,7 +188,8 @@ public final class PrivilegeDrop {
             }
         }
         if ((int) SETUID.invokeExact(st, 0) == 0) {
-            throw new PrivilegeDropException("after dropping to " + user + ", setuid(0) succeeded: root can be regained");
+            throw new PrivilegeDropException("after dropping to " + user
+                    + ", setuid(0) succeeded: root can be regained");
         }
         List<String> problems = threadProblems(uid, gid);
         if (!problems.isEmpty()) {

@@ -284,9 +284,12 @@ class HsflowdConfFilesTest {
     /** Broken files: the exact message, which starts with the exact line. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-            unclosed-block.conf      | 2 | `'sflow {' opened here is never closed: unexpected end of file (a '}' is missing; the last block to close, 'collector {' of line 4, took the '}' at line 6)`
-            unclosed-sflow.conf      | 2 | `'sflow {' opened here is never closed: unexpected end of file (a '}' is missing)`
-            extra-close.conf         | 2 | `this '}' closes the 'sflow {' block of line 1, yet 'psample' follows at line 3 (one '}' too many?)`
+            unclosed-block.conf      | 2 | `'sflow {' opened here is never closed: unexpected end of file (a '}' is \
+            missing; the last block to close, 'collector {' of line 4, took the '}' at line 6)`
+            unclosed-sflow.conf      | 2 | `'sflow {' opened here is never closed: unexpected end of file (a '}' is \
+            missing)`
+            extra-close.conf         | 2 | `this '}' closes the 'sflow {' block of line 1, yet 'psample' follows at \
+            line 3 (one '}' too many?)`
             bad-number.conf          | 3 | `sampling: '1O00' is not a number`
             header-bytes-range.conf  | 3 | `headerBytes: 512 is out of range 1..256`
             datagram-bytes-range.conf | 4 | `datagramBytes: 9000 is out of range 200..8192`
@@ -295,19 +298,26 @@ class HsflowdConfFilesTest {
             speed-sampling-range.conf | 3 | `sampling.10G: 10000001 is out of range 0..10000000`
             bad-ipv4.conf            | 4 | `ip: '10.0.0.256' is not an address (IPv4 parts are 0..255, found '256')`
             bad-ipv6.conf            | 2 | `ip: '2001:db8::g1' is not an address (not a valid IPv6 address)`
-            bad-agentip.conf         | 2 | `agentIP: '192.168.1' is not an address (an IPv4 address has 4 dot-separated parts)`
-            bad-cidr-prefix.conf     | 2 | `agent.cidr: '10.0.0.0/33' is not a CIDR: the prefix length must be 0..32, found '33'`
-            bad-cidr-noslash.conf    | 3 | `agent.cidr: '10.0.0.0' is not a CIDR (ADDRESS/BITS, e.g. 10.0.0.0/8 or 2001:db8::/32, '!' in front to exclude)`
-            bad-cidr-address.conf    | 3 | `agent.cidr: '10.0.300.0/24' is not a CIDR: '10.0.300.0': IPv4 parts are 0..255, found '300'`
+            bad-agentip.conf         | 2 | `agentIP: '192.168.1' is not an address (an IPv4 address has 4 \
+            dot-separated parts)`
+            bad-cidr-prefix.conf     | 2 | `agent.cidr: '10.0.0.0/33' is not a CIDR: the prefix length must be \
+            0..32, found '33'`
+            bad-cidr-noslash.conf    | 3 | `agent.cidr: '10.0.0.0' is not a CIDR (ADDRESS/BITS, e.g. 10.0.0.0/8 or \
+            2001:db8::/32, '!' in front to exclude)`
+            bad-cidr-address.conf    | 3 | `agent.cidr: '10.0.300.0/24' is not a CIDR: '10.0.300.0': IPv4 parts are \
+            0..255, found '300'`
             bad-udpport.conf         | 2 | `udpport: 0 is out of range 1..65535`
             bad-onoff.conf           | 4 | `start: 'maybe' is not on/off`
             dropmon-limit-range.conf | 3 | `limit: 20000 is out of range 1..10000`
-            bad-regex.conf           | 3 | `hide: 'vpp_(ip4' is not a valid regular expression: Unclosed group at index 8`
-            bad-dev.conf             | 2 | `dev: 'a-very-long-vrf-name' is not an interface name (1..15 characters, no '/', ':' or spaces)`
+            bad-regex.conf           | 3 | `hide: 'vpp_(ip4' is not a valid regular expression: Unclosed group at \
+            index 8`
+            bad-dev.conf             | 2 | `dev: 'a-very-long-vrf-name' is not an interface name (1..15 characters, \
+            no '/', ':' or spaces)`
             bad-uuid.conf            | 2 | `uuid: '1234' is not a UUID (32 hex digits, as 8-4-4-4-12)`
             too-deep.conf            | 3 | `'c {' nests too deep: hsflowd.conf has at most 3 levels of blocks`
             no-collector.conf        | 2 | `no collector { ip = ... } block in 'sflow {': nowhere to send datagrams`
-            two-sflow-blocks.conf    | 4 | `a second 'sflow {' block (the first opens at line 1): put every setting in one`
+            two-sflow-blocks.conf    | 4 | `a second 'sflow {' block (the first opens at line 1): put every setting \
+            in one`
             missing-value.conf       | 3 | `missing value for 'polling'`
             vpp-ifoffset-range.conf  | 3 | `ifOffset: 4294967296 is out of range 0..4294967295`
             transport.conf           | 3 | `transport: must be genl or usersock, got 'netlink'`

@@ -166,7 +166,8 @@ class HsflowdConfigTest {
 
     @Test
     void missingEqualsNamesTheKeysLineEvenWhenTheNextTokenIsOnTheNextLine() {
-        assertThatThrownBy(() -> HsflowdConfig.parse("sflow {\n  sampling\n  polling = 20\n  collector { ip = 1.2.3.4 }\n}"))
+        assertThatThrownBy(() ->
+                HsflowdConfig.parse("sflow {\n  sampling\n  polling = 20\n  collector { ip = 1.2.3.4 }\n}"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("line 2:")
                 .hasMessageContaining("missing value for 'sampling'");
@@ -174,7 +175,8 @@ class HsflowdConfigTest {
 
     @Test
     void equalsIsASeparatorAsInHsflowd() throws Exception {
-        HsflowdConfig c = HsflowdConfig.parse("sflow {\n  polling 10\n  sampling=20\n  collector { ip 1.2.3.4 udpport 6344 }\n}");
+        HsflowdConfig c =
+                HsflowdConfig.parse("sflow {\n  polling 10\n  sampling=20\n  collector { ip 1.2.3.4 udpport 6344 }\n}");
         assertThat(c.polling).isEqualTo(10);
         assertThat(c.sampling).isEqualTo(20);
         assertThat(c.collectors.get(0).udpPort).isEqualTo(6344);

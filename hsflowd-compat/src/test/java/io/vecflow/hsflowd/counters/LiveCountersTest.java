@@ -280,7 +280,8 @@ class LiveCountersTest {
             CounterRecords.IfCounters c = s.records.ifCounters;
             String[] r = rows.get(i);
             List<Long> expected = new ArrayList<>(List.of(0L, s.sourceIdIndex, s.sequenceNumber, c.ifIndex, c.ifType,
-                    c.ifSpeed, c.ifDirection, c.ifStatus & 1, c.ifStatus >> 1 & 1, c.inOctets, c.inUcastPkts & 0xFFFFFFFFL,
+                    c.ifSpeed, c.ifDirection, c.ifStatus & 1, c.ifStatus >> 1 & 1, c.inOctets,
+                            c.inUcastPkts & 0xFFFFFFFFL,
                     c.inMulticastPkts, c.inBroadcastPkts, c.inDiscards, c.inErrors, c.inUnknownProtos, c.outOctets,
                     c.outUcastPkts, c.outMulticastPkts, c.outBroadcastPkts, c.outDiscards, c.outErrors,
                     c.promiscuousMode));

@@ -240,7 +240,8 @@ class DropmonLiveTest {
             missing = catchThrowableOfType(GenlFamilyNotFoundException.class,
                     () -> GenlController.resolve(sock, "vfNoSuchFamily"));
         }
-        assertThat(DropmonDaemon.missingFamily(missing)).hasCause(missing).hasMessageEndingWith("generic netlink family "
+        assertThat(DropmonDaemon.missingFamily(missing)).hasCause(missing)
+                .hasMessageEndingWith("generic netlink family "
                 + "\"NET_DM\" is not available on this kernel: load it with `modprobe drop_monitor`, or set "
                 + "`dropmon { transport = usersock }` in hsflowd.conf");
         // and on this kernel: genl opens where NET_DM is registered, else fails with that message

@@ -230,7 +230,8 @@ public final class ClickHouseSink implements FlowSink {
             try {
                 connect();
                 if (System.nanoTime() - t0 > 2_000_000_000L) {
-                    log.info("ClickHouse at {} reached after {} s", settings.url, (System.nanoTime() - t0) / 1_000_000_000L);
+                    log.info("ClickHouse at {} reached after {} s", settings.url,
+                            (System.nanoTime() - t0) / 1_000_000_000L);
                 }
                 warn.reset("connect");
                 return;
@@ -727,7 +728,9 @@ public final class ClickHouseSink implements FlowSink {
         }
     }
 
-    /** The greatest IngestOffset stored per stream in a table, looking back from {@code sinceSeconds} (0 = lookback). */
+    /**
+     * The greatest IngestOffset stored per stream in a table, looking back from {@code sinceSeconds} (0 = lookback).
+     */
     StreamOffsets storedMax(String qualified, long[] streams, long sinceSeconds) throws IOException {
         StringBuilder in = new StringBuilder();
         for (long s : streams) {

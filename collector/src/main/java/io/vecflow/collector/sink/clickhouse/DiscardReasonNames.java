@@ -18,6 +18,7 @@ final class DiscardReasonNames {
 
     /** @return the reason's name as UTF-8 (cached for codes below 1024; encoded on each call above). */
     static byte[] utf8(long code) {
-        return code >= 0 && code < CACHED ? NAMES[(int) code] : DiscardReasons.name(code).getBytes(StandardCharsets.UTF_8);
+        return code >= 0 && code < CACHED ? NAMES[(int) code] : DiscardReasons.name(code)
+                .getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -80,8 +80,8 @@ public final class ForwardSink implements RawSink {
      *
      * @param targets at least one target, each as {@link #parseTarget(String)} reads it ({@code host:port},
      *     {@code a.b.c.d:port}, {@code [v6]:port})
-     * @throws IllegalArgumentException if the list is empty, an entry does not parse or resolve, or two entries name the
-     *     same address and port; the message names the entry and its position (1-based)
+     * @throws IllegalArgumentException if the list is empty, an entry does not parse or resolve, or two entries name
+     * the     same address and port; the message names the entry and its position (1-based)
      * @throws IOException if a channel cannot be opened or connected (the message names the target); channels already
      *     opened are closed
      */
@@ -164,8 +164,8 @@ public final class ForwardSink implements RawSink {
 
     /**
      * Reads one forward target: {@code host:port}, {@code a.b.c.d:port} or {@code [ipv6]:port} (IPv6 in brackets, as
-     * in RFC 3986 URIs; a numeric zone index may follow {@code %}). Surrounding white space is ignored. A host name is resolved
-     * now (first address).
+     * in RFC 3986 URIs; a numeric zone index may follow {@code %}). Surrounding white space is ignored. A host name is
+     * resolved now (first address).
      *
      * @param text the target
      * @return the resolved address

@@ -11,10 +11,10 @@ import java.util.Arrays;
 
 /**
  * Encodes a {@link FlowRow} as a {@code vecflow.flow.v1.FlowMessage} (protobuf wire format; the schema is
- * {@code collector/src/main/proto/vecflow/flow/v1/flow.proto}, documented in {@code collector/src/main/proto/README.md}),
- * the value of each record on the decoded Kafka topic. Written with protobuf-java's {@link CodedOutputStream}: no
- * generated classes (the build has no protoc), the field numbers are the constants below and must match the
- * {@code .proto} (FlowProtobufTest parses the file and fails when they disagree).
+ * {@code collector/src/main/proto/vecflow/flow/v1/flow.proto}, documented in {@code
+ * collector/src/main/proto/README.md}), the value of each record on the decoded Kafka topic. Written with
+ * protobuf-java's {@link CodedOutputStream}: no generated classes (the build has no protoc), the field numbers are the
+ * constants below and must match the {@code .proto} (FlowProtobufTest parses the file and fails when they disagree).
  *
  * <p>Proto3 rules: a field whose value is 0 (or an empty AS path, or no discard reason name) is not written; fields
  * are written in field-number order, the AS path packed, so the output is byte for byte what protobuf-java itself
@@ -43,7 +43,8 @@ public final class FlowProtobuf {
 
     /**
      * Upper bound of one encoded message (bytes): 60 fields of at most 2-byte tag + 10-byte varint, six 16-byte
-     * addresses, a reason name, 16 SRv6 segments, and a full AS path ({@link FlowRow#MAX_AS_PATH} × 5 bytes + tag and length).
+     * addresses, a reason name, 16 SRv6 segments, and a full AS path ({@link FlowRow#MAX_AS_PATH} × 5 bytes + tag and
+     * length).
      */
     public static final int MAX_ENCODED_BYTES = 60 * 12 + 6 * 19 + 64 + FlowRow.MAX_AS_PATH * 5 + 8
             + FlowRow.MAX_SRV6_SEGMENTS * 19;
@@ -183,7 +184,10 @@ public final class FlowProtobuf {
         return Arrays.copyOf(out.buf, out.size);
     }
 
-    /** @return the reusable buffer holding the last message from offset 0 ({@link #size()} bytes); overwritten by the next encode. */
+    /**
+     * @return the reusable buffer holding the last message from offset 0 ({@link #size()} bytes); overwritten by the
+     * next encode.
+     */
     public byte[] buffer() {
         return out.buf;
     }

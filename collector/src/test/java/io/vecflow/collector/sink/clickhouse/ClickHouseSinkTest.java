@@ -15,8 +15,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ClickHouseSink} against the real test ClickHouse (18.16 on the test machines; {@code VECFLOW_TEST_CLICKHOUSE_URL},
- * started by scripts/test.sh). Each run uses its own database, dropped at the end.
+ * {@link ClickHouseSink} against the real test ClickHouse (18.16 on the test machines; {@code
+ * VECFLOW_TEST_CLICKHOUSE_URL}, started by scripts/test.sh). Each run uses its own database, dropped at the end.
  */
 class ClickHouseSinkTest {
     private static final Duration WAIT = Duration.ofSeconds(15);
@@ -78,9 +78,11 @@ class ClickHouseSinkTest {
     }
 
     static final String SELECT = "toUInt32(TimeReceived), TimeReceivedNanos, IPv6NumToString(AgentAddress), "
-            + "IPv6NumToString(PeerAddress), SubAgentId, DatagramSequence, SampleSequence, SourceIdType, SourceIdIndex, "
+            + "IPv6NumToString(PeerAddress), SubAgentId, DatagramSequence, SampleSequence, SourceIdType, "
+                    + "SourceIdIndex, "
             + "SamplingRate, SamplePool, Drops, InIfFormat, InIf, OutIfFormat, OutIf, HeaderProtocol, FrameLength, "
-            + "SrcMAC, DstMAC, Vlan, EType, IPv6NumToString(SrcAddr), IPv6NumToString(DstAddr), Proto, SrcPort, DstPort, "
+            + "SrcMAC, DstMAC, Vlan, EType, IPv6NumToString(SrcAddr), IPv6NumToString(DstAddr), Proto, SrcPort, "
+                    + "DstPort, "
             + "TCPFlags, IPTos, IPTTL, Bytes, Packets";
 
     /** @return the TabSeparated line ClickHouse should return for {@link #SELECT} of this row. */

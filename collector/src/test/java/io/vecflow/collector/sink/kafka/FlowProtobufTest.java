@@ -29,14 +29,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link FlowProtobuf} against {@code flow.proto}: the descriptor is built from the file itself ({@link ProtoFile}), and
- * the file must declare exactly the fields of {@link #FIELDS} (name, number, type, repeated) — so the .proto, this
- * table, the encoder's constants and {@link FlowSchema#FLOWS} cannot disagree without a failure. Rows are encoded, parsed
- * back with protobuf-java's {@link DynamicMessage} and every field compared with the row.
+ * {@link FlowProtobuf} against {@code flow.proto}: the descriptor is built from the file itself ({@link ProtoFile}),
+ * and the file must declare exactly the fields of {@link #FIELDS} (name, number, type, repeated) — so the .proto, this
+ * table, the encoder's constants and {@link FlowSchema#FLOWS} cannot disagree without a failure. Rows are encoded,
+ * parsed back with protobuf-java's {@link DynamicMessage} and every field compared with the row.
  */
 class FlowProtobufTest {
     /** One expected field: .proto name, number, type, repeated, and how its value follows from a row. */
-    record Field(String name, int number, FieldDescriptor.Type type, boolean repeated, Function<FlowRow, Object> value) {}
+    record Field(String name, int number, FieldDescriptor.Type type, boolean repeated, Function<FlowRow,
+            Object> value) {}
 
     private static Field u32(String name, int number, ToLongFunction<FlowRow> v) {
         return new Field(name, number, FieldDescriptor.Type.UINT32, false, r -> v.applyAsLong(r) & 0xFFFFFFFFL);
@@ -301,7 +302,8 @@ class FlowProtobufTest {
             if (i >= 2) {
                 assertThat(m.getField(descriptor.findFieldByName("discard_reason_name")))
                         .isEqualTo(i % 2 == 0 ? "acl" : "code 2415919105");
-                assertThat(m.getField(descriptor.findFieldByName("forwarding_status"))).isEqualTo(i % 2 == 0 ? 130 : 128);
+                assertThat(m.getField(descriptor.findFieldByName("forwarding_status"))).isEqualTo(i % 2 == 0 ? 130
+                        : 128);
             } else {
                 assertThat(m.hasField(descriptor.findFieldByName("discard_reason_name"))).isFalse();
                 assertThat(m.hasField(descriptor.findFieldByName("sample_type"))).as("FLOW is the default").isFalse();

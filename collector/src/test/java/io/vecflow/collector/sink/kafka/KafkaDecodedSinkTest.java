@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link KafkaDecodedSink} against the real test broker ({@code VECFLOW_TEST_KAFKA}; fails when it is not set): rows
- * go in through the sink from several threads, come back through a {@link org.apache.kafka.clients.consumer.KafkaConsumer}
- * and are parsed with the descriptor read from {@code flow.proto}. Each run uses its own topics, deleted at the end.
+ * go in through the sink from several threads, come back through a {@link
+ * org.apache.kafka.clients.consumer.KafkaConsumer} and are parsed with the descriptor read from {@code flow.proto}.
+ * Each run uses its own topics, deleted at the end.
  */
 class KafkaDecodedSinkTest {
     private static String bootstrap;
