@@ -130,6 +130,71 @@ class ArchitectureTest {
         }
     }
 
+    /**
+     * The packages of a module in layers, lowest first: a class may use its own package and packages of lower layers
+     * only (so two packages of one layer do not know each other), and every package of the module is listed.
+     */
+    private static List<String> layering(Module m, List<List<String>> layers) {
+        Map<String, Integer> layerOf = new TreeMap<>();
+        for (int i = 0; i < layers.size(); i++) {
+            for (String p : layers.get(i)) {
+                layerOf.put(p.isEmpty() ? m.rootPackage : m.rootPackage + "." + p, i);
+            }
+        }
+        List<String> out = new ArrayList<>();
+        Set<String> unlisted = new TreeSet<>();
+        for (JavaClass c : MAIN.get(m)) {
+            Integer from = layerOf.get(c.getPackageName());
+            if (from == null) {
+                unlisted.add(c.getPackageName());
+                continue;
+            }
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                String pkg = d.getTargetClass().getBaseComponentType().getPackageName();
+                Integer to = layerOf.get(pkg);
+                if (to != null && !pkg.equals(c.getPackageName()) && to >= from) {
+                    out.add(c.getName() + " (layer " + from + ") uses " + d.getTargetClass().getName() + " (layer "
+                            + to + "): " + d.getDescription());
+                }
+            }
+        }
+        unlisted.forEach(p -> out.add(p + " is in no layer of " + m.dir));
+        return out;
+    }
+
+    /**
+     * The collector after Akvorado's inlet/outlet split with one schema: the schema at the bottom, the sink
+     * contracts, decoding, the sinks, then the two roles (which do not know each other), the lifecycle, and the
+     * metrics that read a running collector.
+     */
+    @Test
+    void collectorLayers() {
+        assertThat(layering(Module.COLLECTOR, List.of(
+                List.of("schema"),
+                List.of("sink"),
+                List.of("decode"),
+                List.of("sink.clickhouse", "sink.kafka", "sink.json", "sink.forward"),
+                List.of("inlet", "outlet"),
+                List.of(""),
+                List.of("metrics")))).isEmpty();
+    }
+
+    /**
+     * The agent: hsflowd.conf at the bottom, then sockets and the counter sources, the shared datagram, the vpp and
+     * psample modules, the agent itself, and dropmon (whose daemon feeds an agent).
+     */
+    @Test
+    void hsflowdLayers() {
+        assertThat(layering(Module.HSFLOWD, List.of(
+                List.of("config"),
+                List.of("net", "counters"),
+                List.of("datagram"),
+                List.of("vpp"),
+                List.of("psample"),
+                List.of(""),
+                List.of("dropmon")))).isEmpty();
+    }
+
     /** No package of the main code takes part in a cycle with another (every package its own slice). */
     @Test
     void mainPackagesHaveNoCycles() {
