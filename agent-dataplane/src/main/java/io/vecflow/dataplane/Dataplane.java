@@ -641,6 +641,11 @@ public final class Dataplane implements AutoCloseable {
         return List.copyOf(discardFifos);
     }
 
+    /** @return the feature arcs every worker's graph holds, in registration order. */
+    public List<FeatureArc> featureArcs() {
+        return List.of(deviceInput, ip4Unicast, ip6Unicast, interfaceOutput, errorDrop);
+    }
+
     /** @return the workers. */
     public List<Worker> workers() {
         return List.copyOf(workers);
