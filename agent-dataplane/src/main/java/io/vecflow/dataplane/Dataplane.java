@@ -1,12 +1,33 @@
 package io.vecflow.dataplane;
 
 import io.vecflow.dataplane.control.DataplaneControl.Direction;
-import io.vecflow.dataplane.fib.Forwarding;
-import io.vecflow.dataplane.lb.LbNode;
-import io.vecflow.dataplane.lb.LoadBalancer;
-import io.vecflow.dataplane.port.Port;
-import io.vecflow.dataplane.port.PortCounters;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.FeatureArc;
+import io.vecflow.dataplane.graph.Graph;
+import io.vecflow.dataplane.graph.Node;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.lb.LbNode;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.sflow.SampleFifo;
+import io.vecflow.dataplane.plugins.sflow.SflowMainThread;
+import io.vecflow.dataplane.plugins.sflow.SflowNode;
+import io.vecflow.dataplane.port.PcapReplayPort;
 import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.dataplane.vnet.error.DropNode;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.error.ErrorDropNode;
+import io.vecflow.dataplane.vnet.ethernet.EthernetInputNode;
+import io.vecflow.dataplane.vnet.ethernet.L2XconnectNode;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceOutputNode;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
+import io.vecflow.dataplane.vnet.interfaces.Port;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
+import io.vecflow.dataplane.vnet.interfaces.PortInputNode;
+import io.vecflow.dataplane.vnet.interfaces.PortOutputNode;
+import io.vecflow.dataplane.vnet.ip.IpInputNode;
+import io.vecflow.dataplane.vnet.ip.IpLookupNode;
+import io.vecflow.dataplane.vnet.ip.IpRewriteNode;
 import io.vecflow.netlink.netdm.NetDmEmitter;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import io.vecflow.netlink.vpp.VppUsersockEmitter;
@@ -35,7 +56,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>With {@link Topology#lb} set, the Maglev load balancer's {@code lb4}/{@code lb6} nodes ({@link LbNode}) are
  * registered as the ip4-unicast/ip6-unicast arcs' features and enabled on every routed port while VIPs of that family
  * exist; an encapsulated packet leaves the lb node for the lookup node of its outer family. With {@link Topology#clove}
- * set, the CLOVE vSwitch's {@code clove4} ({@link io.vecflow.dataplane.lb.CloveNode}: Geneve/VXLAN encap per flowlet,
+ * set, the CLOVE vSwitch's {@code clove4} ({@link io.vecflow.dataplane.plugins.clove.CloveNode}: Geneve/VXLAN encap per flowlet,
  * decap, ECN relay) is an ip4-unicast feature on every routed port, ahead of lb4, and the {@code clove-probe} input
  * node sends path-discovery probes from worker 0.
  */
@@ -109,9 +130,9 @@ public final class Dataplane implements AutoCloseable {
         /** Maglev load-balancer settings, or null for none (then the lb commands answer "no load balancer"). */
         public LoadBalancer.Settings lb;
         /** SRLB server-agent settings, or null for none ({@code srlb-sa6} on ip6-unicast, lb.md §3). */
-        public io.vecflow.dataplane.lb.SrlbAgent.Settings srlbAgent;
+        public io.vecflow.dataplane.plugins.srlb.SrlbAgent.Settings srlbAgent;
         /** CLOVE vSwitch settings, or null for none ({@code clove4} on ip4-unicast + {@code clove-probe}, lb.md §4). */
-        public io.vecflow.dataplane.lb.Clove.Settings clove;
+        public io.vecflow.dataplane.plugins.clove.Clove.Settings clove;
     }
 
     /** Totals over all workers, read while running or after. */
@@ -126,8 +147,8 @@ public final class Dataplane implements AutoCloseable {
     private final FeatureArc ip4Unicast;
     private final FeatureArc ip6Unicast;
     private final LoadBalancer lb;
-    private final io.vecflow.dataplane.lb.SrlbAgent srlbAgent;
-    private final io.vecflow.dataplane.lb.Clove clove;
+    private final io.vecflow.dataplane.plugins.srlb.SrlbAgent srlbAgent;
+    private final io.vecflow.dataplane.plugins.clove.Clove clove;
     private final FeatureArc interfaceOutput = new FeatureArc("interface-output", PortOutputNode.NAME,
             SflowNode.EGRESS);
     private final FeatureArc errorDrop = new FeatureArc("error-drop", DropNode.NAME, SflowNode.DROP);
@@ -185,10 +206,10 @@ public final class Dataplane implements AutoCloseable {
             t.lb.workers = t.workers;
         }
         this.lb = t.lb == null ? null : new LoadBalancer(t.lb);
-        this.clove = t.clove == null ? null : new io.vecflow.dataplane.lb.Clove(t.clove);
+        this.clove = t.clove == null ? null : new io.vecflow.dataplane.plugins.clove.Clove(t.clove);
         List<String> ip4Features = new ArrayList<>();
         if (clove != null) {
-            ip4Features.add(io.vecflow.dataplane.lb.CloveNode.NAME);
+            ip4Features.add(io.vecflow.dataplane.plugins.clove.CloveNode.NAME);
         }
         if (lb != null) {
             ip4Features.add(LbNode.IP4);
@@ -197,13 +218,13 @@ public final class Dataplane implements AutoCloseable {
         if (t.srlbAgent != null) {
             t.srlbAgent.workers = t.workers;
         }
-        this.srlbAgent = t.srlbAgent == null ? null : new io.vecflow.dataplane.lb.SrlbAgent(t.srlbAgent);
+        this.srlbAgent = t.srlbAgent == null ? null : new io.vecflow.dataplane.plugins.srlb.SrlbAgent(t.srlbAgent);
         List<String> ip6Features = new ArrayList<>();
         if (lb != null) {
             ip6Features.add(LbNode.IP6);
         }
         if (srlbAgent != null) {
-            ip6Features.add(io.vecflow.dataplane.lb.SrlbAgentNode.NAME);
+            ip6Features.add(io.vecflow.dataplane.plugins.srlb.SrlbAgentNode.NAME);
         }
         this.ip6Unicast = new FeatureArc("ip6-unicast", IpLookupNode.IP6, ip6Features.toArray(String[]::new));
         Port[] ports = interfaces.ports().toArray(Port[]::new);
@@ -240,20 +261,20 @@ public final class Dataplane implements AutoCloseable {
                         ip6Unicast, forwarding, interfaces));
             }
             if (srlbAgent != null) {
-                g.register(io.vecflow.dataplane.lb.SrlbAgentNode.NAME, i -> new io.vecflow.dataplane.lb.SrlbAgentNode(
+                g.register(io.vecflow.dataplane.plugins.srlb.SrlbAgentNode.NAME, i -> new io.vecflow.dataplane.plugins.srlb.SrlbAgentNode(
                         srlbAgent, i, BufferPool.DEFAULT_BUFFER_BYTES, ip6Unicast));
                 if (t.workers > 1) { // applies the state changes other workers hand over (SrlbAgent "Several workers")
-                    g.register(io.vecflow.dataplane.lb.SrlbAgentHandoffNode.NAME, i ->
-                            new io.vecflow.dataplane.lb.SrlbAgentHandoffNode(srlbAgent, i,
+                    g.register(io.vecflow.dataplane.plugins.srlb.SrlbAgentHandoffNode.NAME, i ->
+                            new io.vecflow.dataplane.plugins.srlb.SrlbAgentHandoffNode(srlbAgent, i,
                                     BufferPool.DEFAULT_BUFFER_BYTES));
                 }
             }
             if (clove != null) {
-                g.register(io.vecflow.dataplane.lb.CloveNode.NAME, i -> new io.vecflow.dataplane.lb.CloveNode(clove,
+                g.register(io.vecflow.dataplane.plugins.clove.CloveNode.NAME, i -> new io.vecflow.dataplane.plugins.clove.CloveNode(clove,
                         BufferPool.DEFAULT_BUFFER_BYTES, ip4Unicast));
                 int worker = w;
-                g.register(io.vecflow.dataplane.lb.CloveProbeNode.NAME,
-                        i -> new io.vecflow.dataplane.lb.CloveProbeNode(clove, worker));
+                g.register(io.vecflow.dataplane.plugins.clove.CloveProbeNode.NAME,
+                        i -> new io.vecflow.dataplane.plugins.clove.CloveProbeNode(clove, worker));
             }
             workers.add(new Worker(w, g, new BufferPool(t.buffersPerWorker, BufferPool.DEFAULT_BUFFER_BYTES)));
         }
@@ -267,7 +288,7 @@ public final class Dataplane implements AutoCloseable {
         d.osIndexOf = this::osIndex;
         d.egressGroup = t.egressGroup;
         d.pollingIntervalSeconds = t.pollingIntervalSeconds;
-        List<io.vecflow.dataplane.lb.LbCounterSource> lbSources = new ArrayList<>();
+        List<io.vecflow.dataplane.plugins.sflow.LbCounterSource> lbSources = new ArrayList<>();
         if (lb != null) {
             lbSources.add(lb);
         }
@@ -287,24 +308,24 @@ public final class Dataplane implements AutoCloseable {
         }
         if (clove != null) {
             for (Port p : interfaces.ports()) {
-                ip4Unicast.enable(io.vecflow.dataplane.lb.CloveNode.NAME, p.ifIndex(), interfaces.routed(p.ifIndex()));
+                ip4Unicast.enable(io.vecflow.dataplane.plugins.clove.CloveNode.NAME, p.ifIndex(), interfaces.routed(p.ifIndex()));
             }
         }
         if (srlbAgent != null) {
             for (Port p : interfaces.ports()) {
-                ip6Unicast.enable(io.vecflow.dataplane.lb.SrlbAgentNode.NAME, p.ifIndex(),
+                ip6Unicast.enable(io.vecflow.dataplane.plugins.srlb.SrlbAgentNode.NAME, p.ifIndex(),
                         interfaces.routed(p.ifIndex()));
             }
         }
     }
 
     /** @return the CLOVE vSwitch, or null when the topology has none. */
-    public io.vecflow.dataplane.lb.Clove clove() {
+    public io.vecflow.dataplane.plugins.clove.Clove clove() {
         return clove;
     }
 
     /** @return the SRLB server agent, or null when the topology has none. */
-    public io.vecflow.dataplane.lb.SrlbAgent srlbAgent() {
+    public io.vecflow.dataplane.plugins.srlb.SrlbAgent srlbAgent() {
         return srlbAgent;
     }
 

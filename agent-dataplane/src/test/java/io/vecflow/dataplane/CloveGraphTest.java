@@ -2,9 +2,16 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.fib.Forwarding;
-import io.vecflow.dataplane.lb.Clove;
-import io.vecflow.dataplane.lb.Overlay;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.clove.Clove;
+import io.vecflow.dataplane.plugins.clove.Overlay;
+import io.vecflow.dataplane.plugins.sflow.SampleFifo;
+import io.vecflow.dataplane.plugins.sflow.SampleRecord;
+import io.vecflow.dataplane.plugins.sflow.SflowNode;
+import io.vecflow.dataplane.port.PcapReplayPort;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import io.vecflow.netlink.psample.LbDecisionCookie;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;

@@ -2,12 +2,11 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.config.DataplaneAssembly;
+import io.vecflow.common.NetNamespace;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.control.ControlClient;
-import io.vecflow.dataplane.lb.Clove;
 import io.vecflow.dataplane.netns.NetnsLab;
-import io.vecflow.common.NetNamespace;
+import io.vecflow.dataplane.plugins.clove.Clove;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

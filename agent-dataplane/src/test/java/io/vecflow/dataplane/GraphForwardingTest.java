@@ -2,8 +2,10 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.fib.Forwarding;
-import io.vecflow.dataplane.port.PortCounters;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import io.vecflow.netlink.netdm.NetDm;
 import io.vecflow.netlink.netdm.NetDmEmitter;
 import io.vecflow.netlink.netdm.NetDmSubscriber;

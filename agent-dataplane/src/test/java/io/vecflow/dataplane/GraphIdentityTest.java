@@ -3,14 +3,19 @@ package io.vecflow.dataplane;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vecflow.dataplane.control.DataplaneControl.Direction;
-import io.vecflow.dataplane.control.DataplaneControl.Encap;
-import io.vecflow.dataplane.control.DataplaneControl.Protocol;
-import io.vecflow.dataplane.control.DataplaneControl.VipKey;
-import io.vecflow.dataplane.fib.Forwarding;
-import io.vecflow.dataplane.lb.Clove;
-import io.vecflow.dataplane.lb.LoadBalancer;
-import io.vecflow.dataplane.lb.SrlbAgent;
+import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.graph.FeatureArc;
+import io.vecflow.dataplane.graph.InputNode;
+import io.vecflow.dataplane.graph.Node;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.clove.Clove;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
 import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import java.io.IOException;
@@ -72,10 +77,10 @@ class GraphIdentityTest {
         try (PsampleEmitter em = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
                 Dataplane dp = new Dataplane(t, em, null, null)) {
             VipKey v4 = new VipKey(InetAddress.ofLiteral("192.0.2.1"), 32, Protocol.UDP, 5678);
-            dp.loadBalancer().addVip(v4, Encap.GRE4, 7);
+            dp.loadBalancer().addVip(v4, EncapType.GRE4, 7);
             dp.loadBalancer().addBackends(v4, List.of(InetAddress.ofLiteral("10.1.0.1")));
             VipKey v6 = new VipKey(InetAddress.ofLiteral("2001:db8:ab::1"), 128, Protocol.TCP, 80);
-            dp.loadBalancer().addVip(v6, Encap.SRLB, 7);
+            dp.loadBalancer().addVip(v6, EncapType.SRLB, 7);
             dp.loadBalancer().addBackends(v6, List.of(InetAddress.ofLiteral("fc00:1::"),
                     InetAddress.ofLiteral("fc00:2::")));
             String actual = dump(dp, t.interfaces.maxIfIndex());

@@ -1,9 +1,11 @@
 package io.vecflow.dataplane;
 
-import io.vecflow.dataplane.control.DataplaneControl.Protocol;
-import io.vecflow.dataplane.control.DataplaneControl.VipKey;
-import io.vecflow.dataplane.fib.Forwarding;
-import io.vecflow.dataplane.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import java.net.InetAddress;

@@ -2,15 +2,22 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.control.DataplaneControl.Encap;
-import io.vecflow.dataplane.control.DataplaneControl.Protocol;
-import io.vecflow.dataplane.control.DataplaneControl.VipKey;
-import io.vecflow.dataplane.fib.Forwarding;
-import io.vecflow.dataplane.lb.FlowKey;
-import io.vecflow.dataplane.lb.LoadBalancer;
-import io.vecflow.dataplane.lb.SrlbAgent;
-import io.vecflow.dataplane.lb.srlb.ServerAgentState;
-import io.vecflow.dataplane.lb.srlb.StaticThreshold;
+import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
+import io.vecflow.dataplane.plugins.sflow.SampleFifo;
+import io.vecflow.dataplane.plugins.sflow.SampleRecord;
+import io.vecflow.dataplane.plugins.sflow.SflowNode;
+import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
+import io.vecflow.dataplane.plugins.srlb.load.StaticThreshold;
+import io.vecflow.dataplane.plugins.srlb.state.ServerAgentState;
+import io.vecflow.dataplane.port.PcapReplayPort;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import io.vecflow.netlink.psample.LbDecisionCookie;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
@@ -69,7 +76,7 @@ class SrlbGraphTest {
         lbDp = new Dataplane(t, em, null, null);
         dps.add(lbDp);
         lb = lbDp.loadBalancer();
-        lb.addVip(KEY, Encap.SRLB, 7);
+        lb.addVip(KEY, EncapType.SRLB, 7);
         lb.addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
         for (int k = 1; k <= 2; k++) {
             up[k] = new MemoryPort("vfsr-u" + k, 1, 1);
@@ -98,7 +105,7 @@ class SrlbGraphTest {
     private static void sampleEverythingOut(Dataplane.Topology t) {
         t.samplingRate = 1;
         t.direction = io.vecflow.dataplane.control.DataplaneControl.Direction.TX;
-        for (io.vecflow.dataplane.port.Port p : t.interfaces.ports()) {
+        for (io.vecflow.dataplane.vnet.interfaces.Port p : t.interfaces.ports()) {
             t.sflowInterfaces.add(p.name());
         }
     }
@@ -539,7 +546,7 @@ class SrlbGraphTest {
         t.lb.flowTableSlots = 1 << 10;
         Dataplane d = new Dataplane(t, em, null, null);
         dps.add(d);
-        d.loadBalancer().addVip(KEY, Encap.SRLB, 7);
+        d.loadBalancer().addVip(KEY, EncapType.SRLB, 7);
         d.loadBalancer().addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
         Worker w0 = d.workers().get(0), w1 = d.workers().get(1);
         // the SYN arrives on worker 0: it owns the flow (CORE 0 in the LB SID)
@@ -582,7 +589,7 @@ class SrlbGraphTest {
         t.lb.flowTableSlots = 1 << 10;
         Dataplane d = new Dataplane(t, em, null, null);
         dps.add(d);
-        d.loadBalancer().addVip(KEY, Encap.SRLB, 7);
+        d.loadBalancer().addVip(KEY, EncapType.SRLB, 7);
         d.loadBalancer().addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
         byte[] big = tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x10, 1500 - 60);
         byte[] fits = tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x02, 1500 - 60 - 72);
@@ -604,7 +611,7 @@ class SrlbGraphTest {
         byte[] inner = tcp6(VIP_HI, VIP_LO, CLIENT_HI, clientLo, 80, clientPort, 0x12, 0);
         byte[] out = new byte[inner.length + 56];
         System.arraycopy(inner, 0, out, 0, inner.length);
-        io.vecflow.dataplane.lb.Encap e = new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0);
+        io.vecflow.dataplane.plugins.lb.encap.Encap e = new io.vecflow.dataplane.plugins.lb.encap.Encap(2048, 64, 0, 0, 0);
         int n = e.srlbReply(java.lang.foreign.MemorySegment.ofArray(out), 0, inner.length, 14, saHi, 0, lbSidHi,
                 lbSidLo | 0x8000_0000_0000L);
         assertThat(n).isEqualTo(out.length);
@@ -616,7 +623,7 @@ class SrlbGraphTest {
         byte[] inner = tcp6(CLIENT_HI, clientLo, VIP_HI, VIP_LO, clientPort, 80, 0x02, 0);
         byte[] out = new byte[inner.length + 72];
         System.arraycopy(inner, 0, out, 0, inner.length);
-        io.vecflow.dataplane.lb.Encap e = new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0);
+        io.vecflow.dataplane.plugins.lb.encap.Encap e = new io.vecflow.dataplane.plugins.lb.encap.Encap(2048, 64, 0, 0, 0);
         int n = e.srlbHunt(java.lang.foreign.MemorySegment.ofArray(out), 0, 0, inner.length, 14,
                 new long[] {c1Hi, 0, c2Hi, 0}, 2, 0x20010db800050000L, 0x0001_0000_0000_0000L, true);
         assertThat(n).isEqualTo(out.length);
@@ -683,7 +690,7 @@ class SrlbGraphTest {
         t.lb.flowTableSlots = 1 << 12;
         t.lb.clock = () -> clock[0];
         try (Dataplane d = new Dataplane(t, em, null, null)) {
-            d.loadBalancer().addVip(KEY, Encap.SRLB, 7);
+            d.loadBalancer().addVip(KEY, EncapType.SRLB, 7);
             d.loadBalancer().addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"),
                     InetAddress.ofLiteral("fc00:2::")));
             assertThat(leastAllocated(d, clock)).as("bytes allocated for 25,600 SRLB LB packets").isLessThan(1024);
@@ -703,7 +710,7 @@ class SrlbGraphTest {
             byte[] h = hunt(100 + i, 40000, last ? 0xfc00000200000000L : 0xfc00000100000000L,
                     last ? 0xfc00000100000000L : 0xfc00000200000000L);
             if (last) { // as passed on by the first candidate: segments left 2, dst = this agent
-                assertThat(new io.vecflow.dataplane.lb.Decap().srhAdvance(java.lang.foreign.MemorySegment.ofArray(h),
+                assertThat(new io.vecflow.dataplane.plugins.lb.encap.Decap().srhAdvance(java.lang.foreign.MemorySegment.ofArray(h),
                         0, h.length, 14)).isEqualTo(h.length);
             }
             saFrames.add(h);
@@ -711,7 +718,7 @@ class SrlbGraphTest {
             byte[] ack = tcp6(CLIENT_HI, 100 + i, VIP_HI, VIP_LO, 40000, 80, 0x10, 0);
             byte[] acked = new byte[ack.length + 56];
             System.arraycopy(ack, 0, acked, 0, ack.length);
-            new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0).srlbToServer(
+            new io.vecflow.dataplane.plugins.lb.encap.Encap(2048, 64, 0, 0, 0).srlbToServer(
                     java.lang.foreign.MemorySegment.ofArray(acked), 0, 0, ack.length, 14, 0xfc00000100000000L, 0,
                     lbSidHi, lbSidLo);
             saFrames.add(acked);
@@ -729,7 +736,7 @@ class SrlbGraphTest {
         a.srlbAgent.sid = InetAddress.ofLiteral("fc00:1::");
         a.srlbAgent.vips = List.of(InetAddress.ofLiteral(VIP));
         a.srlbAgent.policy = new StaticThreshold(2);
-        a.srlbAgent.load = new io.vecflow.dataplane.lb.srlb.SettableLoadSource("test", 5); // busy: first SYNs pass
+        a.srlbAgent.load = new io.vecflow.dataplane.plugins.srlb.load.SettableLoadSource("test", 5); // busy: first SYNs pass
         a.srlbAgent.flowTableSlots = 1 << 12;
         a.srlbAgent.clock = () -> clock[0];
         try (Dataplane d = new Dataplane(a, em, null, null)) {

@@ -1,13 +1,13 @@
 package io.vecflow.bench;
 
 import io.vecflow.dataplane.Dataplane;
-import io.vecflow.dataplane.InterfaceTable;
-import io.vecflow.dataplane.PcapReplayPort;
-import io.vecflow.dataplane.SampleFifo;
-import io.vecflow.dataplane.SampleRecord;
-import io.vecflow.dataplane.Worker;
-import io.vecflow.dataplane.fib.Forwarding;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.sflow.SampleFifo;
+import io.vecflow.dataplane.plugins.sflow.SampleRecord;
+import io.vecflow.dataplane.port.PcapReplayPort;
 import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import io.vecflow.packet.LinkType;

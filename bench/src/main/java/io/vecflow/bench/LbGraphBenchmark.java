@@ -1,21 +1,21 @@
 package io.vecflow.bench;
 
-import io.vecflow.dataplane.BufferPool;
 import io.vecflow.dataplane.Dataplane;
-import io.vecflow.dataplane.InterfaceTable;
-import io.vecflow.dataplane.Node;
-import io.vecflow.dataplane.PacketVector;
-import io.vecflow.dataplane.Worker;
-import io.vecflow.dataplane.control.DataplaneControl.Encap;
-import io.vecflow.dataplane.control.DataplaneControl.Protocol;
-import io.vecflow.dataplane.control.DataplaneControl.VipKey;
-import io.vecflow.dataplane.fib.Forwarding;
-import io.vecflow.dataplane.lb.ConnectionTable;
-import io.vecflow.dataplane.lb.LoadBalancer;
-import io.vecflow.dataplane.lb.MaglevTable;
-import io.vecflow.dataplane.port.Port;
-import io.vecflow.dataplane.port.PortCounters;
+import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.Node;
+import io.vecflow.dataplane.graph.PacketVector;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.lb.maglev.ConnectionTable;
+import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
 import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
+import io.vecflow.dataplane.vnet.interfaces.Port;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import java.lang.foreign.MemorySegment;
@@ -366,9 +366,9 @@ public class LbGraphBenchmark extends QuietGate {
         }
         for (int i = 0; i < vips - 1; i++) {
             lb.addVip(new VipKey(InetAddress.ofLiteral(v6 ? "2001:db8:fffe::" + Integer.toHexString(i + 1)
-                    : "198.51.100." + i), v6 ? 128 : 32, key.protocol(), key.port()), v6 ? Encap.SRV6 : Encap.GRE4, 251);
+                    : "198.51.100." + i), v6 ? 128 : 32, key.protocol(), key.port()), v6 ? EncapType.SRV6 : EncapType.GRE4, 251);
         }
-        lb.addVip(key, mode.startsWith("srlb-") ? Encap.SRLB : v6 ? Encap.SRV6 : Encap.GRE4, MaglevTable.DEFAULT_SIZE);
+        lb.addVip(key, mode.startsWith("srlb-") ? EncapType.SRLB : v6 ? EncapType.SRV6 : EncapType.GRE4, MaglevTable.DEFAULT_SIZE);
         lb.addBackends(key, backends);
         if (fresh || reference) {
             return;

@@ -2,15 +2,15 @@ package io.vecflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.BufferPool;
 import io.vecflow.dataplane.Dataplane;
-import io.vecflow.dataplane.DropReason;
-import io.vecflow.dataplane.PacketVector;
-import io.vecflow.dataplane.config.DataplaneAssembly;
+import io.vecflow.dataplane.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.PacketVector;
 import io.vecflow.dataplane.netns.NetnsLab;
 import io.vecflow.dataplane.port.AfPacketPort;
-import io.vecflow.dataplane.port.PortCounters;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import io.vecflow.hsflowd.dropmon.DropmonModule;
 import io.vecflow.hsflowd.dropmon.DropmonSettings;
 import io.vecflow.netlink.netdm.NetDmSubscriber;

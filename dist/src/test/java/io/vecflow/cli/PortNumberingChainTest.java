@@ -7,7 +7,7 @@ import io.vecflow.collector.CounterRow;
 import io.vecflow.collector.FlowRow;
 import io.vecflow.collector.FlowSink;
 import io.vecflow.dataplane.Dataplane;
-import io.vecflow.dataplane.config.DataplaneAssembly;
+import io.vecflow.dataplane.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.hsflowd.HsflowdConfig;
 import io.vecflow.hsflowd.HsflowdDaemon;

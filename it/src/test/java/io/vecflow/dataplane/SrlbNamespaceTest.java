@@ -2,17 +2,16 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.config.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.control.ControlClient;
 import io.vecflow.dataplane.control.ControlProtocol;
-import io.vecflow.dataplane.control.DataplaneControl.Protocol;
-import io.vecflow.dataplane.control.DataplaneControl.VipKey;
-import io.vecflow.dataplane.lb.FlowKey;
-import io.vecflow.dataplane.lb.LoadBalancer;
-import io.vecflow.dataplane.lb.srlb.ServerAgentState;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.VipKey;
 import io.vecflow.dataplane.netns.IdPages;
 import io.vecflow.dataplane.netns.NetnsLab;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
+import io.vecflow.dataplane.plugins.srlb.state.ServerAgentState;
 import io.vecflow.netlink.NetlinkFormatException;
 import io.vecflow.netlink.psample.LbDecisionCookie;
 import io.vecflow.netlink.psample.PsampleSubscriber;
@@ -325,8 +324,8 @@ class SrlbNamespaceTest {
                 long remote = 0, agentHanded = 0, lost = 0;
                 StringBuilder agentShow = new StringBuilder();
                 for (int k = 1; k <= SERVERS; k++) {
-                    io.vecflow.dataplane.lb.SrlbAgent sa = all.get(k).dataplane().srlbAgent();
-                    io.vecflow.dataplane.lb.SrlbAgent.Sharing sh = sa.sharing();
+                    io.vecflow.dataplane.plugins.srlb.SrlbAgent sa = all.get(k).dataplane().srlbAgent();
+                    io.vecflow.dataplane.plugins.srlb.SrlbAgent.Sharing sh = sa.sharing();
                     remote += sh.remote();
                     agentHanded += sh.handedOver();
                     lost += sh.inboxFull() + sh.stale();

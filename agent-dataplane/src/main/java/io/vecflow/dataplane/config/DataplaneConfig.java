@@ -1,5 +1,8 @@
 package io.vecflow.dataplane.config;
 
+import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.EncapType;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonLocation;
@@ -94,17 +97,17 @@ public final class DataplaneConfig {
         /** Minimum time between two weight cuts of one path, µs, 0..10000000 (default 40). */
         public long ecnWindowUs = 40;
         /** Outer TTL, 1..255. */
-        public int ttl = io.vecflow.dataplane.lb.Encap.DEFAULT_TTL;
+        public int ttl = io.vecflow.dataplane.plugins.lb.encap.Encap.DEFAULT_TTL;
         /** Path discovery. */
         public CloveProbe probe = new CloveProbe();
         /** Destinations, 1..64. */
         public List<CloveDestination> destinations = new ArrayList<>();
 
         @JsonIgnore
-        private io.vecflow.dataplane.lb.Clove.Settings settings;
+        private io.vecflow.dataplane.plugins.clove.Clove.Settings settings;
 
-        /** The settings for {@link io.vecflow.dataplane.lb.Clove} (valid after loading). */
-        public io.vecflow.dataplane.lb.Clove.Settings settings() {
+        /** The settings for {@link io.vecflow.dataplane.plugins.clove.Clove} (valid after loading). */
+        public io.vecflow.dataplane.plugins.clove.Clove.Settings settings() {
             return settings;
         }
     }
@@ -467,7 +470,7 @@ public final class DataplaneConfig {
         /** UDP (and other protocols) idle timeout, seconds, 1..86400 (Katran: 30). */
         public int udpTimeout = 30;
         /** Outer TTL / hop limit and ICMP reply TTL, 1..255. */
-        public int ttl = io.vecflow.dataplane.lb.Encap.DEFAULT_TTL;
+        public int ttl = io.vecflow.dataplane.plugins.lb.encap.Encap.DEFAULT_TTL;
         /** The VIPs. */
         public List<LbVip> vips = new ArrayList<>();
         /** SRLB: the /64 of the LB SIDs (each srlb VIP gets a /80 under it); default the ip6-src-address's /64. */
@@ -503,24 +506,24 @@ public final class DataplaneConfig {
         /** gre4, gre6, ipip or srv6 (default gre4, as VPP). */
         public String encap = "gre4";
         /** Maglev table size M, a prime (default 65537). */
-        public int newLen = io.vecflow.dataplane.lb.MaglevTable.DEFAULT_SIZE;
+        public int newLen = io.vecflow.dataplane.plugins.lb.maglev.MaglevTable.DEFAULT_SIZE;
         /** Backend (application server) addresses; srv6: their SIDs. */
         public List<String> backends = new ArrayList<>();
 
         @JsonIgnore
-        private io.vecflow.dataplane.control.DataplaneControl.VipKey key;
+        private VipKey key;
         @JsonIgnore
-        private io.vecflow.dataplane.control.DataplaneControl.Encap encapEnum;
+        private EncapType encapEnum;
         @JsonIgnore
         private List<InetAddress> backendAddresses = new ArrayList<>();
 
         /** The VIP key (valid after loading). */
-        public io.vecflow.dataplane.control.DataplaneControl.VipKey key() {
+        public VipKey key() {
             return key;
         }
 
         /** The encapsulation (valid after loading). */
-        public io.vecflow.dataplane.control.DataplaneControl.Encap encapType() {
+        public EncapType encapType() {
             return encapEnum;
         }
 
@@ -766,8 +769,8 @@ public final class DataplaneConfig {
                 p.check(port.mode == null || port.mode.equals("l2") || port.mode.equals("l3"), at + ".mode", port.mode,
                         "need l2 or l3");
             }
-            if (port.ifIndex != null && p.check(port.ifIndex >= 1 && port.ifIndex <= io.vecflow.dataplane.FeatureArc.MAX_IF_INDEX,
-                    at + ".if-index", port.ifIndex, "need 1.." + io.vecflow.dataplane.FeatureArc.MAX_IF_INDEX)) {
+            if (port.ifIndex != null && p.check(port.ifIndex >= 1 && port.ifIndex <= io.vecflow.dataplane.graph.FeatureArc.MAX_IF_INDEX,
+                    at + ".if-index", port.ifIndex, "need 1.." + io.vecflow.dataplane.graph.FeatureArc.MAX_IF_INDEX)) {
                 Integer prev = byIfIndex.putIfAbsent(port.ifIndex, i);
                 if (prev != null) {
                     p.add(at + ".if-index", port.ifIndex + " is already the if-index of ports[" + prev + "]");
@@ -1077,16 +1080,16 @@ public final class DataplaneConfig {
                 l.srlbSid = null;
             }
         }
-        p.check(l.flowTableSlots >= io.vecflow.dataplane.lb.ConnectionTable.MIN_CAPACITY
-                && l.flowTableSlots <= io.vecflow.dataplane.lb.ConnectionTable.MAX_CAPACITY
+        p.check(l.flowTableSlots >= io.vecflow.dataplane.plugins.lb.maglev.ConnectionTable.MIN_CAPACITY
+                && l.flowTableSlots <= io.vecflow.dataplane.plugins.lb.maglev.ConnectionTable.MAX_CAPACITY
                 && Integer.bitCount(l.flowTableSlots) == 1, "lb.flow-table-slots", l.flowTableSlots,
                 "need a power of two, 8..16777216");
         p.check(l.tcpTimeout >= 1 && l.tcpTimeout <= 86_400, "lb.tcp-timeout", l.tcpTimeout, "need 1..86400 s");
         p.check(l.udpTimeout >= 1 && l.udpTimeout <= 86_400, "lb.udp-timeout", l.udpTimeout, "need 1..86400 s");
         p.check(l.ttl >= 1 && l.ttl <= 255, "lb.ttl", l.ttl, "need 1..255");
-        p.check(l.vips.size() <= io.vecflow.dataplane.lb.LoadBalancer.MAX_VIPS, "lb.vips", l.vips.size() + " VIPs",
-                "at most " + io.vecflow.dataplane.lb.LoadBalancer.MAX_VIPS);
-        Map<io.vecflow.dataplane.control.DataplaneControl.VipKey, Integer> seen = new HashMap<>();
+        p.check(l.vips.size() <= io.vecflow.dataplane.plugins.lb.LoadBalancer.MAX_VIPS, "lb.vips", l.vips.size() + " VIPs",
+                "at most " + io.vecflow.dataplane.plugins.lb.LoadBalancer.MAX_VIPS);
+        Map<VipKey, Integer> seen = new HashMap<>();
         for (int i = 0; i < l.vips.size(); i++) {
             String at = "lb.vips[" + i + "]";
             LbVip v = l.vips.get(i);
@@ -1097,11 +1100,11 @@ public final class DataplaneConfig {
             Route r = new Route();
             r.prefix = v.prefix;
             boolean ok = parsePrefix(p, at + ".prefix", r);
-            io.vecflow.dataplane.control.DataplaneControl.Protocol proto = null;
+            Protocol proto = null;
             if (v.protocol != null) {
                 proto = switch (v.protocol) {
-                    case "tcp" -> io.vecflow.dataplane.control.DataplaneControl.Protocol.TCP;
-                    case "udp" -> io.vecflow.dataplane.control.DataplaneControl.Protocol.UDP;
+                    case "tcp" -> Protocol.TCP;
+                    case "udp" -> Protocol.UDP;
                     default -> null;
                 };
                 ok &= p.check(proto != null, at + ".protocol", v.protocol, "need tcp or udp");
@@ -1113,37 +1116,37 @@ public final class DataplaneConfig {
             }
             ok &= p.check(v.port >= 0 && v.port <= 65535, at + ".port", v.port, "need 1..65535");
             v.encapEnum = switch (v.encap == null ? "" : v.encap) {
-                case "gre4" -> io.vecflow.dataplane.control.DataplaneControl.Encap.GRE4;
-                case "gre6" -> io.vecflow.dataplane.control.DataplaneControl.Encap.GRE6;
-                case "ipip" -> io.vecflow.dataplane.control.DataplaneControl.Encap.IPIP;
-                case "srv6" -> io.vecflow.dataplane.control.DataplaneControl.Encap.SRV6;
-                case "srlb" -> io.vecflow.dataplane.control.DataplaneControl.Encap.SRLB;
+                case "gre4" -> EncapType.GRE4;
+                case "gre6" -> EncapType.GRE6;
+                case "ipip" -> EncapType.IPIP;
+                case "srv6" -> EncapType.SRV6;
+                case "srlb" -> EncapType.SRLB;
                 default -> null;
             };
             ok &= p.check(v.encapEnum != null, at + ".encap", v.encap, "need gre4, gre6, ipip, srv6 or srlb");
-            if (v.encapEnum == io.vecflow.dataplane.control.DataplaneControl.Encap.SRLB && l.ip6 == null
+            if (v.encapEnum == EncapType.SRLB && l.ip6 == null
                     && l.srlbSid == null) {
                 p.add(at + ".encap", "srlb needs lb.srlb-sid-prefix or lb.ip6-src-address");
             }
-            if (v.encapEnum == io.vecflow.dataplane.control.DataplaneControl.Encap.GRE4 && l.ip4 == null) {
+            if (v.encapEnum == EncapType.GRE4 && l.ip4 == null) {
                 p.add(at + ".encap", "gre4 needs lb.ip4-src-address");
             }
-            if ((v.encapEnum == io.vecflow.dataplane.control.DataplaneControl.Encap.GRE6
-                    || v.encapEnum == io.vecflow.dataplane.control.DataplaneControl.Encap.SRV6) && l.ip6 == null) {
+            if ((v.encapEnum == EncapType.GRE6
+                    || v.encapEnum == EncapType.SRV6) && l.ip6 == null) {
                 p.add(at + ".encap", v.encap + " needs lb.ip6-src-address");
             }
-            ok &= p.check(v.newLen >= 2 && v.newLen <= io.vecflow.dataplane.lb.MaglevTable.MAX_SIZE
+            ok &= p.check(v.newLen >= 2 && v.newLen <= io.vecflow.dataplane.plugins.lb.maglev.MaglevTable.MAX_SIZE
                     && java.math.BigInteger.valueOf(v.newLen).isProbablePrime(30), at + ".new-len", v.newLen,
-                    "need a prime, 2.." + io.vecflow.dataplane.lb.MaglevTable.MAX_SIZE + " (default 65537)");
+                    "need a prime, 2.." + io.vecflow.dataplane.plugins.lb.maglev.MaglevTable.MAX_SIZE + " (default 65537)");
             if (ok) {
-                v.key = new io.vecflow.dataplane.control.DataplaneControl.VipKey(r.prefixAddress, r.prefixLength,
+                v.key = new VipKey(r.prefixAddress, r.prefixLength,
                         proto, v.port);
                 Integer prev = seen.putIfAbsent(v.key, i);
                 if (prev != null) {
                     p.add(at, "VIP " + v.key + " is already lb.vips[" + prev + "]");
                 }
                 for (InetAddress own : new InetAddress[] {l.ip4, l.ip6}) {
-                    if (own != null && io.vecflow.dataplane.lb.LoadBalancer.covers(v.key, own)) {
+                    if (own != null && io.vecflow.dataplane.plugins.lb.LoadBalancer.covers(v.key, own)) {
                         p.add(at + ".prefix", "VIP " + v.key + " covers lb.ip" + (own instanceof Inet6Address ? 6 : 4)
                                 + "-src-address " + io.vecflow.common.IpAddresses.toString(own.getAddress(), 0,
                                 own.getAddress().length) + ", the LB's own outer source: replies to it "
@@ -1196,8 +1199,8 @@ public final class DataplaneConfig {
         if (a.vips == null) {
             a.vips = new ArrayList<>();
         }
-        p.check(!a.vips.isEmpty() && a.vips.size() <= io.vecflow.dataplane.lb.SrlbAgent.MAX_VIPS, "srlb-agent.vips",
-                a.vips.size() + " VIPs", "need 1.." + io.vecflow.dataplane.lb.SrlbAgent.MAX_VIPS);
+        p.check(!a.vips.isEmpty() && a.vips.size() <= io.vecflow.dataplane.plugins.srlb.SrlbAgent.MAX_VIPS, "srlb-agent.vips",
+                a.vips.size() + " VIPs", "need 1.." + io.vecflow.dataplane.plugins.srlb.SrlbAgent.MAX_VIPS);
         for (int i = 0; i < a.vips.size(); i++) {
             InetAddress v = a.vips.get(i) == null ? null : ipLiteral(a.vips.get(i));
             if (p.check(v instanceof Inet6Address, "srlb-agent.vips[" + i + "]", a.vips.get(i),
@@ -1247,7 +1250,7 @@ public final class DataplaneConfig {
 
     private void validateClove(Problems p) {
         CloveSection c = clove;
-        io.vecflow.dataplane.lb.Clove.Settings s = new io.vecflow.dataplane.lb.Clove.Settings();
+        io.vecflow.dataplane.plugins.clove.Clove.Settings s = new io.vecflow.dataplane.plugins.clove.Clove.Settings();
         InetAddress v = c.vtep == null ? null : ipLiteral(c.vtep);
         if (p.check(v instanceof Inet4Address, "clove.vtep", c.vtep, "need an IPv4 address")
                 && p.check(unicastVtep(v), "clove.vtep", c.vtep, VTEP_UNICAST)) {
@@ -1259,8 +1262,8 @@ public final class DataplaneConfig {
         }
         if (p.check("ecn".equals(c.mode) || "edge-flowlet".equals(c.mode), "clove.mode", c.mode,
                 "need ecn or edge-flowlet (CLOVE-INT needs INT-capable switches)")) {
-            s.mode = "ecn".equals(c.mode) ? io.vecflow.dataplane.lb.Clove.Mode.ECN
-                    : io.vecflow.dataplane.lb.Clove.Mode.EDGE_FLOWLET;
+            s.mode = "ecn".equals(c.mode) ? io.vecflow.dataplane.plugins.clove.Clove.Mode.ECN
+                    : io.vecflow.dataplane.plugins.clove.Clove.Mode.EDGE_FLOWLET;
             p.check(!("ecn".equals(c.mode) && "vxlan".equals(c.encap)), "clove.mode", c.mode,
                     "CLOVE-ECN relays marks in a Geneve option: use encap geneve, or mode edge-flowlet");
         }
@@ -1281,14 +1284,14 @@ public final class DataplaneConfig {
         p.check(pr.interval >= 1 && pr.interval <= 86_400, "clove.probe.interval", pr.interval, "need 1..86400 s");
         p.check(pr.settleMs >= 10 && pr.settleMs <= 60_000, "clove.probe.settle-ms", pr.settleMs,
                 "need 10..60000 ms");
-        p.check(c.paths >= 1 && c.paths <= Math.min(pr.candidates, io.vecflow.dataplane.lb.clove.PathWeights.MAX_PATHS),
+        p.check(c.paths >= 1 && c.paths <= Math.min(pr.candidates, io.vecflow.dataplane.plugins.clove.path.PathWeights.MAX_PATHS),
                 "clove.paths", c.paths, "need 1..probe.candidates");
         if (c.destinations == null) {
             c.destinations = new ArrayList<>();
         }
-        p.check(!c.destinations.isEmpty() && c.destinations.size() <= io.vecflow.dataplane.lb.Clove.MAX_DESTINATIONS,
+        p.check(!c.destinations.isEmpty() && c.destinations.size() <= io.vecflow.dataplane.plugins.clove.Clove.MAX_DESTINATIONS,
                 "clove.destinations", c.destinations.size() + " destinations",
-                "need 1.." + io.vecflow.dataplane.lb.Clove.MAX_DESTINATIONS);
+                "need 1.." + io.vecflow.dataplane.plugins.clove.Clove.MAX_DESTINATIONS);
         int before = p.list.size();
         Set<InetAddress> seen = new HashSet<>();
         for (int i = 0; i < c.destinations.size(); i++) {
@@ -1308,8 +1311,8 @@ public final class DataplaneConfig {
                 }
             }
             List<String> pf = d.prefixes == null ? List.of() : d.prefixes;
-            p.check(!pf.isEmpty() && pf.size() <= io.vecflow.dataplane.lb.Clove.MAX_PREFIXES, at + ".prefixes",
-                    pf.size() + " prefixes", "need 1.." + io.vecflow.dataplane.lb.Clove.MAX_PREFIXES);
+            p.check(!pf.isEmpty() && pf.size() <= io.vecflow.dataplane.plugins.clove.Clove.MAX_PREFIXES, at + ".prefixes",
+                    pf.size() + " prefixes", "need 1.." + io.vecflow.dataplane.plugins.clove.Clove.MAX_PREFIXES);
             int[] addrs = new int[pf.size()], lens = new int[pf.size()];
             for (int j = 0; j < pf.size(); j++) {
                 Route r = new Route();
@@ -1322,7 +1325,7 @@ public final class DataplaneConfig {
                 }
             }
             if (p.list.size() == before && dv != null && !pf.isEmpty()) {
-                s.destinations.add(new io.vecflow.dataplane.lb.Clove.DestinationSpec(ipv4Int(dv), addrs, lens));
+                s.destinations.add(new io.vecflow.dataplane.plugins.clove.Clove.DestinationSpec(ipv4Int(dv), addrs, lens));
             }
         }
         s.vni = c.vni;

@@ -1,11 +1,11 @@
 package io.vecflow.dataplane.control;
 
 import io.vecflow.dataplane.control.DataplaneControl.Direction;
-import io.vecflow.dataplane.control.DataplaneControl.Encap;
-import io.vecflow.dataplane.control.DataplaneControl.Protocol;
-import io.vecflow.dataplane.control.DataplaneControl.Vip;
-import io.vecflow.dataplane.control.DataplaneControl.VipKey;
-import io.vecflow.dataplane.lb.MaglevTable;
+import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.Vip;
+import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
 import java.math.BigInteger;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -338,7 +338,7 @@ public final class CommandParser {
         Prefix p = prefix(c, "a VIP prefix such as 192.0.2.1/32 or 2001:db8::1/128");
         L4 l4 = new L4();
         Tok encapTok = null, newLenTok = null, delTok = verb != null && verb.text.equals("del") ? verb : null;
-        Encap encap = Encap.GRE4;
+        EncapType encap = EncapType.GRE4;
         int newLen = DEFAULT_NEW_LEN;
         while (!c.atEnd()) {
             Tok t = c.next("");
@@ -351,11 +351,11 @@ public final class CommandParser {
                     encapTok = t;
                     Tok v = c.next("gre4, gre6, ipip, srv6 or srlb");
                     encap = switch (v.text) {
-                        case "gre4" -> Encap.GRE4;
-                        case "gre6" -> Encap.GRE6;
-                        case "ipip" -> Encap.IPIP;
-                        case "srv6" -> Encap.SRV6;
-                        case "srlb" -> Encap.SRLB;
+                        case "gre4" -> EncapType.GRE4;
+                        case "gre6" -> EncapType.GRE6;
+                        case "ipip" -> EncapType.IPIP;
+                        case "srv6" -> EncapType.SRV6;
+                        case "srlb" -> EncapType.SRLB;
                         case "l3dsr", "nat4", "nat6" -> throw c.errorAt(v, "VPP's encap " + v.text
                                 + " is not implemented by vecflow; use gre4, gre6, ipip, srv6 or srlb");
                         default -> throw c.errorAt(v, "expected gre4, gre6, ipip, srv6 or srlb");

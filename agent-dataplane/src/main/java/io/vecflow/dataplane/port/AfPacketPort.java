@@ -2,12 +2,14 @@ package io.vecflow.dataplane.port;
 
 import static io.vecflow.dataplane.port.PacketSys.*;
 
-import io.vecflow.common.NetNamespace;
-import io.vecflow.dataplane.BufferPool;
-import io.vecflow.dataplane.DropReason;
-import io.vecflow.dataplane.PacketVector;
 import io.vecflow.common.Errno;
 import io.vecflow.common.Libc;
+import io.vecflow.common.NetNamespace;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.PacketVector;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.interfaces.Port;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -3,6 +3,8 @@ package io.vecflow.dataplane.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig.PortType;
 import io.vecflow.dataplane.control.DataplaneControl.Direction;
 import java.net.InetAddress;
@@ -267,7 +269,7 @@ class DataplaneConfigTest {
         assertThat(c.lb.vips).hasSize(1);
         DataplaneConfig.LbVip v = c.lb.vips.get(0);
         assertThat(v.key().toString()).isEqualTo("192.0.2.1/32 protocol tcp port 80");
-        assertThat(v.encapType()).isEqualTo(io.vecflow.dataplane.control.DataplaneControl.Encap.GRE4);
+        assertThat(v.encapType()).isEqualTo(EncapType.GRE4);
         assertThat(v.newLen).isEqualTo(65537);
         assertThat(v.backendAddresses()).containsExactly(InetAddress.ofLiteral("10.0.2.10"),
                 InetAddress.ofLiteral("10.0.2.11"));
@@ -354,7 +356,7 @@ class DataplaneConfigTest {
                   load-initial: 1.5
                 """, "dp.yaml", null);
         assertThat(c.lb.srlbSidPrefixAddress()).isEqualTo(InetAddress.ofLiteral("fd00:ff::"));
-        assertThat(c.lb.vips.get(0).encapType()).isEqualTo(io.vecflow.dataplane.control.DataplaneControl.Encap.SRLB);
+        assertThat(c.lb.vips.get(0).encapType()).isEqualTo(EncapType.SRLB);
         assertThat(c.srlbAgent.sidAddress()).isEqualTo(InetAddress.ofLiteral("fc00:1::"));
         assertThat(c.srlbAgent.vipAddresses()).containsExactly(InetAddress.ofLiteral("2001:db8::1"));
         assertThat(c.srlbAgent.threshold).isEqualTo(3.0);

@@ -1,11 +1,11 @@
 package io.vecflow.dataplane.port;
 
-import io.vecflow.dataplane.ThreadAllocation;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.BufferPool;
-import io.vecflow.dataplane.PacketVector;
+import io.vecflow.dataplane.ThreadAllocation;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.PacketVector;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vecflow.common.NetNamespace;
-import io.vecflow.dataplane.BufferPool;
-import io.vecflow.dataplane.DropReason;
-import io.vecflow.dataplane.PacketVector;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.PacketVector;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.interfaces.Port;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import io.vecflow.packet.PcapFile;
 import io.vecflow.packet.PcapPacket;
 import io.vecflow.packet.PcapReader;
