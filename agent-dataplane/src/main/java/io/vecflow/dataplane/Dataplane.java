@@ -8,6 +8,7 @@ import io.vecflow.dataplane.graph.Node;
 import io.vecflow.dataplane.graph.Worker;
 import io.vecflow.dataplane.plugins.lb.LbNode;
 import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.sflow.IngressSampleHold;
 import io.vecflow.dataplane.plugins.sflow.SampleFifo;
 import io.vecflow.dataplane.plugins.sflow.SflowMainThread;
 import io.vecflow.dataplane.plugins.sflow.SflowNode;
@@ -62,7 +63,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class Dataplane implements AutoCloseable {
     /** hsflowd's default {@code vpp { ifOffset }}: the OSINDEX of port i without a configured one is this + i. */
-    public static final long DEFAULT_IF_OFFSET = 1_000_000_000L;
+    public static final long DEFAULT_IF_OFFSET = InterfaceTable.DEFAULT_IF_OFFSET;
 
     /** Replay-demo settings (defaults as in VPP where VPP has one). */
     public static final class Settings {
@@ -276,7 +277,9 @@ public final class Dataplane implements AutoCloseable {
                 g.register(io.vecflow.dataplane.plugins.clove.CloveProbeNode.NAME,
                         i -> new io.vecflow.dataplane.plugins.clove.CloveProbeNode(clove, worker));
             }
-            workers.add(new Worker(w, g, new BufferPool(t.buffersPerWorker, BufferPool.DEFAULT_BUFFER_BYTES)));
+            Worker worker = new Worker(w, g, new BufferPool(t.buffersPerWorker, BufferPool.DEFAULT_BUFFER_BYTES));
+            worker.bufferHold(IngressSampleHold.class, IngressSampleHold::new); // before start: safely published
+            workers.add(worker);
         }
         SflowMainThread.Duties d = new SflowMainThread.Duties();
         d.discardFifos = discardFifos;
@@ -510,8 +513,9 @@ public final class Dataplane implements AutoCloseable {
         long pool = 0, in = 0, eg = 0, dr = 0, fd = 0, dd = 0, withOut = 0, noOut = 0;
         for (int i = 0; i < workers.size(); i++) {
             Worker w = workers.get(i);
-            withOut += w.ingressHold().completedWithOutput();
-            noOut += w.ingressHold().completedWithoutOutput();
+            IngressSampleHold hold = w.bufferHold(IngressSampleHold.class, IngressSampleHold::new);
+            withOut += hold.completedWithOutput();
+            noOut += hold.completedWithoutOutput();
             SflowNode a = (SflowNode) w.node(SflowNode.NAME);
             SflowNode b = (SflowNode) w.node(SflowNode.EGRESS);
             SflowNode c = (SflowNode) w.node(SflowNode.DROP);

@@ -217,7 +217,7 @@ public final class DataplaneConfig {
         /**
          * The port's number outside the dataplane (IF_COUNTERS OSINDEX and NET_DM IN_PORT: VPP's linux-cp Linux
          * ifindex), 1..4294967295; absent: {@code sflow.if-offset} + if-index
-         * ({@link io.vecflow.dataplane.Dataplane#osIndex}).
+         * ({@code Dataplane#osIndex}).
          */
         public Long osIndex;
         /** Network namespace name (af_packet only; {@code ip netns} name under /run/netns). */
@@ -422,7 +422,7 @@ public final class DataplaneConfig {
          * OSINDEX of a port without {@code os-index}: if-offset + its if-index (default 1,000,000,000, hsflowd's
          * {@code vpp { ifOffset }}); 0..4294967295 − the largest if-index.
          */
-        public long ifOffset = io.vecflow.dataplane.Dataplane.DEFAULT_IF_OFFSET;
+        public long ifOffset = io.vecflow.dataplane.vnet.interfaces.InterfaceTable.DEFAULT_IF_OFFSET;
         /** Sample FIFO slots per worker, 2..1048576 (VPP: 2048). */
         public int sampleFifoSlots = 2048;
         /** Discard FIFO slots per worker, 2..1048576 (VPP: 4). */

@@ -1,7 +1,5 @@
 package io.vecflow.dataplane.graph;
 
-import io.vecflow.dataplane.plugins.sflow.IngressSampleHold;
-import io.vecflow.dataplane.vnet.error.DropReason;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -51,7 +49,7 @@ public final class BufferPool implements AutoCloseable {
     /** Receive timestamp (System.nanoTime) of each buffer. */
     public final long[] timestampNanos;
     /**
-     * {@link DropReason#ordinal()} set by the node that sends the buffer to error-drop (0 = none: reset by
+     * {@code DropReason#ordinal()} set by the node that sends the buffer to error-drop (0 = none: reset by
      * {@link #alloc}; a port's receive sets it to hand a frame it could not deliver straight to error-drop).
      */
     public final int[] dropReason;
@@ -96,7 +94,7 @@ public final class BufferPool implements AutoCloseable {
     /**
      * Takes a buffer, its cookie length and drop reason reset to 0. Only input nodes allocate (ports' receive,
      * segmentation of GSO super-frames at receive, the CLOVE probe source): within a dispatch round a freed buffer
-     * is not reused, which {@link IngressSampleHold} relies on.
+     * is not reused, which {@code IngressSampleHold} relies on.
      *
      * @return a free buffer index, or -1 when the pool is exhausted
      */

@@ -1,6 +1,5 @@
 package io.vecflow.dataplane.graph;
 
-import io.vecflow.dataplane.plugins.sflow.IngressSampleHold;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
@@ -16,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class Worker implements Runnable {
     private final int index;
     private final BufferPool pool;
-    private final IngressSampleHold ingressHold;
+    private BufferHold hold;
     private final Node[] nodes;
     private final InputNode[] inputs;
     private final PacketVector[] pending;
@@ -37,7 +36,6 @@ public final class Worker implements Runnable {
     public Worker(int index, Graph graph, BufferPool pool) {
         this.index = index;
         this.pool = pool;
-        this.ingressHold = new IngressSampleHold(pool.capacity());
         this.nodes = graph.instantiate(index);
         List<InputNode> in = new ArrayList<>();
         for (Node n : nodes) {
@@ -67,9 +65,32 @@ public final class Worker implements Runnable {
         return pool;
     }
 
-    /** @return this worker's ingress samples waiting for their packet's output interface. */
-    public IngressSampleHold ingressHold() {
-        return ingressHold;
+    /** @return the per-buffer state held this round ({@link BufferHold}), or null when no node installed one. */
+    public BufferHold bufferHold() {
+        return hold;
+    }
+
+    /**
+     * The worker's {@link BufferHold} of type {@code type}, installed on first use (worker thread, or the building
+     * thread before the worker starts); allocation-free once installed.
+     *
+     * @param type the implementation the caller uses
+     * @param make makes it from the worker's buffer count
+     * @param <H> the implementation type
+     * @return the hold
+     * @throws IllegalStateException if a hold of another type is installed
+     */
+    public <H extends BufferHold> H bufferHold(Class<H> type, java.util.function.IntFunction<H> make) {
+        BufferHold h = hold;
+        if (h == null) {
+            h = make.apply(pool.capacity());
+            hold = h;
+        }
+        if (!type.isInstance(h)) {
+            throw new IllegalStateException("worker " + index + " holds " + h.getClass().getName() + ", not "
+                    + type.getName());
+        }
+        return type.cast(h);
     }
 
     /** @return the node instance with the given name, or null. */
@@ -186,7 +207,7 @@ public final class Worker implements Runnable {
 
     /**
      * Runs one dispatch round: polls every input node, drains the graph, then publishes the round's held ingress
-     * samples with their packets' transmit ifIndex ({@link IngressSampleHold#flush}).
+     * samples with their packets' transmit ifIndex ({@link BufferHold#flush}).
      *
      * @return packets the inputs produced
      */
@@ -196,7 +217,10 @@ public final class Worker implements Runnable {
             produced += in.poll(this);
         }
         drain();
-        ingressHold.flush(pool);
+        BufferHold h = hold;
+        if (h != null) {
+            h.flush(pool);
+        }
         dispatchRounds++;
         return produced;
     }

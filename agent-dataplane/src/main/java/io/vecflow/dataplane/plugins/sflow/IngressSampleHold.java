@@ -1,6 +1,7 @@
 package io.vecflow.dataplane.plugins.sflow;
 
 import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.BufferHold;
 import io.vecflow.dataplane.graph.Worker;
 import io.vecflow.dataplane.vnet.error.ErrorDropNode;
 
@@ -23,7 +24,7 @@ import io.vecflow.dataplane.vnet.error.ErrorDropNode;
  * error-drop one array load per dropped packet while a sample is outstanding ({@link #pending()} &gt; 0).
  * Allocation-free after construction. Single-threaded (one per worker).
  */
-public final class IngressSampleHold {
+public final class IngressSampleHold implements BufferHold {
     private final SampleRecord[] byBuffer;
     private final int[] held;
     private int count;
@@ -61,6 +62,7 @@ public final class IngressSampleHold {
     }
 
     /** @return samples held and not completed yet; error-drop looks only while this is &gt; 0 */
+    @Override
     public int pending() {
         return pending;
     }
@@ -71,6 +73,7 @@ public final class IngressSampleHold {
      * @param buffer a buffer index
      * @param outputIfIndex the packet's transmit ifIndex, or 0 when it has none (dropped)
      */
+    @Override
     public void complete(int buffer, int outputIfIndex) {
         SampleRecord r = byBuffer[buffer];
         if (r == null) {
@@ -93,6 +96,7 @@ public final class IngressSampleHold {
      *
      * @param pool the worker's buffers (indexes held are still this round's packets)
      */
+    @Override
     public void flush(BufferPool pool) {
         int[] tx = pool.txIfIndex;
         for (int i = 0; i < count && pending > 0; i++) {

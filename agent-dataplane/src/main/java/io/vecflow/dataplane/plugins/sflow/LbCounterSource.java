@@ -1,13 +1,11 @@
 package io.vecflow.dataplane.plugins.sflow;
 
-import io.vecflow.dataplane.plugins.lb.LoadBalancer;
-import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
 import io.vecflow.netlink.vpp.LbCounters;
 
 /**
  * A load-balancing component whose per-VIP / per-backend decision counters the sFlow main thread sends each polling
- * interval as vecflow LB_COUNTERS messages ({@link LbCounters}; issue 6 §4): the {@link LoadBalancer} (roles 1 Maglev,
- * 2 SRLB) and the {@link SrlbAgent} (role 3).
+ * interval as vecflow LB_COUNTERS messages ({@link LbCounters}; issue 6 §4): the {@code LoadBalancer} (roles 1 Maglev,
+ * 2 SRLB) and the {@code SrlbAgent} (role 3).
  */
 public interface LbCounterSource {
     /** Takes one filled message; returns true if it was sent. */

@@ -1,6 +1,5 @@
 package io.vecflow.dataplane.plugins.sflow;
 
-import io.vecflow.dataplane.Dataplane;
 import io.vecflow.dataplane.graph.Graph;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.interfaces.Port;
@@ -67,7 +66,7 @@ public final class SflowMainThread implements Runnable {
         /** Graph drops of packets received on an ifIndex (for RX_DISCARDS). */
         public IntToLongFunction graphDropsOn = i -> 0;
         /**
-         * ifIndex → the port's OSINDEX ({@link Dataplane#osIndex}), sent in IF_COUNTERS and as the nested NET_DM
+         * ifIndex → the port's OSINDEX ({@code Dataplane#osIndex}), sent in IF_COUNTERS and as the nested NET_DM
          * IN_PORT; 0 = none (no OSINDEX attribute, IN_PORT = the ifIndex).
          */
         public IntToLongFunction osIndexOf = i -> 0;

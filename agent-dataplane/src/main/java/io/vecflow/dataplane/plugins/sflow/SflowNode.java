@@ -201,7 +201,8 @@ public final class SflowNode extends Node {
             System.arraycopy(pool.cookies(), b * BufferPool.COOKIE_BYTES, r.cookie, 0, cl);
         }
         if (direction == Direction.INGRESS) {
-            w.ingressHold().hold(b, r, fifo); // published once the graph decided the packet's output
+            // published once the graph decided the packet's output
+            w.bufferHold(IngressSampleHold.class, IngressSampleHold::new).hold(b, r, fifo);
         } else {
             fifo.publish(r);
         }

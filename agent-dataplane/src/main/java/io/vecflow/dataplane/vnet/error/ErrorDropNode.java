@@ -1,18 +1,18 @@
 package io.vecflow.dataplane.vnet.error;
 
+import io.vecflow.dataplane.graph.BufferHold;
 import io.vecflow.dataplane.graph.BufferPool;
 import io.vecflow.dataplane.graph.FeatureArc;
 import io.vecflow.dataplane.graph.Node;
 import io.vecflow.dataplane.graph.PacketVector;
 import io.vecflow.dataplane.graph.Worker;
-import io.vecflow.dataplane.plugins.sflow.IngressSampleHold;
 
 /**
  * {@code error-drop}: where every dropped packet goes. Counts it by its {@link DropReason} (the node's error counters,
  * {@code show errors}) and by (reason, receive ifIndex), then sends it — per packet, with its own receive interface,
  * unlike VPP which enters the arc once per frame — into the {@code error-drop} feature arc (feature
  * {@code sflow-drop}; the arc ends at {@code drop}, which frees it). A held ingress sample of a dropped packet is
- * published here with output 0 ({@link IngressSampleHold}).
+ * published here with output 0 ({@link BufferHold}).
  */
 public final class ErrorDropNode extends Node {
     /** Node name. */
@@ -37,8 +37,8 @@ public final class ErrorDropNode extends Node {
     @Override
     protected void process(Worker w, PacketVector v) {
         BufferPool pool = w.pool();
-        IngressSampleHold held = w.ingressHold();
-        if (held.pending() != 0) {
+        BufferHold held = w.bufferHold();
+        if (held != null && held.pending() != 0) {
             for (int i = 0, n = v.count; i < n; i++) {
                 held.complete(v.buffers[i], 0); // dropped: no output (the discard sample reports the drop)
             }

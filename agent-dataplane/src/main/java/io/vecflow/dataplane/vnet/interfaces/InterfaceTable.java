@@ -1,6 +1,5 @@
 package io.vecflow.dataplane.vnet.interfaces;
 
-import io.vecflow.dataplane.Dataplane;
 import io.vecflow.dataplane.graph.FeatureArc;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +12,9 @@ import java.util.List;
  * change (plain array writes, seen by workers within a dispatch round or so).
  */
 public final class InterfaceTable {
+    /** hsflowd's default {@code vpp { ifOffset }}: the OSINDEX of port i without a configured one is this + i. */
+    public static final long DEFAULT_IF_OFFSET = 1_000_000_000L;
+
     private final Port[] ports;
     private final long[] mac;
     private final int[] mtu;
@@ -141,7 +143,7 @@ public final class InterfaceTable {
      * before the dataplane is built.
      *
      * @param ifIndex the port
-     * @param os the OS ifIndex, 1..4294967295, or 0 for none (then {@link Dataplane#osIndex} derives one)
+     * @param os the OS ifIndex, 1..4294967295, or 0 for none (then {@code Dataplane#osIndex} derives one)
      * @throws IllegalArgumentException if there is no such port or {@code os} is outside the u32 range
      */
     public void setOsIndex(int ifIndex, long os) {

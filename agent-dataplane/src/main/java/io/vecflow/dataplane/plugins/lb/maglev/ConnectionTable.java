@@ -2,7 +2,6 @@ package io.vecflow.dataplane.plugins.lb.maglev;
 
 import io.vecflow.dataplane.graph.mem.Bytes;
 import io.vecflow.dataplane.graph.mem.HugePageMemory;
-import io.vecflow.dataplane.plugins.lb.LbNode;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
@@ -54,7 +53,7 @@ import java.util.concurrent.TimeUnit;
  * transparent huge pages where the kernel allows ({@link HugePageMemory}: at 1M flows the 128 MiB of records would
  * otherwise cost a TLB miss per lookup), committed at construction and released when the table becomes unreachable.
  *
- * <p>{@link #touch} reads the lines a lookup of a hash will need without doing anything else; {@link LbNode} calls it
+ * <p>{@link #touch} reads the lines a lookup of a hash will need without doing anything else; {@code LbNode} calls it
  * for a whole vector before processing it, so that the cache misses of 256 packets overlap (memory-level parallelism)
  * instead of each packet waiting for its own — VPP's lb node prefetches its sticky-table bucket the same way.
  *
