@@ -2,6 +2,7 @@ package io.vecflow.dataplane;
 
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.control.ControlServer;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
 import io.vecflow.dataplane.port.AfPacketPort;
 import io.vecflow.dataplane.port.PcapReplayPort;
 import io.vecflow.dataplane.vnet.fib.Forwarding;
@@ -74,7 +75,7 @@ public final class DataplaneAssembly implements AutoCloseable {
             for (DataplaneConfig.Route r : c.routes) {
                 fb.route(r.prefix, r.via, it.port(r.port).ifIndex());
             }
-            Dataplane.Topology t = new Dataplane.Topology();
+            DataplaneSpec t = new DataplaneSpec();
             t.workers = c.workers;
             t.buffersPerWorker = c.buffersPerWorker;
             t.interfaces = it;
@@ -134,9 +135,9 @@ public final class DataplaneAssembly implements AutoCloseable {
             owned.add(dataplane);
             if (c.lb != null) {
                 for (DataplaneConfig.LbVip v : c.lb.vips) {
-                    dataplane.loadBalancer().addVip(v.key(), v.encapType(), v.newLen);
+                    dataplane.plugin(LoadBalancer.class).addVip(v.key(), v.encapType(), v.newLen);
                     if (!v.backendAddresses().isEmpty()) {
-                        dataplane.loadBalancer().addBackends(v.key(), v.backendAddresses());
+                        dataplane.plugin(LoadBalancer.class).addBackends(v.key(), v.backendAddresses());
                     }
                 }
             }

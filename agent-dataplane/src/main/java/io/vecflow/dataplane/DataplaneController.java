@@ -2,9 +2,11 @@ package io.vecflow.dataplane;
 
 import io.vecflow.dataplane.control.ControlException;
 import io.vecflow.dataplane.control.DataplaneControl;
+import io.vecflow.dataplane.plugins.clove.Clove;
 import io.vecflow.dataplane.plugins.lb.LoadBalancer;
 import io.vecflow.dataplane.plugins.lb.Vip;
 import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
 import java.net.InetAddress;
 import java.util.List;
 
@@ -92,7 +94,7 @@ public final class DataplaneController implements DataplaneControl {
     }
 
     private LoadBalancer lb() throws ControlException {
-        LoadBalancer lb = dp.loadBalancer();
+        LoadBalancer lb = dp.plugin(LoadBalancer.class);
         if (lb == null) {
             throw noLb();
         }
@@ -124,7 +126,7 @@ public final class DataplaneController implements DataplaneControl {
     }
 
     private io.vecflow.dataplane.plugins.srlb.SrlbAgent agent() throws ControlException {
-        io.vecflow.dataplane.plugins.srlb.SrlbAgent a = dp.srlbAgent();
+        io.vecflow.dataplane.plugins.srlb.SrlbAgent a = dp.plugin(SrlbAgent.class);
         if (a == null) {
             throw new ControlException("no SRLB server agent in this dataplane (configure srlb-agent: in the "
                     + "dataplane config)");
@@ -140,7 +142,7 @@ public final class DataplaneController implements DataplaneControl {
 
     @Override
     public String showClove() throws ControlException {
-        io.vecflow.dataplane.plugins.clove.Clove c = dp.clove();
+        io.vecflow.dataplane.plugins.clove.Clove c = dp.plugin(Clove.class);
         if (c == null) {
             throw new ControlException("no CLOVE vSwitch in this dataplane (configure clove: in the dataplane config)");
         }

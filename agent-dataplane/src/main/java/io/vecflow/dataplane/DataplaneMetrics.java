@@ -6,9 +6,12 @@ import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vecflow.dataplane.graph.Node;
 import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.clove.Clove;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
 import io.vecflow.dataplane.plugins.sflow.SampleFifo;
 import io.vecflow.dataplane.plugins.sflow.SflowMainThread;
 import io.vecflow.dataplane.plugins.sflow.SflowNode;
+import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import io.vecflow.dataplane.vnet.interfaces.Port;
@@ -112,17 +115,17 @@ public final class DataplaneMetrics implements AutoCloseable {
                 .callback(cb -> cb.call(m.discardsLimited())).register(r);
         nodeCounter(r, dp, "vecflow_dataplane_node_vectors", "vectors (calls) per graph node", 0);
         List<io.vecflow.dataplane.plugins.sflow.LbCounterSource> lbSources = new java.util.ArrayList<>();
-        if (dp.loadBalancer() != null) {
-            lbSources.add(dp.loadBalancer());
+        if (dp.plugin(LoadBalancer.class) != null) {
+            lbSources.add(dp.plugin(LoadBalancer.class));
         }
-        if (dp.srlbAgent() != null) {
-            lbSources.add(dp.srlbAgent());
+        if (dp.plugin(SrlbAgent.class) != null) {
+            lbSources.add(dp.plugin(SrlbAgent.class));
         }
         if (!lbSources.isEmpty()) {
             lbCounter(r, lbSources);
         }
-        if (dp.clove() != null) {
-            cloveMetrics(r, dp.clove());
+        if (dp.plugin(Clove.class) != null) {
+            cloveMetrics(r, dp.plugin(Clove.class));
         }
         nodeCounter(r, dp, "vecflow_dataplane_node_packets", "packets per graph node", 1);
         nodeCounter(r, dp, "vecflow_dataplane_node_seconds", "time spent per graph node, seconds", 2);

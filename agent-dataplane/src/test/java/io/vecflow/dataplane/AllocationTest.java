@@ -54,7 +54,7 @@ class AllocationTest {
         }
         io.vecflow.packet.PcapFile cap = new io.vecflow.packet.PcapFile(io.vecflow.packet.LinkType.ETHERNET, 65535,
                 frames);
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(new PcapReplayPort("in", cap, 1, 1, Long.MAX_VALUE, 0), 0x0200000000C1L, 1500, true);

@@ -236,7 +236,7 @@ class CloveNamespaceTest {
             hv1.dataplane().start();
             hv2.dataplane().start();
             started = true;
-            Clove c1 = hv1.dataplane().clove(), c2 = hv2.dataplane().clove();
+            Clove c1 = hv1.dataplane().plugin(Clove.class), c2 = hv2.dataplane().plugin(Clove.class);
             Clove.Destination toHv2 = c1.destination(0);
 
             int[] portOfSpine = awaitPaths(toHv2);

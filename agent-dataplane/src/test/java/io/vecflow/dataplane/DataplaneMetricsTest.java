@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 /** The Prometheus endpoint of the dataplane: what it serves, and what an operator reads when it cannot start. */
 class DataplaneMetricsTest {
 
-    private static Dataplane.Topology topology() {
-        Dataplane.Topology t = new Dataplane.Topology();
+    private static DataplaneSpec topology() {
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(2);
         t.interfaces.add(new SinkPort("eth9", 1, 1), 0x020000000001L, 1500, false);

@@ -94,7 +94,7 @@ class GraphForwardingTest {
         MemoryPort a = new MemoryPort("vfgt-a", 1, 1), b = new MemoryPort("vfgt-b", 2, 1);
         MemoryPort r1 = new MemoryPort("vfgt-r1", 3, 1), r2 = new MemoryPort("vfgt-r2", 4, 1);
         MemoryPort lonely = new MemoryPort("vfgt-x", 5, 1);
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(8);
         t.interfaces.add(a, MAC_A, 9000, false);

@@ -3,15 +3,15 @@ package io.vecflow.dataplane;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vecflow.dataplane.control.DataplaneControl.Direction;
-import io.vecflow.dataplane.plugins.lb.EncapType;
-import io.vecflow.dataplane.plugins.lb.Protocol;
-import io.vecflow.dataplane.plugins.lb.VipKey;
 import io.vecflow.dataplane.graph.FeatureArc;
 import io.vecflow.dataplane.graph.InputNode;
 import io.vecflow.dataplane.graph.Node;
 import io.vecflow.dataplane.graph.Worker;
 import io.vecflow.dataplane.plugins.clove.Clove;
+import io.vecflow.dataplane.plugins.lb.EncapType;
 import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.VipKey;
 import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
 import io.vecflow.dataplane.port.SinkPort;
 import io.vecflow.dataplane.vnet.fib.Forwarding;
@@ -40,7 +40,7 @@ class GraphIdentityTest {
 
     @Test
     void graphWithEveryPluginEqualsTheGoldenDump() throws Exception {
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 2;
         t.buffersPerWorker = 64;
         t.interfaces = new InterfaceTable(4);
@@ -77,11 +77,11 @@ class GraphIdentityTest {
         try (PsampleEmitter em = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
                 Dataplane dp = new Dataplane(t, em, null, null)) {
             VipKey v4 = new VipKey(InetAddress.ofLiteral("192.0.2.1"), 32, Protocol.UDP, 5678);
-            dp.loadBalancer().addVip(v4, EncapType.GRE4, 7);
-            dp.loadBalancer().addBackends(v4, List.of(InetAddress.ofLiteral("10.1.0.1")));
+            dp.plugin(LoadBalancer.class).addVip(v4, EncapType.GRE4, 7);
+            dp.plugin(LoadBalancer.class).addBackends(v4, List.of(InetAddress.ofLiteral("10.1.0.1")));
             VipKey v6 = new VipKey(InetAddress.ofLiteral("2001:db8:ab::1"), 128, Protocol.TCP, 80);
-            dp.loadBalancer().addVip(v6, EncapType.SRLB, 7);
-            dp.loadBalancer().addBackends(v6, List.of(InetAddress.ofLiteral("fc00:1::"),
+            dp.plugin(LoadBalancer.class).addVip(v6, EncapType.SRLB, 7);
+            dp.plugin(LoadBalancer.class).addBackends(v6, List.of(InetAddress.ofLiteral("fc00:1::"),
                     InetAddress.ofLiteral("fc00:2::")));
             String actual = dump(dp, t.interfaces.maxIfIndex());
             Files.createDirectories(Path.of("target"));

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vecflow.dataplane.control.CommandParser;
 import io.vecflow.dataplane.control.ControlException;
+import io.vecflow.dataplane.graph.Worker;
 import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
 import io.vecflow.dataplane.plugins.lb.Protocol;
 import io.vecflow.dataplane.plugins.lb.VipKey;
-import io.vecflow.dataplane.graph.Worker;
-import io.vecflow.dataplane.plugins.lb.LoadBalancer;
 import io.vecflow.dataplane.plugins.lb.maglev.FlowHash;
 import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
 import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
@@ -390,7 +390,7 @@ class LbGraphTest extends LbGraphFixture {
                 udp4(CLIENT_NET | 9, VIP, 999, 5679, 10, true))) { // no VIP: dropped
             frames.add(new io.vecflow.packet.PcapPacket(0, f.length, f));
         }
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(new PcapReplayPort("in", new io.vecflow.packet.PcapFile(io.vecflow.packet.LinkType.ETHERNET,
@@ -402,7 +402,7 @@ class LbGraphTest extends LbGraphFixture {
         t.lb = new LoadBalancer.Settings();
         t.lb.ip4Source = addr("10.9.0.1");
         try (Dataplane d = new Dataplane(t, em, null, null)) {
-            LoadBalancer l = d.loadBalancer();
+            LoadBalancer l = d.plugin(LoadBalancer.class);
             l.addVip(KEY, EncapType.GRE4, MaglevTable.DEFAULT_SIZE);
             l.addBackends(KEY, BACKENDS);
             Worker wk = d.workers().get(0);

@@ -59,7 +59,7 @@ class SrlbAgentWorkersTest {
      */
     private void agentDataplane(io.vecflow.dataplane.vnet.interfaces.Port upPort, io.vecflow.dataplane.vnet.interfaces.Port localPort)
             throws Exception {
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 2;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(upPort, MAC, 9000, true);
@@ -80,7 +80,7 @@ class SrlbAgentWorkersTest {
             return clock[0];
         };
         dp = new Dataplane(t, em, null, null);
-        agent = dp.srlbAgent();
+        agent = dp.plugin(SrlbAgent.class);
     }
 
     @BeforeEach

@@ -2,11 +2,11 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vecflow.dataplane.graph.Worker;
 import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
 import io.vecflow.dataplane.plugins.lb.Protocol;
 import io.vecflow.dataplane.plugins.lb.VipKey;
-import io.vecflow.dataplane.graph.Worker;
-import io.vecflow.dataplane.plugins.lb.LoadBalancer;
 import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
 import io.vecflow.dataplane.plugins.sflow.SampleFifo;
 import io.vecflow.dataplane.plugins.sflow.SampleRecord;
@@ -60,7 +60,7 @@ class SrlbGraphTest {
         em = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
         lbC = new MemoryPort("vfsr-c", 1, 1);
         lbS = new MemoryPort("vfsr-s", 2, 1);
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(lbC, MAC, 1500, true);
@@ -75,13 +75,13 @@ class SrlbGraphTest {
         t.lb.flowTableSlots = 1 << 10;
         lbDp = new Dataplane(t, em, null, null);
         dps.add(lbDp);
-        lb = lbDp.loadBalancer();
+        lb = lbDp.plugin(LoadBalancer.class);
         lb.addVip(KEY, EncapType.SRLB, 7);
         lb.addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
         for (int k = 1; k <= 2; k++) {
             up[k] = new MemoryPort("vfsr-u" + k, 1, 1);
             local[k] = new MemoryPort("vfsr-l" + k, 2, 1);
-            Dataplane.Topology a = new Dataplane.Topology();
+            DataplaneSpec a = new DataplaneSpec();
             a.workers = 1;
             a.interfaces = new InterfaceTable(4);
             a.interfaces.add(up[k], MAC + 16 * k, 9000, true);
@@ -97,12 +97,12 @@ class SrlbGraphTest {
             a.srlbAgent.flowTableSlots = 1 << 10;
             Dataplane d = new Dataplane(a, em, null, null);
             dps.add(d);
-            agents[k] = d.srlbAgent();
+            agents[k] = d.plugin(SrlbAgent.class);
         }
     }
 
     /** 1-in-1 egress sampling on every port: each frame sent leaves a sample (with its decision cookie, if any). */
-    private static void sampleEverythingOut(Dataplane.Topology t) {
+    private static void sampleEverythingOut(DataplaneSpec t) {
         t.samplingRate = 1;
         t.direction = io.vecflow.dataplane.control.DataplaneControl.Direction.TX;
         for (io.vecflow.dataplane.vnet.interfaces.Port p : t.interfaces.ports()) {
@@ -532,7 +532,7 @@ class SrlbGraphTest {
     @Test
     void aSignalOnAnotherWorkerIsHandedToTheFlowsOwner() throws Exception {
         MemoryPort c = new MemoryPort("vfsr-c2", 1, 2), sv = new MemoryPort("vfsr-s2", 2, 2);
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 2;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(c, MAC, 1500, true);
@@ -546,8 +546,8 @@ class SrlbGraphTest {
         t.lb.flowTableSlots = 1 << 10;
         Dataplane d = new Dataplane(t, em, null, null);
         dps.add(d);
-        d.loadBalancer().addVip(KEY, EncapType.SRLB, 7);
-        d.loadBalancer().addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
+        d.plugin(LoadBalancer.class).addVip(KEY, EncapType.SRLB, 7);
+        d.plugin(LoadBalancer.class).addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
         Worker w0 = d.workers().get(0), w1 = d.workers().get(1);
         // the SYN arrives on worker 0: it owns the flow (CORE 0 in the LB SID)
         c.inject(0, List.of(tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x02, 0)));
@@ -559,7 +559,7 @@ class SrlbGraphTest {
         sv.inject(1, List.of(signal(CLIENT_LO, 40000, c1, lbSid[0], lbSid[1])));
         w1.runOnce();
         assertThat(c.sent).as("worker 1 forwards the SYN-ACK to the client").hasSize(1);
-        assertThat(d.loadBalancer().show()).contains("worker 1 srlb flow table: live 0")
+        assertThat(d.plugin(LoadBalancer.class).show()).contains("worker 1 srlb flow table: live 0")
                 .contains("signals handed off 1 (inbox full 0)");
         // the client's ACK on worker 0: the owner applied the handed-off STEER before it, so it goes straight to c1
         c.inject(0, List.of(tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x10, 0)));
@@ -567,8 +567,8 @@ class SrlbGraphTest {
         byte[] ack = sv.sent.remove(0);
         assertThat(ack[14 + 43]).as("steered: [server SID fn 0x2, LB SID, VIP], segments left 2").isEqualTo((byte) 2);
         assertThat(segment(ack, 2)[0]).isEqualTo(c1);
-        assertThat(d.loadBalancer().show()).contains("applied from others 1 (stale 0)");
-        LoadBalancer.SrlbCounters k = d.loadBalancer().srlbCounters(KEY);
+        assertThat(d.plugin(LoadBalancer.class).show()).contains("applied from others 1 (stale 0)");
+        LoadBalancer.SrlbCounters k = d.plugin(LoadBalancer.class).srlbCounters(KEY);
         assertThat(k.firstChoiceAccepts()).as("counted once, by the owner").isEqualTo(1);
         assertThat(k.stickyHits()).isEqualTo(1);
     }
@@ -576,7 +576,7 @@ class SrlbGraphTest {
     @Test
     void aPacketTooBigForTheSteeringSrhGetsPacketTooBigFromTheVip() throws Exception {
         MemoryPort c = new MemoryPort("vfsr-c3", 1, 1), sv = new MemoryPort("vfsr-s3", 2, 1);
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(c, MAC, 1500, true);
@@ -589,8 +589,8 @@ class SrlbGraphTest {
         t.lb.flowTableSlots = 1 << 10;
         Dataplane d = new Dataplane(t, em, null, null);
         dps.add(d);
-        d.loadBalancer().addVip(KEY, EncapType.SRLB, 7);
-        d.loadBalancer().addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
+        d.plugin(LoadBalancer.class).addVip(KEY, EncapType.SRLB, 7);
+        d.plugin(LoadBalancer.class).addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
         byte[] big = tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x10, 1500 - 60);
         byte[] fits = tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x02, 1500 - 60 - 72);
         byte[] ptb = hop(d, c, big, c);
@@ -602,7 +602,7 @@ class SrlbGraphTest {
         assertThat(i64(ptb, 14 + 32)).as("to the client").isEqualTo(CLIENT_LO);
         byte[] hunt = hop(d, c, fits, sv);
         assertThat(hunt.length).as("a SYN that fits hunts at 1500 bytes").isEqualTo(14 + 1500);
-        assertThat(d.loadBalancer().show()).contains("too-big 1");
+        assertThat(d.plugin(LoadBalancer.class).show()).contains("too-big 1");
     }
 
 
@@ -677,7 +677,7 @@ class SrlbGraphTest {
             lbFrames.add(signal(100 + i, 40000, 0xfc00000100000000L, lbSidHi, lbSidLo));
             lbFrames.add(tcp6(CLIENT_HI, 100 + i, VIP_HI, VIP_LO, 40000, 80, 0x10, 20));
         }
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(new PcapReplayPort("in", capture(lbFrames), 1, 1, Long.MAX_VALUE, 0), MAC, 1500, true);
@@ -690,11 +690,11 @@ class SrlbGraphTest {
         t.lb.flowTableSlots = 1 << 12;
         t.lb.clock = () -> clock[0];
         try (Dataplane d = new Dataplane(t, em, null, null)) {
-            d.loadBalancer().addVip(KEY, EncapType.SRLB, 7);
-            d.loadBalancer().addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"),
+            d.plugin(LoadBalancer.class).addVip(KEY, EncapType.SRLB, 7);
+            d.plugin(LoadBalancer.class).addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"),
                     InetAddress.ofLiteral("fc00:2::")));
             assertThat(leastAllocated(d, clock)).as("bytes allocated for 25,600 SRLB LB packets").isLessThan(1024);
-            LoadBalancer.SrlbCounters c = d.loadBalancer().srlbCounters(KEY);
+            LoadBalancer.SrlbCounters c = d.plugin(LoadBalancer.class).srlbCounters(KEY);
             // ≥ 21 rounds, each of which forgets every flow once: 300 hunts and 300 accepts learnt per round
             assertThat(c.hunts()).isGreaterThanOrEqualTo(21 * 300);
             assertThat(c.firstChoiceAccepts() + c.secondChoiceAccepts() + c.otherAccepts())
@@ -724,7 +724,7 @@ class SrlbGraphTest {
             saFrames.add(acked);
             saFrames.add(tcp6(VIP_HI, VIP_LO, CLIENT_HI, 100 + i, 80, 40000, 0x18, 40));
         }
-        Dataplane.Topology a = new Dataplane.Topology();
+        DataplaneSpec a = new DataplaneSpec();
         a.workers = 1;
         a.interfaces = new InterfaceTable(4);
         a.interfaces.add(new PcapReplayPort("in", capture(saFrames), 1, 1, Long.MAX_VALUE, 0), MAC, 9000, true);
@@ -741,7 +741,7 @@ class SrlbGraphTest {
         a.srlbAgent.clock = () -> clock[0];
         try (Dataplane d = new Dataplane(a, em, null, null)) {
             assertThat(leastAllocated(d, clock)).as("bytes allocated for 25,600 SRLB agent packets").isLessThan(1024);
-            ServerAgentState.Counters c = d.srlbAgent().counters();
+            ServerAgentState.Counters c = d.plugin(SrlbAgent.class).counters();
             assertThat(c.rejects).as("first-candidate SYNs passed under load").isGreaterThanOrEqualTo(21 * 100);
             assertThat(c.secondChoiceAccepts).as("last-candidate SYNs accepted").isGreaterThanOrEqualTo(21 * 100);
             assertThat(c.firstChoiceAccepts).isZero();

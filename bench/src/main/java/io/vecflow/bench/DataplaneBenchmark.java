@@ -1,6 +1,7 @@
 package io.vecflow.bench;
 
 import io.vecflow.dataplane.Dataplane;
+import io.vecflow.dataplane.DataplaneSpec;
 import io.vecflow.dataplane.graph.Worker;
 import io.vecflow.dataplane.plugins.sflow.SampleFifo;
 import io.vecflow.dataplane.plugins.sflow.SampleRecord;
@@ -85,7 +86,7 @@ public class DataplaneBenchmark extends QuietGate {
         boolean l2 = mode.startsWith("l2-");
         String rate = mode.substring(mode.lastIndexOf('-') + 1);
         PcapFile cap;
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(2);
         Forwarding.Builder fb = new Forwarding.Builder().neighbour("10.0.4.2", "02:aa:00:00:00:02");

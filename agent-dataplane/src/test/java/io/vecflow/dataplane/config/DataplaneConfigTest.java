@@ -3,10 +3,11 @@ package io.vecflow.dataplane.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.vecflow.dataplane.plugins.lb.EncapType;
 import io.vecflow.dataplane.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig.PortType;
 import io.vecflow.dataplane.control.DataplaneControl.Direction;
+import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -445,10 +446,10 @@ class DataplaneConfigTest {
                     """.formatted(http.getAddress().getPort()), "dp.yaml", null);
             try (DataplaneAssembly a = DataplaneAssembly.open(c, m -> { }, false)) {
                 long end = System.nanoTime() + 10_000_000_000L;
-                String show = a.dataplane().srlbAgent().show();
+                String show = a.dataplane().plugin(SrlbAgent.class).show();
                 while (!show.contains("= 7.0") && System.nanoTime() < end) {
                     Thread.sleep(20);
-                    show = a.dataplane().srlbAgent().show();
+                    show = a.dataplane().plugin(SrlbAgent.class).show();
                 }
                 assertThat(show).contains("policy static-threshold c=5", "load nginx", "= 7.0");
             }
