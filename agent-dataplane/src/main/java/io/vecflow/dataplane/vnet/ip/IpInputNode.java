@@ -5,7 +5,7 @@ import io.vecflow.dataplane.graph.FeatureArc;
 import io.vecflow.dataplane.graph.Node;
 import io.vecflow.dataplane.graph.PacketVector;
 import io.vecflow.dataplane.graph.Worker;
-import io.vecflow.dataplane.graph.mem.Frames;
+import io.vecflow.dataplane.graph.mem.Bytes;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.error.ErrorDropNode;
 import java.lang.foreign.MemorySegment;
@@ -65,35 +65,35 @@ public final class IpInputNode extends Node {
         if (avail >= 20) {
             // the common header (IHL 5) in three reads: version/IHL/TOS/length/ID/flags, TTL/protocol/checksum/source,
             // destination; the RFC 1071 sum over its five 32-bit words must fold to 0xFFFF
-            long w0 = d.get(Frames.BE64, base), w1 = d.get(Frames.BE64, base + 8);
+            long w0 = d.get(Bytes.BE64, base), w1 = d.get(Bytes.BE64, base + 8);
             if ((int) (w0 >>> 56) == 0x45) {
                 int total = (int) (w0 >>> 32) & 0xFFFF;
                 if (total < 20 || total > avail) {
                     return DropReason.IP4_BAD_HEADER.ordinal();
                 }
                 long sum = (w0 >>> 32) + (w0 & 0xFFFF_FFFFL) + (w1 >>> 32) + (w1 & 0xFFFF_FFFFL)
-                        + (d.get(Frames.BE32, base + 16) & 0xFFFF_FFFFL);
+                        + (d.get(Bytes.BE32, base + 16) & 0xFFFF_FFFFL);
                 sum = (sum & 0xFFFF) + (sum >>> 16);
                 sum = (sum & 0xFFFF) + (sum >>> 16);
                 sum = (sum & 0xFFFF) + (sum >>> 16);
                 return sum != 0xFFFF ? DropReason.IP4_BAD_CHECKSUM.ordinal() : -1;
             }
         }
-        int vihl = avail >= 20 ? Frames.u8(d, base) : 0;
+        int vihl = avail >= 20 ? Bytes.u8(d, base) : 0;
         int ihl = (vihl & 0xF) * 4;
         if (vihl >>> 4 != 4 || ihl < 20 || ihl > avail) {
             return DropReason.IP4_BAD_HEADER.ordinal();
         }
-        int total = Frames.u16(d, base + 2);
+        int total = Bytes.u16(d, base + 2);
         if (total < ihl || total > avail) {
             return DropReason.IP4_BAD_HEADER.ordinal();
         }
-        return Frames.sum16(d, base, ihl) != 0xFFFF ? DropReason.IP4_BAD_CHECKSUM.ordinal() : -1;
+        return Bytes.sum16(d, base, ihl) != 0xFFFF ? DropReason.IP4_BAD_CHECKSUM.ordinal() : -1;
     }
 
     /** @return -1 for a good IPv6 header, else the {@link DropReason#ordinal()} */
     private static int check6(MemorySegment d, long base, int avail) {
-        boolean ok = avail >= 40 && Frames.u8(d, base) >>> 4 == 6 && 40 + Frames.u16(d, base + 4) <= avail;
+        boolean ok = avail >= 40 && Bytes.u8(d, base) >>> 4 == 6 && 40 + Bytes.u16(d, base + 4) <= avail;
         return ok ? -1 : DropReason.IP6_BAD_HEADER.ordinal();
     }
 }

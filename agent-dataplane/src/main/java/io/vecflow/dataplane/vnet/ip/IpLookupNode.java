@@ -4,7 +4,7 @@ import io.vecflow.dataplane.graph.BufferPool;
 import io.vecflow.dataplane.graph.Node;
 import io.vecflow.dataplane.graph.PacketVector;
 import io.vecflow.dataplane.graph.Worker;
-import io.vecflow.dataplane.graph.mem.Frames;
+import io.vecflow.dataplane.graph.mem.Bytes;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.error.ErrorDropNode;
 import io.vecflow.dataplane.vnet.fib.Forwarding;
@@ -46,8 +46,8 @@ public final class IpLookupNode extends Node {
         for (int i = 0, n = v.count; i < n; i++) {
             int b = v.buffers[i];
             long base = pool.offset(b) + pool.l3Offset[b];
-            int adj = ip6 ? f.fib6().lookup(d.get(Frames.BE64, base + 24), d.get(Frames.BE64, base + 32))
-                    : f.fib4().lookup(d.get(Frames.BE32, base + 16));
+            int adj = ip6 ? f.fib6().lookup(d.get(Bytes.BE64, base + 24), d.get(Bytes.BE64, base + 32))
+                    : f.fib4().lookup(d.get(Bytes.BE32, base + 16));
             if (adj < 0) {
                 pool.dropReason[b] = noRoute;
                 w.enqueue(drop, b, 0);

@@ -4,7 +4,7 @@ import io.vecflow.dataplane.graph.BufferPool;
 import io.vecflow.dataplane.graph.Node;
 import io.vecflow.dataplane.graph.PacketVector;
 import io.vecflow.dataplane.graph.Worker;
-import io.vecflow.dataplane.graph.mem.Frames;
+import io.vecflow.dataplane.graph.mem.Bytes;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.error.ErrorDropNode;
 import io.vecflow.dataplane.vnet.fib.Forwarding;
@@ -65,14 +65,14 @@ public final class IpRewriteNode extends Node {
             int ipLen;
             int ttlOff;
             if (ip6) {
-                ipLen = 40 + Frames.u16(d, base + 4);
+                ipLen = 40 + Bytes.u16(d, base + 4);
                 ttlOff = 7;
             } else {
-                ipLen = Frames.u16(d, base + 2);
+                ipLen = Bytes.u16(d, base + 2);
                 ttlOff = 8;
             }
-            int ttlWord = ip6 ? 0 : d.get(Frames.BE32, base + 8); // TTL, protocol, header checksum
-            int ttl = ip6 ? Frames.u8(d, base + ttlOff) : ttlWord >>> 24;
+            int ttlWord = ip6 ? 0 : d.get(Bytes.BE32, base + 8); // TTL, protocol, header checksum
+            int ttl = ip6 ? Bytes.u8(d, base + ttlOff) : ttlWord >>> 24;
             if (ttl <= 1) {
                 pool.dropReason[b] = (ip6 ? DropReason.IP6_HOP_LIMIT_EXCEEDED : DropReason.IP4_TTL_EXPIRED).ordinal();
                 w.enqueue(drop, b, 0);
@@ -82,8 +82,8 @@ public final class IpRewriteNode extends Node {
             if (f.adjacencyKind(adj) == Forwarding.REWRITE) {
                 mac = f.adjacencyMac(adj);
             } else {
-                mac = ip6 ? f.neighbour6(d.get(Frames.BE64, base + 24), d.get(Frames.BE64, base + 32))
-                        : f.neighbour4(d.get(Frames.BE32, base + 16));
+                mac = ip6 ? f.neighbour6(d.get(Bytes.BE64, base + 24), d.get(Bytes.BE64, base + 32))
+                        : f.neighbour4(d.get(Bytes.BE32, base + 16));
             }
             if (mac < 0) {
                 pool.dropReason[b] = DropReason.NO_NEIGHBOUR.ordinal();
@@ -111,15 +111,15 @@ public final class IpRewriteNode extends Node {
             } else {
                 int oldWord = ttlWord >>> 16;
                 int newWord = oldWord - 0x100;
-                d.set(Frames.BE32, base + 8, newWord << 16 | Frames.updateChecksum(ttlWord & 0xFFFF, oldWord, newWord));
+                d.set(Bytes.BE32, base + 8, newWord << 16 | Bytes.updateChecksum(ttlWord & 0xFFFF, oldWord, newWord));
             }
             if (l3 != 14) {
                 MemorySegment.copy(d, base, d, buf + 14, ipLen);
                 pool.l3Offset[b] = 14;
             }
-            d.set(Frames.BE64, buf, mac << 16 | srcMac >>> 32); // next-hop MAC, then the port MAC's first 2 bytes
-            d.set(Frames.BE32, buf + 8, (int) srcMac);
-            Frames.put16(d, buf + 12, ip6 ? 0x86DD : 0x0800);
+            d.set(Bytes.BE64, buf, mac << 16 | srcMac >>> 32); // next-hop MAC, then the port MAC's first 2 bytes
+            d.set(Bytes.BE32, buf + 8, (int) srcMac);
+            Bytes.put16(d, buf + 12, ip6 ? 0x86DD : 0x0800);
             pool.length[b] = 14 + ipLen;
             pool.txIfIndex[b] = tx;
             w.enqueue(out, b, 0);

@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
  * the LB sent), and the two SRH operations of the SRLB server agent (lb.md §3 step 2). One instance per worker (it
  * keeps the offset of the last error); allocation-free.
  *
- * <p><b>Frames.</b> Input: the Ethernet frame at {@code bufStart}, its outer IP header at {@code l3Off} (≥ 2: the
+ * <p><b>Bytes.</b> Input: the Ethernet frame at {@code bufStart}, its outer IP header at {@code l3Off} (≥ 2: the
  * EtherType sits at {@code l3Off − 2}). Output: the same L2 header (VLAN tags kept), the inner IP packet moved back
  * to {@code l3Off} (one overlapping {@link MemorySegment#copy}), its EtherType written at {@code l3Off − 2}; the
  * new frame length is returned, or a negative {@code ERR_*} code with nothing changed.

@@ -12,7 +12,7 @@ import java.lang.foreign.ValueLayout;
  * the SRLB hunting SRH inserted into an IPv6 packet (lb.md §3). One instance per worker (holds the outer source and
  * TTL); every method is allocation-free.
  *
- * <p><b>Frames.</b> Each LB encapsulation ({@code gre4}, {@code gre6}, {@code ipip4}, {@code ipip6},
+ * <p><b>Bytes.</b> Each LB encapsulation ({@code gre4}, {@code gre6}, {@code ipip4}, {@code ipip6},
  * {@code srv6Encaps}) takes the Ethernet frame at {@code bufStart} ({@code BufferPool}: {@code pool.data()},
  * {@code pool.offset(buffer)}, {@code pool.length[buffer]}), the bytes of {@code headroom} free in front of it
  * ({@code pool.headroom(buffer)}; 0 = none) and the offset of its IP header {@code l3Off} (after any VLAN tags), and

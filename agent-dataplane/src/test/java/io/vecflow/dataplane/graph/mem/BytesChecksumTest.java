@@ -8,8 +8,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** {@link Frames#sum16} (32-bit accumulation) against a plain 16-bit RFC 1071 sum on random bytes of every length. */
-class FramesChecksumTest {
+/** {@link Bytes#sum16} (32-bit accumulation) against a plain 16-bit RFC 1071 sum on random bytes of every length. */
+class BytesChecksumTest {
     private static int reference(byte[] b, int off, int len) {
         long s = 0;
         for (int i = 0; i < len; i += 2) {
@@ -33,12 +33,12 @@ class FramesChecksumTest {
                 b[i] = (byte) (mode == 0 ? rnd.nextInt(256) : mode == 1 ? 0xFF : rnd.nextInt(8) == 0 ? 1 : 0);
             }
             int off = rnd.nextInt(8), len = rnd.nextInt(129);
-            assertThat(Frames.sum16(seg, off, len)).as("offset %d length %d", off, len).isEqualTo(reference(b, off, len));
+            assertThat(Bytes.sum16(seg, off, len)).as("offset %d length %d", off, len).isEqualTo(reference(b, off, len));
         }
         // a real IPv4 header (RFC 1071 §3's example is not a header; this one verifies to 0xFFFF)
         byte[] h = {0x45, 0, 0, 0x73, 0, 0, 0x40, 0, 0x40, 0x11, (byte) 0xb8, 0x61, (byte) 0xc0, (byte) 0xa8, 0, 1,
             (byte) 0xc0, (byte) 0xa8, 0, (byte) 0xc7};
-        assertThat(Frames.sum16(MemorySegment.ofArray(h), 0, 20)).isEqualTo(0xFFFF);
+        assertThat(Bytes.sum16(MemorySegment.ofArray(h), 0, 20)).isEqualTo(0xFFFF);
     }
 
     /**
