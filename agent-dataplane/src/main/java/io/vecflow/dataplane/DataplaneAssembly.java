@@ -52,7 +52,7 @@ public final class DataplaneAssembly implements AutoCloseable {
             }
             InterfaceTable it = new InterfaceTable(maxIf);
             for (int i = 0; i < c.ports.size(); i++) {
-                DataplaneConfig.Port pc = c.ports.get(i);
+                DataplaneConfig.PortSpec pc = c.ports.get(i);
                 int ifIndex = (int) pc.ifIndexOr(i + 1);
                 Port p = openPort(pc, ifIndex, c.workers);
                 owned.add(p);
@@ -69,10 +69,10 @@ public final class DataplaneAssembly implements AutoCloseable {
                 it.xconnect(it.port(pair.get(0)).ifIndex(), it.port(pair.get(1)).ifIndex());
             }
             Forwarding.Builder fb = new Forwarding.Builder();
-            for (DataplaneConfig.Neighbour n : c.neighbours) {
+            for (DataplaneConfig.NeighbourSpec n : c.neighbours) {
                 fb.neighbour(n.address, n.mac);
             }
-            for (DataplaneConfig.Route r : c.routes) {
+            for (DataplaneConfig.RouteSpec r : c.routes) {
                 fb.route(r.prefix, r.via, it.port(r.port).ifIndex());
             }
             DataplaneSpec t = new DataplaneSpec();
@@ -204,7 +204,7 @@ public final class DataplaneAssembly implements AutoCloseable {
         return polled;
     }
 
-    private static Port openPort(DataplaneConfig.Port pc, int ifIndex, int workers) throws Exception {
+    private static Port openPort(DataplaneConfig.PortSpec pc, int ifIndex, int workers) throws Exception {
         return switch (pc.portType()) {
             case AF_PACKET -> {
                 DataplaneConfig.AfPacket a = pc.afPacket != null ? pc.afPacket : new DataplaneConfig.AfPacket();
@@ -247,7 +247,7 @@ public final class DataplaneAssembly implements AutoCloseable {
                         : "PACKET_VNET_HDR off: GSO/GRO super-frames are cut to a buffer (rx errors)");
     }
 
-    private static long mac(DataplaneConfig.Port pc, Port p, boolean routed, int position) {
+    private static long mac(DataplaneConfig.PortSpec pc, Port p, boolean routed, int position) {
         if (pc.mac != null) {
             return Forwarding.parseMac(pc.mac);
         }

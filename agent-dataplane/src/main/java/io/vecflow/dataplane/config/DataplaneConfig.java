@@ -45,8 +45,9 @@ import java.util.Set;
  * <p>Keys are kebab-case. Unknown keys, wrong types and values out of range are errors naming the source, the line and
  * the key path, e.g. {@code dp.yaml line 12: ports[1].name: "eth0" is already the name of ports[0]}; all problems are
  * reported at once ({@link DataplaneConfigException#problems()}). Relative pcap paths are resolved against the
- * configuration file's directory. After {@link #load}/{@link #parse} the typed accessors ({@link Port#portType()},
- * {@link Route#prefixAddress()}, {@link Neighbour#macBytes()}, ...) are valid. Not thread-safe while loading; read-only
+ * configuration file's directory. After {@link #load}/{@link #parse} the typed accessors
+ * ({@link PortSpec#portType()}, {@link RouteSpec#prefixAddress()}, {@link NeighbourSpec#macBytes()}, ...) are valid.
+ * Not thread-safe while loading; read-only
  * afterwards.
  */
 public final class DataplaneConfig {
@@ -55,13 +56,13 @@ public final class DataplaneConfig {
     /** Packet buffers per worker pool, {@value #MIN_BUFFERS}..{@value #MAX_BUFFERS}. */
     public int buffersPerWorker = 4096;
     /** Ports, in order; at least one. */
-    public List<Port> ports = new ArrayList<>();
+    public List<PortSpec> ports = new ArrayList<>();
     /** L2 cross-connects: pairs of port names, each pair forwarding both ways. */
     public List<List<String>> xconnects = new ArrayList<>();
     /** IPv4 and IPv6 routes. */
-    public List<Route> routes = new ArrayList<>();
+    public List<RouteSpec> routes = new ArrayList<>();
     /** Static neighbours (the only way next hops get a MAC: no ARP, no ND). */
-    public List<Neighbour> neighbours = new ArrayList<>();
+    public List<NeighbourSpec> neighbours = new ArrayList<>();
     /** sFlow settings. */
     public Sflow sflow = new Sflow();
     /** Control socket path ({@code ./vecflow ctl}). */
@@ -207,7 +208,7 @@ public final class DataplaneConfig {
     }
 
     /** One port. */
-    public static final class Port {
+    public static final class PortSpec {
         /** Port name, used by xconnects, routes, neighbours, sflow.interfaces and the control commands. */
         public String name;
         /** af_packet, pcap or generator. */
@@ -340,7 +341,7 @@ public final class DataplaneConfig {
     }
 
     /** One route. */
-    public static final class Route {
+    public static final class RouteSpec {
         /** Destination prefix, e.g. 10.0.2.0/24 or 2001:db8:2::/64 (host bits clear). */
         public String prefix;
         /** Next-hop address (same family as the prefix). */
@@ -370,7 +371,7 @@ public final class DataplaneConfig {
     }
 
     /** One static neighbour. */
-    public static final class Neighbour {
+    public static final class NeighbourSpec {
         /** IPv4 or IPv6 address. */
         public String address;
         /** MAC, six colon-separated hex bytes. */
@@ -710,7 +711,7 @@ public final class DataplaneConfig {
                 buffersPerWorker, "need " + MIN_BUFFERS + ".." + MAX_BUFFERS);
         Map<String, Integer> byName = validatePorts(p, baseDir);
         validateXconnects(p, byName);
-        Map<InetAddress, Neighbour> neigh = validateNeighbours(p, byName);
+        Map<InetAddress, NeighbourSpec> neigh = validateNeighbours(p, byName);
         validateRoutes(p, byName, neigh);
         validateSflow(p, byName);
         if (lb != null) {
@@ -742,7 +743,7 @@ public final class DataplaneConfig {
         }
         for (int i = 0; i < ports.size(); i++) {
             String at = "ports[" + i + "]";
-            Port port = ports.get(i);
+            PortSpec port = ports.get(i);
             if (port == null) {
                 p.add(at, "empty port entry");
                 continue;
@@ -858,7 +859,7 @@ public final class DataplaneConfig {
     }
 
     /** Options of one type given on a port of another type are a mistake worth naming. */
-    private static void checkOptionSections(Problems p, String at, Port port) {
+    private static void checkOptionSections(Problems p, String at, PortSpec port) {
         if (port.portType == null) {
             return;
         }
@@ -910,12 +911,12 @@ public final class DataplaneConfig {
         }
     }
 
-    private Map<InetAddress, Neighbour> validateNeighbours(Problems p, Map<String, Integer> byName) {
-        Map<InetAddress, Neighbour> out = new HashMap<>();
+    private Map<InetAddress, NeighbourSpec> validateNeighbours(Problems p, Map<String, Integer> byName) {
+        Map<InetAddress, NeighbourSpec> out = new HashMap<>();
         Map<InetAddress, Integer> first = new HashMap<>();
         for (int i = 0; i < neighbours.size(); i++) {
             String at = "neighbours[" + i + "]";
-            Neighbour n = neighbours.get(i);
+            NeighbourSpec n = neighbours.get(i);
             if (n == null) {
                 p.add(at, "empty neighbour entry");
                 continue;
@@ -940,11 +941,11 @@ public final class DataplaneConfig {
         return out;
     }
 
-    private void validateRoutes(Problems p, Map<String, Integer> byName, Map<InetAddress, Neighbour> neigh) {
+    private void validateRoutes(Problems p, Map<String, Integer> byName, Map<InetAddress, NeighbourSpec> neigh) {
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < routes.size(); i++) {
             String at = "routes[" + i + "]";
-            Route r = routes.get(i);
+            RouteSpec r = routes.get(i);
             if (r == null) {
                 p.add(at, "empty route entry");
                 continue;
@@ -961,7 +962,7 @@ public final class DataplaneConfig {
             }
             boolean portOk = knownPort(p, byName, at + ".port", r.port);
             if (viaOk && portOk) {
-                Neighbour n = neigh.get(r.viaAddress);
+                NeighbourSpec n = neigh.get(r.viaAddress);
                 if (n == null) {
                     p.add(at + ".via", "no neighbour " + r.via + " in neighbours (no ARP/ND: every next hop needs a "
                             + "static MAC)");
@@ -973,7 +974,7 @@ public final class DataplaneConfig {
         }
     }
 
-    private static boolean parsePrefix(Problems p, String path, Route r) {
+    private static boolean parsePrefix(Problems p, String path, RouteSpec r) {
         String s = r.prefix;
         int slash = s == null ? -1 : s.indexOf('/');
         InetAddress a = slash < 0 ? null : ipLiteral(s.substring(0, slash));
@@ -1097,7 +1098,7 @@ public final class DataplaneConfig {
                 p.add(at, "empty VIP entry");
                 continue;
             }
-            Route r = new Route();
+            RouteSpec r = new RouteSpec();
             r.prefix = v.prefix;
             boolean ok = parsePrefix(p, at + ".prefix", r);
             Protocol proto = null;
@@ -1315,7 +1316,7 @@ public final class DataplaneConfig {
                     pf.size() + " prefixes", "need 1.." + io.vecflow.dataplane.plugins.clove.Clove.MAX_PREFIXES);
             int[] addrs = new int[pf.size()], lens = new int[pf.size()];
             for (int j = 0; j < pf.size(); j++) {
-                Route r = new Route();
+                RouteSpec r = new RouteSpec();
                 r.prefix = pf.get(j);
                 if (parsePrefix(p, at + ".prefixes[" + j + "]", r)
                         && p.check(r.prefixAddress instanceof Inet4Address, at + ".prefixes[" + j + "]", pf.get(j),
@@ -1384,8 +1385,8 @@ public final class DataplaneConfig {
     }
 
     /** Port by name, or {@code null}. */
-    public Port port(String name) {
-        for (Port p : ports) {
+    public PortSpec port(String name) {
+        for (PortSpec p : ports) {
             if (p.name.equals(name)) {
                 return p;
             }

@@ -58,9 +58,9 @@ class DataplaneConfigTest {
         assertThat(c.workers).isEqualTo(2);
         assertThat(c.buffersPerWorker).isEqualTo(4096);
         assertThat(c.ports).extracting(p -> p.name).containsExactly("eth0", "eth1", "replay0", "gen0");
-        assertThat(c.ports).extracting(DataplaneConfig.Port::portType)
+        assertThat(c.ports).extracting(DataplaneConfig.PortSpec::portType)
                 .containsExactly(PortType.AF_PACKET, PortType.AF_PACKET, PortType.PCAP, PortType.GENERATOR);
-        DataplaneConfig.Port eth0 = c.port("eth0");
+        DataplaneConfig.PortSpec eth0 = c.port("eth0");
         assertThat(eth0.ifIndexOr(99)).isEqualTo(1);
         assertThat(eth0.netns).isEqualTo("dp-left");
         assertThat(eth0.mtu).isEqualTo(1500);
@@ -69,7 +69,7 @@ class DataplaneConfigTest {
         assertThat(eth0.afPacket.ringBlocks).isEqualTo(16);
         assertThat(eth0.afPacket.ringBlockBytes).isEqualTo(1 << 20);
         assertThat(c.port("eth1").afPacket.device).isEqualTo("veth-dp1");
-        DataplaneConfig.Port replay = c.port("replay0");
+        DataplaneConfig.PortSpec replay = c.port("replay0");
         assertThat(replay.pcap.path()).isEqualTo(ROOT.resolve("testdata/traffic/ipv4_tcp_http_xml.pcap"));
         assertThat(replay.pcap.path()).isRegularFile();
         assertThat(replay.pcap.loops).isEqualTo(1);
