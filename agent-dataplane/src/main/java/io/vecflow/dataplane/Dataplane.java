@@ -61,7 +61,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Plugins ({@link DataplanePlugin}, found by the service loader and ordered by rank) add their feature nodes to the
  * ip4-unicast/ip6-unicast arcs, register their nodes in every worker's graph and enable their features; the dataplane
- * names none of them. {@link #plugin(Class)} reaches a plugin's running part (its load balancer, server agent, vSwitch).
+ * names none of them. {@link #plugin(Class)} reaches a plugin's running part (its load balancer, server agent,
+ * vSwitch).
  */
 public final class Dataplane implements AutoCloseable {
     /** hsflowd's default {@code vpp { ifOffset }}: the OSINDEX of port i without a configured one is this + i. */

@@ -3,7 +3,18 @@ package io.vecflow.dataplane;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.control.ControlServer;
 import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
+import io.vecflow.dataplane.plugins.srlb.load.AcceptPolicy;
+import io.vecflow.dataplane.plugins.srlb.load.ApacheStatusSource;
+import io.vecflow.dataplane.plugins.srlb.load.CgroupCpuSource;
+import io.vecflow.dataplane.plugins.srlb.load.LoadSource;
+import io.vecflow.dataplane.plugins.srlb.load.LoadSourcePoller;
+import io.vecflow.dataplane.plugins.srlb.load.NginxStatusSource;
+import io.vecflow.dataplane.plugins.srlb.load.PolledLoadSource;
+import io.vecflow.dataplane.plugins.srlb.load.SettableLoadSource;
+import io.vecflow.dataplane.plugins.srlb.load.StaticThreshold;
 import io.vecflow.dataplane.port.AfPacketPort;
+import io.vecflow.dataplane.port.GeneratorPort;
 import io.vecflow.dataplane.port.PcapReplayPort;
 import io.vecflow.dataplane.vnet.fib.Forwarding;
 import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
@@ -36,7 +47,7 @@ public final class DataplaneAssembly implements AutoCloseable {
     private final List<AutoCloseable> owned = new ArrayList<>();
     private final Dataplane dataplane;
     private final ControlServer control;
-    private final io.vecflow.dataplane.DataplaneMetrics metrics;
+    private final DataplaneMetrics metrics;
 
     private DataplaneAssembly(DataplaneConfig c, Consumer<String> log, boolean controlSocket) throws Exception {
         try {
@@ -93,7 +104,7 @@ public final class DataplaneAssembly implements AutoCloseable {
             t.fifoCapacity = s.sampleFifoSlots - 1;
             t.discardFifoCapacity = s.discardFifoSlots;
             if (c.lb != null) {
-                io.vecflow.dataplane.plugins.lb.LoadBalancer.Settings ls = new io.vecflow.dataplane.plugins.lb.LoadBalancer.Settings();
+                LoadBalancer.Settings ls = new LoadBalancer.Settings();
                 ls.ip4Source = c.lb.ip4Source();
                 ls.ip6Source = c.lb.ip6Source();
                 ls.flowTableSlots = c.lb.flowTableSlots;
@@ -105,14 +116,14 @@ public final class DataplaneAssembly implements AutoCloseable {
             }
             if (c.srlbAgent != null) {
                 DataplaneConfig.SrlbAgentSection a = c.srlbAgent;
-                io.vecflow.dataplane.plugins.srlb.SrlbAgent.Settings as = new io.vecflow.dataplane.plugins.srlb.SrlbAgent.Settings();
+                SrlbAgent.Settings as = new SrlbAgent.Settings();
                 as.sid = a.sidAddress();
                 as.vips = a.vipAddresses();
                 as.policy = switch (a.policy) {
-                    case "always-reject" -> io.vecflow.dataplane.plugins.srlb.load.AcceptPolicy.ALWAYS_REJECT;
-                    case "only-last" -> io.vecflow.dataplane.plugins.srlb.load.AcceptPolicy.ONLY_LAST;
-                    case "static-threshold" -> new io.vecflow.dataplane.plugins.srlb.load.StaticThreshold(a.threshold);
-                    default -> io.vecflow.dataplane.plugins.srlb.load.AcceptPolicy.ALWAYS_ACCEPT;
+                    case "always-reject" -> AcceptPolicy.ALWAYS_REJECT;
+                    case "only-last" -> AcceptPolicy.ONLY_LAST;
+                    case "static-threshold" -> new StaticThreshold(a.threshold);
+                    default -> AcceptPolicy.ALWAYS_ACCEPT;
                 };
                 as.load = loadSource(a);
                 as.flowTableSlots = a.flowTableSlots;
@@ -142,8 +153,8 @@ public final class DataplaneAssembly implements AutoCloseable {
                 }
             }
             if (c.metrics.port > 0) {
-                metrics = new io.vecflow.dataplane.DataplaneMetrics(dataplane,
-                        io.vecflow.dataplane.vnet.fib.Forwarding.parseAddress(c.metrics.listen), c.metrics.port);
+                metrics = new DataplaneMetrics(dataplane,
+                        Forwarding.parseAddress(c.metrics.listen), c.metrics.port);
                 owned.add(metrics);
             } else {
                 metrics = null;
@@ -181,24 +192,24 @@ public final class DataplaneAssembly implements AutoCloseable {
 
     /**
      * The srlb-agent's load source; a polled one (apache, nginx, cgroup) is refreshed every {@code load-interval-ms}
-     * by a {@link io.vecflow.dataplane.plugins.srlb.load.LoadSourcePoller} thread that {@link #close()} stops.
+     * by a {@link LoadSourcePoller} thread that {@link #close()} stops.
      */
-    private io.vecflow.dataplane.plugins.srlb.load.LoadSource loadSource(DataplaneConfig.SrlbAgentSection a) {
+    private LoadSource loadSource(DataplaneConfig.SrlbAgentSection a) {
         java.time.Duration every = java.time.Duration.ofMillis(a.loadIntervalMs);
-        io.vecflow.dataplane.plugins.srlb.load.PolledLoadSource polled = switch (a.load) {
-            case "apache" -> new io.vecflow.dataplane.plugins.srlb.load.ApacheStatusSource(java.net.http.HttpClient
+        PolledLoadSource polled = switch (a.load) {
+            case "apache" -> new ApacheStatusSource(java.net.http.HttpClient
                     .newHttpClient(), java.net.URI.create(a.loadUrl), "sending".equals(a.loadMetric)
-                    ? io.vecflow.dataplane.plugins.srlb.load.ApacheStatusSource.Metric.SENDING
-                    : io.vecflow.dataplane.plugins.srlb.load.ApacheStatusSource.Metric.BUSY_WORKERS, every);
-            case "nginx" -> new io.vecflow.dataplane.plugins.srlb.load.NginxStatusSource(java.net.http.HttpClient
+                    ? ApacheStatusSource.Metric.SENDING
+                    : ApacheStatusSource.Metric.BUSY_WORKERS, every);
+            case "nginx" -> new NginxStatusSource(java.net.http.HttpClient
                     .newHttpClient(), java.net.URI.create(a.loadUrl), every);
-            case "cgroup" -> new io.vecflow.dataplane.plugins.srlb.load.CgroupCpuSource(Path.of(a.loadCgroup), a.loadCpus);
+            case "cgroup" -> new CgroupCpuSource(Path.of(a.loadCgroup), a.loadCpus);
             default -> null;
         };
         if (polled == null) {
-            return new io.vecflow.dataplane.plugins.srlb.load.SettableLoadSource("test", a.loadInitial);
+            return new SettableLoadSource("test", a.loadInitial);
         }
-        io.vecflow.dataplane.plugins.srlb.load.LoadSourcePoller poller = new io.vecflow.dataplane.plugins.srlb.load.LoadSourcePoller();
+        LoadSourcePoller poller = new LoadSourcePoller();
         owned.add(poller);
         poller.add(polled, every);
         return polled;
@@ -224,12 +235,12 @@ public final class DataplaneAssembly implements AutoCloseable {
             }
             case GENERATOR -> {
                 DataplaneConfig.Generator g = pc.generator != null ? pc.generator : new DataplaneConfig.Generator();
-                io.vecflow.dataplane.port.GeneratorPort.Options o = io.vecflow.dataplane.port.GeneratorPort.Options
+                GeneratorPort.Options o = GeneratorPort.Options
                         .defaults().flows(g.flows).ipv6Fraction(g.ipVersion == 6 ? 1.0 : 0.0)
                         .count(g.packets).packetsPerSecond(g.pps);
                 o = g.size.equals("imix") ? o.imix() : o.frameSize(g.frameBytes());
                 o = g.zipf() ? o.zipf(g.zipfExponent) : o.uniform();
-                yield new io.vecflow.dataplane.port.GeneratorPort(pc.name, ifIndex, workers, o);
+                yield new GeneratorPort(pc.name, ifIndex, workers, o);
             }
         };
     }
@@ -268,7 +279,7 @@ public final class DataplaneAssembly implements AutoCloseable {
     }
 
     /** @return the metrics endpoint, or null when {@code metrics.port} is 0. */
-    public io.vecflow.dataplane.DataplaneMetrics metrics() {
+    public DataplaneMetrics metrics() {
         return metrics;
     }
 

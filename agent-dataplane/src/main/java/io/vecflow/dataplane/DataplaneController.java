@@ -125,8 +125,8 @@ public final class DataplaneController implements DataplaneControl {
         apply(() -> lb.delBackends(vip, addresses, flush));
     }
 
-    private io.vecflow.dataplane.plugins.srlb.SrlbAgent agent() throws ControlException {
-        io.vecflow.dataplane.plugins.srlb.SrlbAgent a = dp.plugin(SrlbAgent.class);
+    private SrlbAgent agent() throws ControlException {
+        SrlbAgent a = dp.plugin(SrlbAgent.class);
         if (a == null) {
             throw new ControlException("no SRLB server agent in this dataplane (configure srlb-agent: in the "
                     + "dataplane config)");
@@ -136,13 +136,13 @@ public final class DataplaneController implements DataplaneControl {
 
     @Override
     public void setSrlbLoad(double load) throws ControlException {
-        io.vecflow.dataplane.plugins.srlb.SrlbAgent a = agent();
+        SrlbAgent a = agent();
         apply(() -> a.setLoad(load));
     }
 
     @Override
     public String showClove() throws ControlException {
-        io.vecflow.dataplane.plugins.clove.Clove c = dp.plugin(Clove.class);
+        Clove c = dp.plugin(Clove.class);
         if (c == null) {
             throw new ControlException("no CLOVE vSwitch in this dataplane (configure clove: in the dataplane config)");
         }

@@ -8,6 +8,7 @@ import io.vecflow.dataplane.graph.Node;
 import io.vecflow.dataplane.graph.Worker;
 import io.vecflow.dataplane.plugins.clove.Clove;
 import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.sflow.LbCounterSource;
 import io.vecflow.dataplane.plugins.sflow.SampleFifo;
 import io.vecflow.dataplane.plugins.sflow.SflowMainThread;
 import io.vecflow.dataplane.plugins.sflow.SflowNode;
@@ -114,7 +115,7 @@ public final class DataplaneMetrics implements AutoCloseable {
                 .help("discards not sent as NET_DM because of the per-second limit")
                 .callback(cb -> cb.call(m.discardsLimited())).register(r);
         nodeCounter(r, dp, "vecflow_dataplane_node_vectors", "vectors (calls) per graph node", 0);
-        List<io.vecflow.dataplane.plugins.sflow.LbCounterSource> lbSources = new java.util.ArrayList<>();
+        List<LbCounterSource> lbSources = new java.util.ArrayList<>();
         if (dp.plugin(LoadBalancer.class) != null) {
             lbSources.add(dp.plugin(LoadBalancer.class));
         }
@@ -141,13 +142,13 @@ public final class DataplaneMetrics implements AutoCloseable {
     private static final String[] LB_COUNTERS = {"new_flows", "first_choice_accepts", "second_choice_accepts",
         "rejects", "sticky_hits", "table_full"};
 
-    private static void lbCounter(PrometheusRegistry r, List<io.vecflow.dataplane.plugins.sflow.LbCounterSource> sources) {
+    private static void lbCounter(PrometheusRegistry r, List<LbCounterSource> sources) {
         CounterWithCallback.builder().name("vecflow_dataplane_lb_decisions")
                 .help("load-balancer decision counters per VIP (backend=\"all\") and per VIP backend: new flows and "
                         + "first/second-choice accepts and rejects (flows), sticky hits and table full (packets)")
                 .labelNames("role", "vip", "protocol", "port", "backend", "counter").callback(cb -> {
                     io.vecflow.netlink.vpp.LbCounters scratch = new io.vecflow.netlink.vpp.LbCounters();
-                    for (io.vecflow.dataplane.plugins.sflow.LbCounterSource src : sources) {
+                    for (LbCounterSource src : sources) {
                         src.reportCounters(scratch, c -> {
                             String role = switch (c.role) {
                                 case io.vecflow.netlink.vpp.LbCounters.ROLE_MAGLEV -> "maglev";
@@ -166,15 +167,15 @@ public final class DataplaneMetrics implements AutoCloseable {
                 }).register(r);
     }
 
-    private static void cloveMetrics(PrometheusRegistry r, io.vecflow.dataplane.plugins.clove.Clove clove) {
+    private static void cloveMetrics(PrometheusRegistry r, Clove clove) {
         GaugeWithCallback.builder().name("vecflow_dataplane_clove_path_weight")
                 .help("CLOVE path weight per destination endpoint and outer UDP source port (1.0 initially)")
                 .labelNames("destination", "port").callback(cb -> {
                     for (int i = 0; i < clove.destinationCount(); i++) {
-                        io.vecflow.dataplane.plugins.clove.Clove.Destination d = clove.destination(i);
+                        Clove.Destination d = clove.destination(i);
                         int[] ports = d.ports();
                         double[] w = d.weights();
-                        String dst = io.vecflow.dataplane.plugins.clove.Clove.ipv4Text(d.vtep());
+                        String dst = Clove.ipv4Text(d.vtep());
                         for (int k = 0; k < ports.length; k++) {
                             cb.call(w[k], dst, Integer.toString(ports[k]));
                         }
@@ -184,7 +185,7 @@ public final class DataplaneMetrics implements AutoCloseable {
                 .help("CLOVE vSwitch events: packets encapsulated/decapsulated, flowlets, CE marks, feedback entries, "
                         + "weight cuts, probes, errors")
                 .labelNames("event").callback(cb -> {
-                    io.vecflow.dataplane.plugins.clove.Clove.Counters t = clove.totals();
+                    Clove.Counters t = clove.totals();
                     cb.call(t.encapsulated, "encapsulated");
                     cb.call(t.decapsulated, "decapsulated");
                     cb.call(t.newFlowlets, "new_flowlets");
@@ -205,7 +206,7 @@ public final class DataplaneMetrics implements AutoCloseable {
 
     private static String address(byte[] b, int n) {
         try {
-            return io.vecflow.dataplane.plugins.lb.LoadBalancer.text(InetAddress.getByAddress(java.util.Arrays.copyOf(b, n)));
+            return LoadBalancer.text(InetAddress.getByAddress(java.util.Arrays.copyOf(b, n)));
         } catch (java.net.UnknownHostException e) {
             throw new IllegalStateException(e); // 4 or 16 bytes always make an address
         }

@@ -56,7 +56,10 @@ public final class DataplaneSpec {
     public LoadBalancer.Settings lb;
     /** SRLB server-agent settings, or null for none ({@code srlb-sa6} on ip6-unicast, docs/load-balancing.md §3). */
     public SrlbAgent.Settings srlbAgent;
-    /** CLOVE vSwitch settings, or null for none ({@code clove4} on ip4-unicast + {@code clove-probe}, docs/load-balancing.md §4). */
+    /**
+     * CLOVE vSwitch settings, or null for none ({@code clove4} on ip4-unicast + {@code clove-probe},
+     * docs/load-balancing.md §4).
+     */
     public Clove.Settings clove;
 
     /** @return the settings objects the plugins look theirs up in ({@link DataplanePlugin.Context#settings}) */

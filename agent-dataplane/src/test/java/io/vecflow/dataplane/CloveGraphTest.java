@@ -2,6 +2,7 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vecflow.dataplane.control.DataplaneControl;
 import io.vecflow.dataplane.graph.Worker;
 import io.vecflow.dataplane.plugins.clove.Clove;
 import io.vecflow.dataplane.plugins.clove.Overlay;
@@ -9,6 +10,7 @@ import io.vecflow.dataplane.plugins.sflow.SampleFifo;
 import io.vecflow.dataplane.plugins.sflow.SampleRecord;
 import io.vecflow.dataplane.plugins.sflow.SflowNode;
 import io.vecflow.dataplane.port.PcapReplayPort;
+import io.vecflow.dataplane.port.SinkPort;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.fib.Forwarding;
 import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
@@ -72,7 +74,7 @@ class CloveGraphTest {
         t.forwarding = new Forwarding.Builder().neighbour(host, "02:aa:00:00:00:01").neighbour(leaf, "02:aa:00:00:00:02")
                 .route(host + "/32", host, 1).route("10.255.0.0/16", leaf, 2).build();
         t.samplingRate = 1;
-        t.direction = io.vecflow.dataplane.control.DataplaneControl.Direction.TX;
+        t.direction = DataplaneControl.Direction.TX;
         t.sflowInterfaces.add(ports.up.name());
         t.clove = s;
         if (em == null) {
@@ -360,11 +362,11 @@ class CloveGraphTest {
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(new PcapReplayPort("in", cap, 1, 1, Long.MAX_VALUE, 0), MAC_A, 1500, true);
-        t.interfaces.add(new io.vecflow.dataplane.port.SinkPort("out", 2, 1), MAC_A + 1, 1500, true);
+        t.interfaces.add(new SinkPort("out", 2, 1), MAC_A + 1, 1500, true);
         t.forwarding = new Forwarding.Builder().neighbour("10.255.1.1", "02:aa:00:00:00:02")
                 .route("0.0.0.0/0", "10.255.1.1", 2).build();
         t.samplingRate = 1;
-        t.direction = io.vecflow.dataplane.control.DataplaneControl.Direction.TX;
+        t.direction = DataplaneControl.Direction.TX;
         t.sflowInterfaces.add("out");
         t.clove = settings(VTEP_A, VTEP_B, 0x0A000200, clock);
         t.clove.ecnWindowNanos = 0;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
 import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
@@ -24,7 +25,7 @@ class DataplaneMetricsTest {
         t.workers = 1;
         t.interfaces = new InterfaceTable(2);
         t.interfaces.add(new SinkPort("eth9", 1, 1), 0x020000000001L, 1500, false);
-        t.forwarding = new io.vecflow.dataplane.vnet.fib.Forwarding.Builder().build();
+        t.forwarding = new Forwarding.Builder().build();
         return t;
     }
 

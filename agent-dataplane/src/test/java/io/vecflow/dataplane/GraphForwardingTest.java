@@ -2,6 +2,7 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vecflow.dataplane.control.DataplaneControl;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.fib.Forwarding;
 import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
@@ -108,7 +109,7 @@ class GraphForwardingTest {
                 .route("10.2.0.0/16", "10.0.4.2", 4).route("10.4.0.0/24", null, 4)
                 .route("2001:db8:2::/48", "2001:db8:4::2", 4).build();
         t.samplingRate = 1;
-        t.direction = io.vecflow.dataplane.control.DataplaneControl.Direction.BOTH;
+        t.direction = DataplaneControl.Direction.BOTH;
         t.sflowInterfaces.addAll(List.of("vfgt-a", "vfgt-b", "vfgt-r1", "vfgt-r2", "vfgt-x"));
         t.dropMonitoring = true;
         t.discardLimitPerSecond = 0;

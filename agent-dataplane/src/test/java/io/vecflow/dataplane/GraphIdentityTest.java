@@ -90,7 +90,7 @@ class GraphIdentityTest {
         }
     }
 
-    /** Per worker: every node (index, name, class, next nodes with their indices); then the arcs as worker 0 sees them. */
+    /** Per worker: every node (index, name, class, next nodes with their indices); then the arcs (worker 0's view). */
     static String dump(Dataplane dp, int maxIfIndex) {
         StringBuilder sb = new StringBuilder();
         Map<String, Integer> index = new HashMap<>();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vecflow.dataplane.control.CommandParser;
 import io.vecflow.dataplane.control.ControlException;
+import io.vecflow.dataplane.control.DataplaneControl;
 import io.vecflow.dataplane.graph.Worker;
 import io.vecflow.dataplane.plugins.lb.EncapType;
 import io.vecflow.dataplane.plugins.lb.LoadBalancer;
@@ -17,9 +18,11 @@ import io.vecflow.dataplane.plugins.sflow.SampleFifo;
 import io.vecflow.dataplane.plugins.sflow.SampleRecord;
 import io.vecflow.dataplane.plugins.sflow.SflowNode;
 import io.vecflow.dataplane.port.PcapReplayPort;
+import io.vecflow.dataplane.port.SinkPort;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.fib.Forwarding;
 import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -162,7 +165,7 @@ class LbGraphTest extends LbGraphFixture {
         assertThat(lb.vipCounters(KEY).newFlows()).isEqualTo(400);
         // egress samples carry a maglev_new cookie on each placing packet (VIP, backend, flow), none on sticky hits
         dp.setSamplingRate(1);
-        dp.setDirection(io.vecflow.dataplane.control.DataplaneControl.Direction.TX);
+        dp.setDirection(DataplaneControl.Direction.TX);
         dp.enableSflow("vflb-s", true);
         SampleFifo fifo = ((SflowNode) w.node(SflowNode.EGRESS)).fifo();
         for (SampleRecord r = fifo.poll(); r != null; r = fifo.poll()) {
@@ -395,7 +398,7 @@ class LbGraphTest extends LbGraphFixture {
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(new PcapReplayPort("in", new io.vecflow.packet.PcapFile(io.vecflow.packet.LinkType.ETHERNET,
                 65535, frames), 1, 1, Long.MAX_VALUE, 0), MAC_C, 1500, true);
-        t.interfaces.add(new io.vecflow.dataplane.port.SinkPort("out", 2, 1), MAC_S, 1500, true);
+        t.interfaces.add(new SinkPort("out", 2, 1), MAC_S, 1500, true);
         t.forwarding = new Forwarding.Builder().neighbour("10.9.0.2", "02:aa:00:00:00:02")
                 .route("10.1.0.0/16", "10.9.0.2", 2).route("198.51.100.0/24", "10.9.0.2", 2).build();
         t.samplingRate = 0;
@@ -416,7 +419,7 @@ class LbGraphTest extends LbGraphFixture {
             assertThat(l.vipCounters(KEY).stickyHits()).isGreaterThan(100_000);
             assertThat(l.vipCounters(KEY).tooBig()).isPositive();
             assertThat(d.dropped(DropReason.LB_NO_VIP)).isPositive();
-            assertThat(t.interfaces.port(2).counters().sum(io.vecflow.dataplane.vnet.interfaces.PortCounters.TX_PACKETS))
+            assertThat(t.interfaces.port(2).counters().sum(PortCounters.TX_PACKETS))
                     .isGreaterThan(100_000);
         }
     }

@@ -76,7 +76,8 @@ class LbHeadroomGraphTest extends LbGraphFixture {
         record Case(EncapType encap, String backend, int etherType, int outer) {}
         List<Case> cases = List.of(new Case(EncapType.GRE4, "10.1.0.1", 0x0800, 24),
                 new Case(EncapType.IPIP, "10.1.0.2", 0x0800, 20), new Case(EncapType.GRE6, "2001:db8:1::3", 0x86DD, 44),
-                new Case(EncapType.SRV6, "2001:db8:1::4", 0x86DD, 64), new Case(EncapType.IPIP, "2001:db8:1::5", 0x86DD, 40));
+                new Case(EncapType.SRV6, "2001:db8:1::4", 0x86DD, 64),
+                new Case(EncapType.IPIP, "2001:db8:1::5", 0x86DD, 40));
         for (Case k : cases) {
             lb.addVip(KEY, k.encap, 7);
             lb.addBackends(KEY, List.of(InetAddress.ofLiteral(k.backend)));

@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vecflow.dataplane.graph.BufferPool;
 import io.vecflow.dataplane.graph.PacketVector;
 import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.lb.encap.Encap;
 import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
 import io.vecflow.dataplane.plugins.srlb.state.ServerAgentState;
+import io.vecflow.dataplane.plugins.srlb.state.SrlbSid;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.fib.Forwarding;
 import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
+import io.vecflow.dataplane.vnet.interfaces.Port;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import java.lang.foreign.MemorySegment;
@@ -57,7 +60,7 @@ class SrlbAgentWorkersTest {
      * clock): port {@code upPort} (ifIndex 1, toward the LB, MTU 9000) and {@code localPort} (ifIndex 2, the local
      * server). Sets {@link #dp} and {@link #agent}.
      */
-    private void agentDataplane(io.vecflow.dataplane.vnet.interfaces.Port upPort, io.vecflow.dataplane.vnet.interfaces.Port localPort)
+    private void agentDataplane(Port upPort, Port localPort)
             throws Exception {
         DataplaneSpec t = new DataplaneSpec();
         t.workers = 2;
@@ -144,7 +147,7 @@ class SrlbAgentWorkersTest {
         byte[] inner = tcp6(CLIENT_HI, clientLo, VIP_HI, VIP_LO, port, 80, syn ? 0x02 : 0x10, syn ? 0 : 20);
         byte[] out = new byte[inner.length + 72];
         System.arraycopy(inner, 0, out, 0, inner.length);
-        int n = new io.vecflow.dataplane.plugins.lb.encap.Encap(2048, 64, 0, 0, 0).srlbHunt(MemorySegment.ofArray(out), 0, 0,
+        int n = new Encap(2048, 64, 0, 0, 0).srlbHunt(MemorySegment.ofArray(out), 0, 0,
                 inner.length, 14, new long[] {SA_HI, 0, OTHER_HI, 0}, 2, LB_HI, lbLo, syn);
         assertThat(n).isEqualTo(out.length);
         return out;
@@ -155,7 +158,7 @@ class SrlbAgentWorkersTest {
         byte[] inner = tcp6(CLIENT_HI, clientLo, VIP_HI, VIP_LO, port, 80, flags, 30);
         byte[] out = new byte[inner.length + 56];
         System.arraycopy(inner, 0, out, 0, inner.length);
-        int n = new io.vecflow.dataplane.plugins.lb.encap.Encap(2048, 64, 0, 0, 0).srlbToServer(MemorySegment.ofArray(out), 0, 0,
+        int n = new Encap(2048, 64, 0, 0, 0).srlbToServer(MemorySegment.ofArray(out), 0, 0,
                 inner.length, 14, saHi, saLo, LB_HI, LB_LO);
         assertThat(n).isEqualTo(out.length);
         return out;
@@ -200,7 +203,7 @@ class SrlbAgentWorkersTest {
         // the SYN-ACK: CREATE_STICKINESS via the LB, the SA SID naming the owner (the worker that accepted)
         long[] sa = viaLb(hop(reply, local, tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, port, 0x12, 0), up), 0x8,
                 CLIENT_LO);
-        assertThat(io.vecflow.dataplane.plugins.srlb.state.SrlbSid.core(sa[1])).as("CORE = the owner").isEqualTo(syn);
+        assertThat(SrlbSid.core(sa[1])).as("CORE = the owner").isEqualTo(syn);
         // the client's ACK and data, steered by the LB with fn 0x2, on both workers: delivered
         for (int w : new int[] {reply, 1 - reply}) {
             byte[] a = hop(w, up, steered(CLIENT_LO, port, 0x10, sa[0], sa[1]), local);
@@ -262,7 +265,7 @@ class SrlbAgentWorkersTest {
         for (int w = 1; w >= 0; w--) {
             long[] sa = viaLb(hop(w, local, tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, port, 0x12, 0), up), 0x8,
                     CLIENT_LO, lbLo2);
-            assertThat(io.vecflow.dataplane.plugins.srlb.state.SrlbSid.core(sa[1])).isZero();
+            assertThat(SrlbSid.core(sa[1])).isZero();
         }
         assertThat(agent.show()).contains("worker 0 flow table: live 1").contains("worker 1 flow table: live 0");
         assertThat(agent.sharing()).isEqualTo(new SrlbAgent.Sharing(3, 0, 1, 0, 1, 0));
@@ -389,7 +392,7 @@ class SrlbAgentWorkersTest {
      * A port for the allocation test: each receive queue replays the frames the test arms it with (ids into one
      * off-heap copy of every frame), without allocating; transmit counts and frees.
      */
-    static final class ArmedPort extends io.vecflow.dataplane.vnet.interfaces.Port {
+    static final class ArmedPort extends Port {
         private final MemorySegment data;
         private final int[] offset, length;
         private final int[][] armed = new int[2][];
@@ -544,7 +547,7 @@ class SrlbAgentWorkersTest {
         for (int i = 0; i < 200; i++) {
             sids.add(viaLb(hop(1 - (i & 1), local, tcp6(VIP_HI, VIP_LO, CLIENT_HI, 100 + i, 80, 41000, 0x12, 0), up),
                     0x8, 100 + i));
-            assertThat(io.vecflow.dataplane.plugins.srlb.state.SrlbSid.core(sids.get(i)[1])).isEqualTo(i & 1);
+            assertThat(SrlbSid.core(sids.get(i)[1])).isEqualTo(i & 1);
         }
         for (int i = 0; i < 200; i++) {
             hop(1 - (i & 1), up, steered(100 + i, 41000, 0x10, sids.get(i)[0], sids.get(i)[1]), local);

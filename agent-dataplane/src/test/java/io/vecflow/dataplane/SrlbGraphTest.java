@@ -2,22 +2,28 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vecflow.dataplane.control.DataplaneControl;
 import io.vecflow.dataplane.graph.Worker;
 import io.vecflow.dataplane.plugins.lb.EncapType;
 import io.vecflow.dataplane.plugins.lb.LoadBalancer;
 import io.vecflow.dataplane.plugins.lb.Protocol;
 import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.plugins.lb.encap.Decap;
+import io.vecflow.dataplane.plugins.lb.encap.Encap;
 import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
 import io.vecflow.dataplane.plugins.sflow.SampleFifo;
 import io.vecflow.dataplane.plugins.sflow.SampleRecord;
 import io.vecflow.dataplane.plugins.sflow.SflowNode;
 import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
+import io.vecflow.dataplane.plugins.srlb.load.SettableLoadSource;
 import io.vecflow.dataplane.plugins.srlb.load.StaticThreshold;
 import io.vecflow.dataplane.plugins.srlb.state.ServerAgentState;
 import io.vecflow.dataplane.port.PcapReplayPort;
+import io.vecflow.dataplane.port.SinkPort;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.fib.Forwarding;
 import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
+import io.vecflow.dataplane.vnet.interfaces.Port;
 import io.vecflow.netlink.psample.LbDecisionCookie;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
@@ -104,8 +110,8 @@ class SrlbGraphTest {
     /** 1-in-1 egress sampling on every port: each frame sent leaves a sample (with its decision cookie, if any). */
     private static void sampleEverythingOut(DataplaneSpec t) {
         t.samplingRate = 1;
-        t.direction = io.vecflow.dataplane.control.DataplaneControl.Direction.TX;
-        for (io.vecflow.dataplane.vnet.interfaces.Port p : t.interfaces.ports()) {
+        t.direction = DataplaneControl.Direction.TX;
+        for (Port p : t.interfaces.ports()) {
             t.sflowInterfaces.add(p.name());
         }
     }
@@ -547,7 +553,8 @@ class SrlbGraphTest {
         Dataplane d = new Dataplane(t, em, null, null);
         dps.add(d);
         d.plugin(LoadBalancer.class).addVip(KEY, EncapType.SRLB, 7);
-        d.plugin(LoadBalancer.class).addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
+        d.plugin(LoadBalancer.class).addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"),
+                InetAddress.ofLiteral("fc00:2::")));
         Worker w0 = d.workers().get(0), w1 = d.workers().get(1);
         // the SYN arrives on worker 0: it owns the flow (CORE 0 in the LB SID)
         c.inject(0, List.of(tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x02, 0)));
@@ -590,7 +597,8 @@ class SrlbGraphTest {
         Dataplane d = new Dataplane(t, em, null, null);
         dps.add(d);
         d.plugin(LoadBalancer.class).addVip(KEY, EncapType.SRLB, 7);
-        d.plugin(LoadBalancer.class).addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
+        d.plugin(LoadBalancer.class).addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"),
+                InetAddress.ofLiteral("fc00:2::")));
         byte[] big = tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x10, 1500 - 60);
         byte[] fits = tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x02, 1500 - 60 - 72);
         byte[] ptb = hop(d, c, big, c);
@@ -611,7 +619,7 @@ class SrlbGraphTest {
         byte[] inner = tcp6(VIP_HI, VIP_LO, CLIENT_HI, clientLo, 80, clientPort, 0x12, 0);
         byte[] out = new byte[inner.length + 56];
         System.arraycopy(inner, 0, out, 0, inner.length);
-        io.vecflow.dataplane.plugins.lb.encap.Encap e = new io.vecflow.dataplane.plugins.lb.encap.Encap(2048, 64, 0, 0, 0);
+        Encap e = new Encap(2048, 64, 0, 0, 0);
         int n = e.srlbReply(java.lang.foreign.MemorySegment.ofArray(out), 0, inner.length, 14, saHi, 0, lbSidHi,
                 lbSidLo | 0x8000_0000_0000L);
         assertThat(n).isEqualTo(out.length);
@@ -623,7 +631,7 @@ class SrlbGraphTest {
         byte[] inner = tcp6(CLIENT_HI, clientLo, VIP_HI, VIP_LO, clientPort, 80, 0x02, 0);
         byte[] out = new byte[inner.length + 72];
         System.arraycopy(inner, 0, out, 0, inner.length);
-        io.vecflow.dataplane.plugins.lb.encap.Encap e = new io.vecflow.dataplane.plugins.lb.encap.Encap(2048, 64, 0, 0, 0);
+        Encap e = new Encap(2048, 64, 0, 0, 0);
         int n = e.srlbHunt(java.lang.foreign.MemorySegment.ofArray(out), 0, 0, inner.length, 14,
                 new long[] {c1Hi, 0, c2Hi, 0}, 2, 0x20010db800050000L, 0x0001_0000_0000_0000L, true);
         assertThat(n).isEqualTo(out.length);
@@ -681,7 +689,7 @@ class SrlbGraphTest {
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(new PcapReplayPort("in", capture(lbFrames), 1, 1, Long.MAX_VALUE, 0), MAC, 1500, true);
-        t.interfaces.add(new io.vecflow.dataplane.port.SinkPort("out", 2, 1), MAC + 1, 9000, true);
+        t.interfaces.add(new SinkPort("out", 2, 1), MAC + 1, 9000, true);
         t.forwarding = new Forwarding.Builder().neighbour("fd00:9::2", "02:aa:00:00:00:02")
                 .route("fd00:c::/64", "fd00:9::2", 2).route("fc00::/16", "fd00:9::2", 2).build();
         sampleEverythingOut(t);
@@ -710,7 +718,7 @@ class SrlbGraphTest {
             byte[] h = hunt(100 + i, 40000, last ? 0xfc00000200000000L : 0xfc00000100000000L,
                     last ? 0xfc00000100000000L : 0xfc00000200000000L);
             if (last) { // as passed on by the first candidate: segments left 2, dst = this agent
-                assertThat(new io.vecflow.dataplane.plugins.lb.encap.Decap().srhAdvance(java.lang.foreign.MemorySegment.ofArray(h),
+                assertThat(new Decap().srhAdvance(java.lang.foreign.MemorySegment.ofArray(h),
                         0, h.length, 14)).isEqualTo(h.length);
             }
             saFrames.add(h);
@@ -718,7 +726,7 @@ class SrlbGraphTest {
             byte[] ack = tcp6(CLIENT_HI, 100 + i, VIP_HI, VIP_LO, 40000, 80, 0x10, 0);
             byte[] acked = new byte[ack.length + 56];
             System.arraycopy(ack, 0, acked, 0, ack.length);
-            new io.vecflow.dataplane.plugins.lb.encap.Encap(2048, 64, 0, 0, 0).srlbToServer(
+            new Encap(2048, 64, 0, 0, 0).srlbToServer(
                     java.lang.foreign.MemorySegment.ofArray(acked), 0, 0, ack.length, 14, 0xfc00000100000000L, 0,
                     lbSidHi, lbSidLo);
             saFrames.add(acked);
@@ -728,7 +736,7 @@ class SrlbGraphTest {
         a.workers = 1;
         a.interfaces = new InterfaceTable(4);
         a.interfaces.add(new PcapReplayPort("in", capture(saFrames), 1, 1, Long.MAX_VALUE, 0), MAC, 9000, true);
-        a.interfaces.add(new io.vecflow.dataplane.port.SinkPort("out", 2, 1), MAC + 1, 9000, true);
+        a.interfaces.add(new SinkPort("out", 2, 1), MAC + 1, 9000, true);
         a.forwarding = new Forwarding.Builder().neighbour("fd00:9::1", "02:aa:00:00:00:03")
                 .route("::/0", "fd00:9::1", 2).route(VIP + "/128", "fd00:9::1", 2).build();
         sampleEverythingOut(a);
@@ -736,7 +744,7 @@ class SrlbGraphTest {
         a.srlbAgent.sid = InetAddress.ofLiteral("fc00:1::");
         a.srlbAgent.vips = List.of(InetAddress.ofLiteral(VIP));
         a.srlbAgent.policy = new StaticThreshold(2);
-        a.srlbAgent.load = new io.vecflow.dataplane.plugins.srlb.load.SettableLoadSource("test", 5); // busy: first SYNs pass
+        a.srlbAgent.load = new SettableLoadSource("test", 5); // busy: first SYNs pass
         a.srlbAgent.flowTableSlots = 1 << 12;
         a.srlbAgent.clock = () -> clock[0];
         try (Dataplane d = new Dataplane(a, em, null, null)) {

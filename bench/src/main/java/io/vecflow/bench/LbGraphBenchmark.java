@@ -367,9 +367,11 @@ public class LbGraphBenchmark extends QuietGate {
         }
         for (int i = 0; i < vips - 1; i++) {
             lb.addVip(new VipKey(InetAddress.ofLiteral(v6 ? "2001:db8:fffe::" + Integer.toHexString(i + 1)
-                    : "198.51.100." + i), v6 ? 128 : 32, key.protocol(), key.port()), v6 ? EncapType.SRV6 : EncapType.GRE4, 251);
+                    : "198.51.100." + i), v6 ? 128 : 32, key.protocol(), key.port()),
+                    v6 ? EncapType.SRV6 : EncapType.GRE4, 251);
         }
-        lb.addVip(key, mode.startsWith("srlb-") ? EncapType.SRLB : v6 ? EncapType.SRV6 : EncapType.GRE4, MaglevTable.DEFAULT_SIZE);
+        lb.addVip(key, mode.startsWith("srlb-") ? EncapType.SRLB : v6 ? EncapType.SRV6 : EncapType.GRE4,
+                MaglevTable.DEFAULT_SIZE);
         lb.addBackends(key, backends);
         if (fresh || reference) {
             return;

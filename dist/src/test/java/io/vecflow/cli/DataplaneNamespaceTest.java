@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vecflow.dataplane.Dataplane;
 import io.vecflow.dataplane.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig;
+import io.vecflow.dataplane.control.ControlClient;
 import io.vecflow.dataplane.graph.BufferPool;
 import io.vecflow.dataplane.graph.PacketVector;
 import io.vecflow.dataplane.netns.NetnsLab;
@@ -348,7 +349,7 @@ class DataplaneNamespaceTest {
             assertThat(prom).contains("vecflow_dataplane_drops_total{interface=\"p2\",reason=\"l2 no xconnect\"} 4.0");
             assertThat(prom).contains("vecflow_dataplane_sflow_samples_total{direction=\"egress\"} "
                     + capture.size() + ".0");
-            var reply = io.vecflow.dataplane.control.ControlClient.send(tmp.resolve("dp.sock"), "show errors",
+            var reply = ControlClient.send(tmp.resolve("dp.sock"), "show errors",
                     Duration.ofSeconds(10));
             assertThat(reply.rc()).isZero();
             assertThat(reply.text()).containsPattern("\\s4\\s+l2 no xconnect");

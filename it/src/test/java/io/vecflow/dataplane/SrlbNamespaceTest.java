@@ -325,8 +325,8 @@ class SrlbNamespaceTest {
                 long remote = 0, agentHanded = 0, lost = 0;
                 StringBuilder agentShow = new StringBuilder();
                 for (int k = 1; k <= SERVERS; k++) {
-                    io.vecflow.dataplane.plugins.srlb.SrlbAgent sa = all.get(k).dataplane().plugin(SrlbAgent.class);
-                    io.vecflow.dataplane.plugins.srlb.SrlbAgent.Sharing sh = sa.sharing();
+                    SrlbAgent sa = all.get(k).dataplane().plugin(SrlbAgent.class);
+                    SrlbAgent.Sharing sh = sa.sharing();
                     remote += sh.remote();
                     agentHanded += sh.handedOver();
                     lost += sh.inboxFull() + sh.stale();
@@ -340,12 +340,14 @@ class SrlbNamespaceTest {
                         + "state changes over%n", remote, agentHanded);
                 decisionsArrived(lbA.dataplane().plugin(LoadBalancer.class), all, decisions);
                 assertThat(badCookies.get()).as("undecodable cookies / subscriber errors").isZero();
-                inClickHouse(lbA.dataplane().plugin(LoadBalancer.class), all, decisions.size(), agent, collector, url, db);
+                inClickHouse(lbA.dataplane().plugin(LoadBalancer.class), all, decisions.size(), agent, collector, url,
+                        db);
             } catch (Throwable t) {
                 for (DataplaneAssembly a : all) {
                     Dataplane d = a.dataplane();
                     System.err.println("DIAGNOSTICS\n" + d.showErrors() + d.showInterfaces()
-                            + (d.plugin(LoadBalancer.class) != null ? d.plugin(LoadBalancer.class).show() : d.plugin(SrlbAgent.class).show()));
+                            + (d.plugin(LoadBalancer.class) != null ? d.plugin(LoadBalancer.class).show()
+                                    : d.plugin(SrlbAgent.class).show()));
                 }
                 for (int k = 1; k <= SERVERS; k++) {
                     System.err.println("server " + k + ":\n" + lab.exec(lab.ns("s" + k), NSTAT, "nstat", "-a"));

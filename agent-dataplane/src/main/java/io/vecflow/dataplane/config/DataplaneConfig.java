@@ -1,8 +1,5 @@
 package io.vecflow.dataplane.config;
 
-import io.vecflow.dataplane.plugins.lb.VipKey;
-import io.vecflow.dataplane.plugins.lb.Protocol;
-import io.vecflow.dataplane.plugins.lb.EncapType;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonLocation;
@@ -17,6 +14,18 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.vecflow.dataplane.control.CommandParser;
 import io.vecflow.dataplane.control.ControlServer;
 import io.vecflow.dataplane.control.DataplaneControl.Direction;
+import io.vecflow.dataplane.graph.FeatureArc;
+import io.vecflow.dataplane.plugins.clove.Clove;
+import io.vecflow.dataplane.plugins.clove.path.PathWeights;
+import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.plugins.lb.encap.Encap;
+import io.vecflow.dataplane.plugins.lb.maglev.ConnectionTable;
+import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
+import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Inet4Address;
@@ -98,17 +107,17 @@ public final class DataplaneConfig {
         /** Minimum time between two weight cuts of one path, µs, 0..10000000 (default 40). */
         public long ecnWindowUs = 40;
         /** Outer TTL, 1..255. */
-        public int ttl = io.vecflow.dataplane.plugins.lb.encap.Encap.DEFAULT_TTL;
+        public int ttl = Encap.DEFAULT_TTL;
         /** Path discovery. */
         public CloveProbe probe = new CloveProbe();
         /** Destinations, 1..64. */
         public List<CloveDestination> destinations = new ArrayList<>();
 
         @JsonIgnore
-        private io.vecflow.dataplane.plugins.clove.Clove.Settings settings;
+        private Clove.Settings settings;
 
-        /** The settings for {@link io.vecflow.dataplane.plugins.clove.Clove} (valid after loading). */
-        public io.vecflow.dataplane.plugins.clove.Clove.Settings settings() {
+        /** The settings for {@link Clove} (valid after loading). */
+        public Clove.Settings settings() {
             return settings;
         }
     }
@@ -423,7 +432,7 @@ public final class DataplaneConfig {
          * OSINDEX of a port without {@code os-index}: if-offset + its if-index (default 1,000,000,000, hsflowd's
          * {@code vpp { ifOffset }}); 0..4294967295 − the largest if-index.
          */
-        public long ifOffset = io.vecflow.dataplane.vnet.interfaces.InterfaceTable.DEFAULT_IF_OFFSET;
+        public long ifOffset = InterfaceTable.DEFAULT_IF_OFFSET;
         /** Sample FIFO slots per worker, 2..1048576 (VPP: 2048). */
         public int sampleFifoSlots = 2048;
         /** Discard FIFO slots per worker, 2..1048576 (VPP: 4). */
@@ -471,7 +480,7 @@ public final class DataplaneConfig {
         /** UDP (and other protocols) idle timeout, seconds, 1..86400 (Katran: 30). */
         public int udpTimeout = 30;
         /** Outer TTL / hop limit and ICMP reply TTL, 1..255. */
-        public int ttl = io.vecflow.dataplane.plugins.lb.encap.Encap.DEFAULT_TTL;
+        public int ttl = Encap.DEFAULT_TTL;
         /** The VIPs. */
         public List<LbVip> vips = new ArrayList<>();
         /** SRLB: the /64 of the LB SIDs (each srlb VIP gets a /80 under it); default the ip6-src-address's /64. */
@@ -507,7 +516,7 @@ public final class DataplaneConfig {
         /** gre4, gre6, ipip or srv6 (default gre4, as VPP). */
         public String encap = "gre4";
         /** Maglev table size M, a prime (default 65537). */
-        public int newLen = io.vecflow.dataplane.plugins.lb.maglev.MaglevTable.DEFAULT_SIZE;
+        public int newLen = MaglevTable.DEFAULT_SIZE;
         /** Backend (application server) addresses; srv6: their SIDs. */
         public List<String> backends = new ArrayList<>();
 
@@ -770,8 +779,8 @@ public final class DataplaneConfig {
                 p.check(port.mode == null || port.mode.equals("l2") || port.mode.equals("l3"), at + ".mode", port.mode,
                         "need l2 or l3");
             }
-            if (port.ifIndex != null && p.check(port.ifIndex >= 1 && port.ifIndex <= io.vecflow.dataplane.graph.FeatureArc.MAX_IF_INDEX,
-                    at + ".if-index", port.ifIndex, "need 1.." + io.vecflow.dataplane.graph.FeatureArc.MAX_IF_INDEX)) {
+            if (port.ifIndex != null && p.check(port.ifIndex >= 1 && port.ifIndex <= FeatureArc.MAX_IF_INDEX,
+                    at + ".if-index", port.ifIndex, "need 1.." + FeatureArc.MAX_IF_INDEX)) {
                 Integer prev = byIfIndex.putIfAbsent(port.ifIndex, i);
                 if (prev != null) {
                     p.add(at + ".if-index", port.ifIndex + " is already the if-index of ports[" + prev + "]");
@@ -1081,15 +1090,15 @@ public final class DataplaneConfig {
                 l.srlbSid = null;
             }
         }
-        p.check(l.flowTableSlots >= io.vecflow.dataplane.plugins.lb.maglev.ConnectionTable.MIN_CAPACITY
-                && l.flowTableSlots <= io.vecflow.dataplane.plugins.lb.maglev.ConnectionTable.MAX_CAPACITY
+        p.check(l.flowTableSlots >= ConnectionTable.MIN_CAPACITY
+                && l.flowTableSlots <= ConnectionTable.MAX_CAPACITY
                 && Integer.bitCount(l.flowTableSlots) == 1, "lb.flow-table-slots", l.flowTableSlots,
                 "need a power of two, 8..16777216");
         p.check(l.tcpTimeout >= 1 && l.tcpTimeout <= 86_400, "lb.tcp-timeout", l.tcpTimeout, "need 1..86400 s");
         p.check(l.udpTimeout >= 1 && l.udpTimeout <= 86_400, "lb.udp-timeout", l.udpTimeout, "need 1..86400 s");
         p.check(l.ttl >= 1 && l.ttl <= 255, "lb.ttl", l.ttl, "need 1..255");
-        p.check(l.vips.size() <= io.vecflow.dataplane.plugins.lb.LoadBalancer.MAX_VIPS, "lb.vips", l.vips.size() + " VIPs",
-                "at most " + io.vecflow.dataplane.plugins.lb.LoadBalancer.MAX_VIPS);
+        p.check(l.vips.size() <= LoadBalancer.MAX_VIPS, "lb.vips", l.vips.size() + " VIPs",
+                "at most " + LoadBalancer.MAX_VIPS);
         Map<VipKey, Integer> seen = new HashMap<>();
         for (int i = 0; i < l.vips.size(); i++) {
             String at = "lb.vips[" + i + "]";
@@ -1136,9 +1145,9 @@ public final class DataplaneConfig {
                     || v.encapEnum == EncapType.SRV6) && l.ip6 == null) {
                 p.add(at + ".encap", v.encap + " needs lb.ip6-src-address");
             }
-            ok &= p.check(v.newLen >= 2 && v.newLen <= io.vecflow.dataplane.plugins.lb.maglev.MaglevTable.MAX_SIZE
+            ok &= p.check(v.newLen >= 2 && v.newLen <= MaglevTable.MAX_SIZE
                     && java.math.BigInteger.valueOf(v.newLen).isProbablePrime(30), at + ".new-len", v.newLen,
-                    "need a prime, 2.." + io.vecflow.dataplane.plugins.lb.maglev.MaglevTable.MAX_SIZE + " (default 65537)");
+                    "need a prime, 2.." + MaglevTable.MAX_SIZE + " (default 65537)");
             if (ok) {
                 v.key = new VipKey(r.prefixAddress, r.prefixLength,
                         proto, v.port);
@@ -1147,7 +1156,7 @@ public final class DataplaneConfig {
                     p.add(at, "VIP " + v.key + " is already lb.vips[" + prev + "]");
                 }
                 for (InetAddress own : new InetAddress[] {l.ip4, l.ip6}) {
-                    if (own != null && io.vecflow.dataplane.plugins.lb.LoadBalancer.covers(v.key, own)) {
+                    if (own != null && LoadBalancer.covers(v.key, own)) {
                         p.add(at + ".prefix", "VIP " + v.key + " covers lb.ip" + (own instanceof Inet6Address ? 6 : 4)
                                 + "-src-address " + io.vecflow.common.IpAddresses.toString(own.getAddress(), 0,
                                 own.getAddress().length) + ", the LB's own outer source: replies to it "
@@ -1200,8 +1209,8 @@ public final class DataplaneConfig {
         if (a.vips == null) {
             a.vips = new ArrayList<>();
         }
-        p.check(!a.vips.isEmpty() && a.vips.size() <= io.vecflow.dataplane.plugins.srlb.SrlbAgent.MAX_VIPS, "srlb-agent.vips",
-                a.vips.size() + " VIPs", "need 1.." + io.vecflow.dataplane.plugins.srlb.SrlbAgent.MAX_VIPS);
+        p.check(!a.vips.isEmpty() && a.vips.size() <= SrlbAgent.MAX_VIPS, "srlb-agent.vips",
+                a.vips.size() + " VIPs", "need 1.." + SrlbAgent.MAX_VIPS);
         for (int i = 0; i < a.vips.size(); i++) {
             InetAddress v = a.vips.get(i) == null ? null : ipLiteral(a.vips.get(i));
             if (p.check(v instanceof Inet6Address, "srlb-agent.vips[" + i + "]", a.vips.get(i),
@@ -1251,7 +1260,7 @@ public final class DataplaneConfig {
 
     private void validateClove(Problems p) {
         CloveSection c = clove;
-        io.vecflow.dataplane.plugins.clove.Clove.Settings s = new io.vecflow.dataplane.plugins.clove.Clove.Settings();
+        Clove.Settings s = new Clove.Settings();
         InetAddress v = c.vtep == null ? null : ipLiteral(c.vtep);
         if (p.check(v instanceof Inet4Address, "clove.vtep", c.vtep, "need an IPv4 address")
                 && p.check(unicastVtep(v), "clove.vtep", c.vtep, VTEP_UNICAST)) {
@@ -1263,8 +1272,8 @@ public final class DataplaneConfig {
         }
         if (p.check("ecn".equals(c.mode) || "edge-flowlet".equals(c.mode), "clove.mode", c.mode,
                 "need ecn or edge-flowlet (CLOVE-INT needs INT-capable switches)")) {
-            s.mode = "ecn".equals(c.mode) ? io.vecflow.dataplane.plugins.clove.Clove.Mode.ECN
-                    : io.vecflow.dataplane.plugins.clove.Clove.Mode.EDGE_FLOWLET;
+            s.mode = "ecn".equals(c.mode) ? Clove.Mode.ECN
+                    : Clove.Mode.EDGE_FLOWLET;
             p.check(!("ecn".equals(c.mode) && "vxlan".equals(c.encap)), "clove.mode", c.mode,
                     "CLOVE-ECN relays marks in a Geneve option: use encap geneve, or mode edge-flowlet");
         }
@@ -1285,14 +1294,14 @@ public final class DataplaneConfig {
         p.check(pr.interval >= 1 && pr.interval <= 86_400, "clove.probe.interval", pr.interval, "need 1..86400 s");
         p.check(pr.settleMs >= 10 && pr.settleMs <= 60_000, "clove.probe.settle-ms", pr.settleMs,
                 "need 10..60000 ms");
-        p.check(c.paths >= 1 && c.paths <= Math.min(pr.candidates, io.vecflow.dataplane.plugins.clove.path.PathWeights.MAX_PATHS),
+        p.check(c.paths >= 1 && c.paths <= Math.min(pr.candidates, PathWeights.MAX_PATHS),
                 "clove.paths", c.paths, "need 1..probe.candidates");
         if (c.destinations == null) {
             c.destinations = new ArrayList<>();
         }
-        p.check(!c.destinations.isEmpty() && c.destinations.size() <= io.vecflow.dataplane.plugins.clove.Clove.MAX_DESTINATIONS,
+        p.check(!c.destinations.isEmpty() && c.destinations.size() <= Clove.MAX_DESTINATIONS,
                 "clove.destinations", c.destinations.size() + " destinations",
-                "need 1.." + io.vecflow.dataplane.plugins.clove.Clove.MAX_DESTINATIONS);
+                "need 1.." + Clove.MAX_DESTINATIONS);
         int before = p.list.size();
         Set<InetAddress> seen = new HashSet<>();
         for (int i = 0; i < c.destinations.size(); i++) {
@@ -1312,8 +1321,8 @@ public final class DataplaneConfig {
                 }
             }
             List<String> pf = d.prefixes == null ? List.of() : d.prefixes;
-            p.check(!pf.isEmpty() && pf.size() <= io.vecflow.dataplane.plugins.clove.Clove.MAX_PREFIXES, at + ".prefixes",
-                    pf.size() + " prefixes", "need 1.." + io.vecflow.dataplane.plugins.clove.Clove.MAX_PREFIXES);
+            p.check(!pf.isEmpty() && pf.size() <= Clove.MAX_PREFIXES, at + ".prefixes",
+                    pf.size() + " prefixes", "need 1.." + Clove.MAX_PREFIXES);
             int[] addrs = new int[pf.size()], lens = new int[pf.size()];
             for (int j = 0; j < pf.size(); j++) {
                 RouteSpec r = new RouteSpec();
@@ -1326,7 +1335,7 @@ public final class DataplaneConfig {
                 }
             }
             if (p.list.size() == before && dv != null && !pf.isEmpty()) {
-                s.destinations.add(new io.vecflow.dataplane.plugins.clove.Clove.DestinationSpec(ipv4Int(dv), addrs, lens));
+                s.destinations.add(new Clove.DestinationSpec(ipv4Int(dv), addrs, lens));
             }
         }
         s.vni = c.vni;

@@ -6,8 +6,8 @@ import java.nio.ByteOrder;
 
 /**
  * Network-byte-order (big-endian) accessors on a {@link MemorySegment} and the Internet checksum (RFC 1071), shared by
- * the nodes and the packet rewrites. Offsets are absolute byte offsets in the segment; every access is bounds-checked by the segment.
- * Allocation-free except {@link #addressString}.
+ * the nodes and the packet rewrites. Offsets are absolute byte offsets in the segment; every access is
+ * bounds-checked by the segment. Allocation-free except {@link #addressString}.
  */
 public final class Bytes {
     public static final ValueLayout.OfShort BE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);

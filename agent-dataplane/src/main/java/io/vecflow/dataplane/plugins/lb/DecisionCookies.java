@@ -68,8 +68,8 @@ public final class DecisionCookies {
      * @param weightMicro   the chosen path's weight ×1,000,000 (clamped to u32)
      * @param pathPort      the outer UDP source port selecting the path
      */
-    public void clove(BufferPool pool, int buffer, int vtep, int protocol, int dstPort, long flowletId, long weightMicro,
-            int pathPort) {
+    public void clove(BufferPool pool, int buffer, int vtep, int protocol, int dstPort, long flowletId,
+            long weightMicro, int pathPort) {
         put4(a4, vtep);
         cookie.clear().kind(LbDecisionCookie.Kind.CLOVE_FLOWLET).vip(a4).backend(a4)
                 .flow(protocol & 0xFF, dstPort & 0xFFFF)

@@ -12,6 +12,7 @@ import io.vecflow.dataplane.plugins.lb.maglev.ConnectionTable;
 import io.vecflow.dataplane.plugins.lb.maglev.FlowHash;
 import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
 import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
+import io.vecflow.dataplane.plugins.srlb.state.SrlbFlowTable;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.error.ErrorDropNode;
 import io.vecflow.dataplane.vnet.fib.Forwarding;
@@ -134,7 +135,7 @@ public final class LbNode extends Node {
             }
         }
         long touched = 0;
-        io.vecflow.dataplane.plugins.srlb.state.SrlbFlowTable srlbTable = ws.srlb.table;
+        SrlbFlowTable srlbTable = ws.srlb.table;
         for (int i = 0; i < n; i++) {
             if (vips[i] >= 0) {
                 touched += table.touchTags(hashes[i]); // stage 1: every tag word in flight at once

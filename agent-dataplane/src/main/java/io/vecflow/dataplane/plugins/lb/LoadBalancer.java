@@ -1,16 +1,18 @@
 package io.vecflow.dataplane.plugins.lb;
 
+import io.vecflow.dataplane.graph.mem.Bytes;
 import io.vecflow.dataplane.plugins.lb.EncapType;
 import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.SrlbHandoff;
 import io.vecflow.dataplane.plugins.lb.VipKey;
-import io.vecflow.dataplane.graph.mem.Bytes;
 import io.vecflow.dataplane.plugins.lb.encap.Encap;
 import io.vecflow.dataplane.plugins.lb.maglev.ConnectionTable;
 import io.vecflow.dataplane.plugins.lb.maglev.FlowHash;
 import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
 import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
 import io.vecflow.dataplane.plugins.sflow.LbCounterSource;
-import io.vecflow.dataplane.plugins.lb.SrlbHandoff;
+import io.vecflow.dataplane.plugins.srlb.state.CandidateTable;
+import io.vecflow.dataplane.plugins.srlb.state.SrlbFlowTable;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -89,7 +91,7 @@ public final class LoadBalancer implements LbCounterSource {
         /** UDP and other idle timeout, seconds (default 30, Katran's UDP re-selection). */
         public int udpTimeoutSeconds = 30;
         /** Outer TTL / hop limit and ICMP reply TTL (default 64). */
-        public int ttl = io.vecflow.dataplane.plugins.lb.encap.Encap.DEFAULT_TTL;
+        public int ttl = Encap.DEFAULT_TTL;
         /** Flow hash seed; null = random per process (FlowHash: keeps crafted collisions out). */
         public Long hashSeed;
         /**
@@ -106,7 +108,7 @@ public final class LoadBalancer implements LbCounterSource {
         /** SRLB candidates per flow (pools of the candidate table, lb.md §3; default 2, at most 2 — the cookie's). */
         public int srlbChoices = 2;
         /** SRLB candidate-table buckets, a power of two (default 256, lb.md §3). */
-        public int srlbCandidateBuckets = io.vecflow.dataplane.plugins.srlb.state.CandidateTable.DEFAULT_SIZE;
+        public int srlbCandidateBuckets = CandidateTable.DEFAULT_SIZE;
         /** SRLB active timeout, seconds (default 40, lb.md §3). */
         public int srlbActiveTimeoutSeconds = 40;
         /** SRLB teardown timeout, seconds (default 2: the SRLB code's value, lb.md §3). */
@@ -181,13 +183,13 @@ public final class LoadBalancer implements LbCounterSource {
         final long[] backendHi, backendLo;
         final int[] generation;
         /** SRLB: candidate table per VIP slot (null unless encap srlb), the LB SIDs' /64, backends per VIP. */
-        final io.vecflow.dataplane.plugins.srlb.state.CandidateTable[] cht;
+        final CandidateTable[] cht;
         final long srlbSidHi;
         final int[][] vipBackends;
 
         Snapshot(List<VipState> vips, BackendState[] backends, int[] generation, long srlbSidHi) {
             this.srlbSidHi = srlbSidHi;
-            cht = new io.vecflow.dataplane.plugins.srlb.state.CandidateTable[MAX_VIPS];
+            cht = new CandidateTable[MAX_VIPS];
             vipBackends = new int[MAX_VIPS][];
             List<VipState> v4 = new ArrayList<>(), v6 = new ArrayList<>();
             for (VipState v : vips) {
@@ -436,7 +438,7 @@ public final class LoadBalancer implements LbCounterSource {
         final EncapType encap;
         final int newLength;
         MaglevTable ring;
-        io.vecflow.dataplane.plugins.srlb.state.CandidateTable cht;
+        CandidateTable cht;
         final List<Integer> backends = new ArrayList<>(); // backend slots, in the order added
         long[] base = new long[VIP_COUNTERS];
         /** The VIP prefix's address for counter reports: IPv6 hi/lo, or the IPv4 address in lo. */
@@ -534,7 +536,7 @@ public final class LoadBalancer implements LbCounterSource {
             throw new IllegalArgumentException("lb srlb-sid-prefix " + s.srlbSidPrefix.getHostAddress()
                     + " is not IPv6");
         }
-        new io.vecflow.dataplane.plugins.srlb.state.CandidateTable(s.srlbCandidateBuckets); // validates the size
+        new CandidateTable(s.srlbCandidateBuckets); // validates the size
         this.settings = s;
         this.seed = s.hashSeed != null ? s.hashSeed : ThreadLocalRandom.current().nextLong();
         Arrays.fill(generation, -1);
@@ -671,7 +673,7 @@ public final class LoadBalancer implements LbCounterSource {
         VipState v = new VipState(slot, key, encap, newLength);
         v.ring = new MaglevTable(newLength, MaglevTable.WeightMode.V1);
         if (encap == EncapType.SRLB) {
-            v.cht = new io.vecflow.dataplane.plugins.srlb.state.CandidateTable(settings.srlbCandidateBuckets);
+            v.cht = new CandidateTable(settings.srlbCandidateBuckets);
         }
         v.base = vipSums(slot);
         vips[slot] = v;
@@ -801,15 +803,15 @@ public final class LoadBalancer implements LbCounterSource {
         t.rebuild(eps);
         v.ring = t; // a new table: workers holding the old snapshot keep a consistent old table
         if (v.encap == EncapType.SRLB) {
-            List<io.vecflow.dataplane.plugins.srlb.state.CandidateTable.Server> servers = new ArrayList<>();
+            List<CandidateTable.Server> servers = new ArrayList<>();
             for (MaglevTable.Endpoint e : eps) {
                 if (e.weight() > 0) {
-                    servers.add(io.vecflow.dataplane.plugins.srlb.state.CandidateTable.Server.of(e.id(), e.hash(),
+                    servers.add(CandidateTable.Server.of(e.id(), e.hash(),
                             settings.srlbChoices));
                 }
             }
-            io.vecflow.dataplane.plugins.srlb.state.CandidateTable c =
-                    new io.vecflow.dataplane.plugins.srlb.state.CandidateTable(settings.srlbCandidateBuckets);
+            CandidateTable c =
+                    new CandidateTable(settings.srlbCandidateBuckets);
             c.rebuild(servers);
             v.cht = c;
         }
@@ -866,7 +868,7 @@ public final class LoadBalancer implements LbCounterSource {
         if (v.encap != EncapType.SRLB) {
             throw new IllegalArgumentException("VIP " + key + " is not encap srlb");
         }
-        int[] ids = new int[io.vecflow.dataplane.plugins.srlb.state.CandidateTable.MAX_POOLS];
+        int[] ids = new int[CandidateTable.MAX_POOLS];
         int k = v.cht.candidates(FlowHash.hash(seed, flow), ids);
         List<InetAddress> out = new ArrayList<>();
         for (int i = 0; i < k; i++) {
@@ -1095,7 +1097,7 @@ public final class LoadBalancer implements LbCounterSource {
                         t.counter(ConnectionTable.HITS), t.counter(ConnectionTable.INSERTS),
                         t.counter(ConnectionTable.FULL), t.counter(ConnectionTable.EXPIRED),
                         t.counter(ConnectionTable.RESELECTED)));
-                io.vecflow.dataplane.plugins.srlb.state.SrlbFlowTable st = w.srlb.table;
+                SrlbFlowTable st = w.srlb.table;
                 long[] h = w.srlb.handoffCounters();
                 if (st.inserts() > 0 || h[0] + h[1] + h[2] + h[3] > 0) {
                     sb.append(String.format(Locale.ROOT, "worker %d srlb flow table: live %d of %d, inserts %d, "

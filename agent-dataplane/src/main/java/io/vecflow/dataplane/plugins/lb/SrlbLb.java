@@ -1,6 +1,8 @@
 package io.vecflow.dataplane.plugins.lb;
 
+import io.vecflow.dataplane.graph.BufferPool;
 import io.vecflow.dataplane.graph.mem.Bytes;
+import io.vecflow.dataplane.plugins.lb.SrlbHandoff;
 import io.vecflow.dataplane.plugins.lb.encap.Decap;
 import io.vecflow.dataplane.plugins.lb.encap.Encap;
 import io.vecflow.dataplane.plugins.lb.maglev.FlowHash;
@@ -8,7 +10,6 @@ import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
 import io.vecflow.dataplane.plugins.srlb.state.CandidateTable;
 import io.vecflow.dataplane.plugins.srlb.state.LbFlowState;
 import io.vecflow.dataplane.plugins.srlb.state.SrlbFlowTable;
-import io.vecflow.dataplane.plugins.lb.SrlbHandoff;
 import io.vecflow.dataplane.plugins.srlb.state.SrlbSid;
 import java.lang.foreign.MemorySegment;
 
@@ -120,7 +121,7 @@ final class SrlbLb {
                 cands[2 * i + 1] = s.backendLo[ids[i]];
             }
             r = ws.encap.srlbHunt(d, buf, headroom, len, l3, cands, n, s.srlbSidHi, lbLo,
-                    LbFlowState.function(out) == io.vecflow.dataplane.plugins.srlb.state.SrlbSid.FN_CONNECT_IF_AVAILABLE);
+                    LbFlowState.function(out) == SrlbSid.FN_CONNECT_IF_AVAILABLE);
             if (r < 0) {
                 return r;
             }
@@ -163,7 +164,7 @@ final class SrlbLb {
      * {@link io.vecflow.netlink.psample.LbDecisionCookie} (other packets carry none). Call right after a successful
      * {@link #client} / {@link #signal} for that buffer.
      */
-    void cookie(io.vecflow.dataplane.graph.BufferPool pool, int buffer, LoadBalancer.Snapshot s) {
+    void cookie(BufferPool pool, int buffer, LoadBalancer.Snapshot s) {
         io.vecflow.netlink.psample.LbDecisionCookie.Kind kind = switch (lastKind) {
             case KIND_HUNT -> io.vecflow.netlink.psample.LbDecisionCookie.Kind.SRLB_HUNT;
             case KIND_ACCEPT_FIRST -> io.vecflow.netlink.psample.LbDecisionCookie.Kind.SRLB_ACCEPT_FIRST;
@@ -196,15 +197,15 @@ final class SrlbLb {
             return BAD_SIGNAL;
         }
         long dstLo = Bytes.i64(d, p + 32);
-        int fn = io.vecflow.dataplane.plugins.srlb.state.SrlbSid.function(dstLo);
+        int fn = SrlbSid.function(dstLo);
         long cHi = Bytes.i64(d, p + 48), cLo = Bytes.i64(d, p + 56); // Segment List[0]: the client
         long saHi = Bytes.i64(d, p + 64), saLo = Bytes.i64(d, p + 72); // [1]: the server agent's SID
         long pw = SrlbFlowTable.portsWord(k.protocol, k.dstPort, k.srcPort);
         long hash = FlowHash.hash(seed, cHi, cLo, k.srcHi, k.srcLo, pw);
         int hint = (int) dstLo;
-        int owner = io.vecflow.dataplane.plugins.srlb.state.SrlbSid.core(dstLo);
-        if (fn != io.vecflow.dataplane.plugins.srlb.state.SrlbSid.FN_CREATE_STICKINESS
-                && fn != io.vecflow.dataplane.plugins.srlb.state.SrlbSid.FN_DELETE_STICKINESS) {
+        int owner = SrlbSid.core(dstLo);
+        if (fn != SrlbSid.FN_CREATE_STICKINESS
+                && fn != SrlbSid.FN_DELETE_STICKINESS) {
             machine.onServerSignal(LbFlowState.LISTEN, now, now, fn, -1, false); // counts the bad function
             ws.addVip(vip, LoadBalancer.V_BAD_SIGNAL, 1);
             return BAD_SIGNAL;
@@ -216,7 +217,7 @@ final class SrlbLb {
             ws.addVip(vip, LoadBalancer.V_BAD_SIGNAL, 1);
             return BAD_SIGNAL;
         }
-        boolean create = fn == io.vecflow.dataplane.plugins.srlb.state.SrlbSid.FN_CREATE_STICKINESS;
+        boolean create = fn == SrlbSid.FN_CREATE_STICKINESS;
         if (owner != core && handoff != null && owner < handoff.workers()) {
             if (handoff.offer(owner, cHi, cLo, k.srcHi, k.srcLo, pw, SrlbHandoff.meta(hint, fn, choice, vip), saHi,
                     saLo, hash, server, 0)) {
@@ -288,7 +289,7 @@ final class SrlbLb {
         int before = LbFlowState.effective(st, exp, now);
         int out = machine.onServerSignal(st, exp, now, fn, choice, full);
         int ns = LbFlowState.state(out);
-        boolean create = fn == io.vecflow.dataplane.plugins.srlb.state.SrlbSid.FN_CREATE_STICKINESS;
+        boolean create = fn == SrlbSid.FN_CREATE_STICKINESS;
         if (!full) {
             table.set(slot, ns, machine.expiry(ns, now));
             if (create && ns == LbFlowState.STEER) {
@@ -310,7 +311,7 @@ final class SrlbLb {
                     ws.addBackend(ids[i], LoadBalancer.B_REJECTS, 1);
                 }
             }
-        } else if (fn == io.vecflow.dataplane.plugins.srlb.state.SrlbSid.FN_DELETE_STICKINESS && before != LbFlowState.TEARDOWN) {
+        } else if (fn == SrlbSid.FN_DELETE_STICKINESS && before != LbFlowState.TEARDOWN) {
             ws.addVip(vip, LoadBalancer.V_TEARDOWNS, 1);
         }
         if (full) {

@@ -5,6 +5,7 @@ import io.vecflow.dataplane.plugins.lb.encap.Encap;
 import io.vecflow.dataplane.plugins.lb.encap.IcmpTooBig;
 import io.vecflow.dataplane.plugins.lb.maglev.ConnectionTable;
 import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
+import io.vecflow.dataplane.plugins.srlb.state.SrlbFlowTable;
 import io.vecflow.dataplane.vnet.fib.Forwarding;
 import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import java.lang.invoke.MethodHandles;
@@ -71,7 +72,7 @@ public final class WorkerState {
     }
 
     /** @return this worker's SRLB flow table (diagnostics; written by the worker only) */
-    public io.vecflow.dataplane.plugins.srlb.state.SrlbFlowTable srlbTable() {
+    public SrlbFlowTable srlbTable() {
         return srlb.table;
     }
 

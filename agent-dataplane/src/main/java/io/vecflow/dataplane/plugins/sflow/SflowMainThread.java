@@ -78,7 +78,7 @@ public final class SflowMainThread implements Runnable {
          * Load-balancing components whose per-VIP / per-backend decision counters go out as vecflow LB_COUNTERS
          * messages on the IF_COUNTERS cadence (empty: none).
          */
-        public List<io.vecflow.dataplane.plugins.sflow.LbCounterSource> lbCounters = List.of();
+        public List<LbCounterSource> lbCounters = List.of();
     }
 
     /** One pre-encoded NET_DM drop point per {@link DropReason}: group "vecflow", its trap name and Linux reason. */
@@ -99,7 +99,7 @@ public final class SflowMainThread implements Runnable {
     private final PsampleSample msg = new PsampleSample(SampleRecord.MAX_HEADER_BYTES);
     private final VppIfCounters ifc = new VppIfCounters();
     private final io.vecflow.netlink.vpp.LbCounters lbc = new io.vecflow.netlink.vpp.LbCounters();
-    private final io.vecflow.dataplane.plugins.sflow.LbCounterSource.Sink lbSink = this::sendLb;
+    private final LbCounterSource.Sink lbSink = this::sendLb;
     private long nextLbPollNanos;
     private final byte[] macBytes = new byte[6];
     private final long[] droppedSeen;

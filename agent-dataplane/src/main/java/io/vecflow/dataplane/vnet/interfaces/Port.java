@@ -2,6 +2,7 @@ package io.vecflow.dataplane.vnet.interfaces;
 
 import io.vecflow.dataplane.graph.BufferPool;
 import io.vecflow.dataplane.graph.PacketVector;
+import io.vecflow.dataplane.vnet.error.DropReason;
 
 /**
  * An interface of the dataplane (VPP's hardware interface + device class): frames come in on per-worker receive
@@ -80,7 +81,7 @@ public abstract class Port implements AutoCloseable {
     /**
      * As {@link #tx(int, BufferPool, PacketVector)}, but every frame the port cannot send is appended to
      * {@code rejected} instead of being freed, with {@link BufferPool#dropReason} set to its
-     * {@link io.vecflow.dataplane.vnet.error.DropReason} (still counted at the port): {@code port-output} sends them to
+     * {@link DropReason} (still counted at the port): {@code port-output} sends them to
      * error-drop, so each shows in {@code show errors} and becomes a discard sample. Appends at most
      * {@code PacketVector.CAPACITY − rejected.count} buffers. The default sends with the 3-argument form (a port
      * that never rejects).

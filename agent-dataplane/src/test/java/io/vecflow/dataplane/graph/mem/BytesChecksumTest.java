@@ -33,7 +33,8 @@ class BytesChecksumTest {
                 b[i] = (byte) (mode == 0 ? rnd.nextInt(256) : mode == 1 ? 0xFF : rnd.nextInt(8) == 0 ? 1 : 0);
             }
             int off = rnd.nextInt(8), len = rnd.nextInt(129);
-            assertThat(Bytes.sum16(seg, off, len)).as("offset %d length %d", off, len).isEqualTo(reference(b, off, len));
+            assertThat(Bytes.sum16(seg, off, len)).as("offset %d length %d", off, len)
+                    .isEqualTo(reference(b, off, len));
         }
         // a real IPv4 header (RFC 1071 §3's example is not a header; this one verifies to 0xFFFF)
         byte[] h = {0x45, 0, 0, 0x73, 0, 0, 0x40, 0, 0x40, 0x11, (byte) 0xb8, 0x61, (byte) 0xc0, (byte) 0xa8, 0, 1,

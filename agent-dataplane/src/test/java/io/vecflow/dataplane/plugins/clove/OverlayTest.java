@@ -3,6 +3,7 @@ package io.vecflow.dataplane.plugins.clove;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vecflow.dataplane.graph.mem.Bytes;
+import io.vecflow.dataplane.plugins.clove.path.PathDiscovery;
 import io.vecflow.dataplane.plugins.lb.encap.LbPackets;
 import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
 import java.lang.foreign.Arena;
@@ -337,8 +338,8 @@ class OverlayTest {
 
     @Test
     void probesOfEveryTtlAreProbesNotErrors() {
-        for (int ttl = 1; ttl <= io.vecflow.dataplane.plugins.clove.path.PathDiscovery.MAX_TTL; ttl++) {
-            int udpLen = io.vecflow.dataplane.plugins.clove.path.PathDiscovery.udpLength(ttl);
+        for (int ttl = 1; ttl <= PathDiscovery.MAX_TTL; ttl++) {
+            int udpLen = PathDiscovery.udpLength(ttl);
             byte[] f = new byte[14 + 20 + udpLen];
             LbPackets.put16(f, 12, 0x0800);
             LbPackets.put32(f, 14, 0x4500_0000 | 20 + udpLen);

@@ -1,5 +1,6 @@
 package io.vecflow.dataplane.plugins.srlb.state;
 
+import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
 import io.vecflow.dataplane.plugins.lb.maglev.MurmurHash3;
 import java.util.Arrays;
 import java.util.List;
@@ -30,7 +31,7 @@ import java.util.List;
  *
  * <p><b>Hash.</b> The SRLB code uses VPP's {@code hash_memory(address, 16, seed)} with seeds 42 and 0; we use
  * Katran's {@link MurmurHash3#x64_64}{@code (serverHash, 42 | 0, seed 0)} over the server's u64 identity hash
- * (e.g. a hash of its address, as {@link io.vecflow.dataplane.plugins.lb.maglev.MaglevTable.Endpoint#hash()}). Tables are therefore
+ * (e.g. a hash of its address, as {@link MaglevTable.Endpoint#hash()}). Tables are therefore
  * not bit-identical to VPP's; every structural property (turn order, lowest empty choice, hole copying) is.
  *
  * <p><b>Memory and threads.</b> Each {@link #rebuild} allocates a new {@code int[size·k]} (control plane) and

@@ -87,8 +87,8 @@ public final class LbPackets {
      * Ethernet + IPv4 + TCP/UDP frame. {@code payloadLen} bytes of payload ('a'..'z' cycling); DF set when
      * {@code df}. tcpFlags used for TCP.
      */
-    public static byte[] ipv4Frame(String src, String dst, int proto, int sport, int dport, int tcpFlags, int payloadLen,
-            boolean df, int vlan) {
+    public static byte[] ipv4Frame(String src, String dst, int proto, int sport, int dport, int tcpFlags,
+            int payloadLen, boolean df, int vlan) {
         int l4 = proto == 6 ? 20 : 8;
         int ipLen = 20 + l4 + payloadLen;
         int l2 = vlan >= 0 ? 18 : 14;
@@ -112,8 +112,8 @@ public final class LbPackets {
     }
 
     /** Ethernet + IPv6 + TCP/UDP frame. */
-    public static byte[] ipv6Frame(String src, String dst, int proto, int sport, int dport, int tcpFlags, int payloadLen,
-            int vlan) {
+    public static byte[] ipv6Frame(String src, String dst, int proto, int sport, int dport, int tcpFlags,
+            int payloadLen, int vlan) {
         int l4 = proto == 6 ? 20 : 8;
         int plen = l4 + payloadLen;
         int l2 = vlan >= 0 ? 18 : 14;

@@ -126,7 +126,8 @@ class SrlbStateTest {
         ServerAgentState m = new ServerAgentState();
         Entry e = new Entry();
         AcceptPolicy p = new StaticThreshold(4);
-        int o = sa(m, e, m.onSegment(e.state, e.expires, 0, SrlbSid.FN_CONNECT_IF_AVAILABLE, 1, 0, p, 3, false), 0, true);
+        int o = sa(m, e, m.onSegment(e.state, e.expires, 0, SrlbSid.FN_CONNECT_IF_AVAILABLE, 1, 0, p, 3, false), 0,
+                true);
         assertThat(ServerAgentState.action(o)).isEqualTo(ServerAgentState.DELIVER);
         // retransmitted SYN while now loaded: stays here (the SRLB code would re-ask the policy and pass it on)
         o = m.onSegment(e.state, e.expires, S, SrlbSid.FN_CONNECT_IF_AVAILABLE, 1, 0, p, 50, false);
@@ -154,8 +155,8 @@ class SrlbStateTest {
     @Test
     void recoverAcceptsOnlyWithStateAndReturnsToWait() {
         ServerAgentState m = new ServerAgentState();
-        int o = m.onSegment(ServerAgentState.NONE, 0, 1, SrlbSid.FN_RECOVER_STICKINESS, 1, 0, AcceptPolicy.ALWAYS_ACCEPT,
-                0, false);
+        int o = m.onSegment(ServerAgentState.NONE, 0, 1, SrlbSid.FN_RECOVER_STICKINESS, 1, 0,
+                AcceptPolicy.ALWAYS_ACCEPT, 0, false);
         assertThat(ServerAgentState.action(o)).isEqualTo(ServerAgentState.PASS);
         o = m.onSegment(ServerAgentState.DIRECT, 40 * S, 1, SrlbSid.FN_RECOVER_STICKINESS, 1, 0,
                 AcceptPolicy.ALWAYS_REJECT, 0, false);
