@@ -11,13 +11,13 @@ import java.lang.invoke.MethodHandle;
  * Zeroed off-heap memory for large per-worker tables, asked to be backed by transparent huge pages: an anonymous
  * private {@code mmap(2)} of the size rounded up to 2 MiB (plus 2 MiB to align the start), {@code madvise(2)}
  * {@code MADV_HUGEPAGE} (include/uapi/asm-generic/mman-common.h: 14; honoured when
- * /sys/kernel/mm/transparent_hugepage/enabled is {@code always} or {@code madvise}), then every 4 KiB page written
- * once so the memory is committed at construction, not on the packet path. Why: a {@code ConnectionTable} of
- * 2<sup>21</sup> slots is 128 MiB, 32,768 4-KiB pages — far beyond the TLB (Zen 3: 2,048 L2 DTLB entries), so with 4-KiB pages every
+ * /sys/kernel/mm/transparent_hugepage/enabled is {@code always} or {@code madvise}), then every 4 KiB page written once
+ * so the memory is committed at construction, not on the packet path. Why: a {@code ConnectionTable} of 2<sup>21</sup>
+ * slots is 128 MiB, 32,768 4-KiB pages — far beyond the TLB (Zen 3: 2,048 L2 DTLB entries), so with 4-KiB pages every
  * flow lookup at 1M flows also pays a page walk (two-dimensional under a hypervisor); with 2-MiB pages the 64 pages
- * stay in the TLB. Below 2 MiB the memory comes from {@link Arena#ofAuto()} (64-byte aligned). When mmap fails, or madvise is refused (THP disabled: EINVAL), the memory is still returned, on
- * 4-KiB pages ({@link #hugePagesAdvised} says which). The mapping is unmapped when the returned segment becomes
- * unreachable ({@link Arena#ofAuto()}).
+ * stay in the TLB. Below 2 MiB the memory comes from {@link Arena#ofAuto()} (64-byte aligned). When mmap fails, or
+ * madvise is refused (THP disabled: EINVAL), the memory is still returned, on 4-KiB pages ({@link #hugePagesAdvised}
+ * says which). The mapping is unmapped when the returned segment becomes unreachable ({@link Arena#ofAuto()}).
  */
 public final class HugePageMemory {
     /** 2 MiB: the x86-64 huge page. */
