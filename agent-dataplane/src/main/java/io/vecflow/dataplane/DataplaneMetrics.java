@@ -39,7 +39,7 @@ import java.util.List;
  *   <li>{@code vecflow_dataplane_clove_path_weight} {destination, port}: CLOVE-ECN weight of each path (outer UDP
  *       source port) per destination endpoint; {@code vecflow_dataplane_clove_events} {event=encapsulated|
  *       decapsulated|new_flowlets|ce_received|ce_to_inner|feedback_sent|feedback_received|weight_cuts|probes_sent|
- *       probe_replies|probes_received|errors|refused|not_tunnel|unknown_peer} (lb.md §4)</li>
+ *       probe_replies|probes_received|errors|refused|not_tunnel|unknown_peer} (docs/load-balancing.md §4)</li>
  * </ul>
  */
 public final class DataplaneMetrics implements AutoCloseable {

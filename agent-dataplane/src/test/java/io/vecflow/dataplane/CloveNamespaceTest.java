@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * CLOVE on a leaf–spine of Linux namespaces (lb.md §4; needs root; every namespace, veth and rule is created and
- * removed here by {@link NetnsLab}, names prefixed {@code vfcl-}):
+ * CLOVE on a leaf–spine of Linux namespaces (docs/load-balancing.md §4; needs root; every namespace, veth and rule is
+ * created and removed here by {@link NetnsLab}, names prefixed {@code vfcl-}):
  *
  * <pre>
  *  h1 ── hv1 (vecflow, clove vtep 10.255.1.2) ── leaf1 ═╦═ spine1 ═╗

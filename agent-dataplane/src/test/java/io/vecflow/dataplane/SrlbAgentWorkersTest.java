@@ -27,13 +27,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The {@code srlb-sa6} server agent on a server dataplane with two workers (lb.md §3; AF_PACKET fanout spreads a
- * connection's packets over workers by a hash the agent does not control): the hunting SYN, the server's SYN-ACK, the
- * LB's ACK_STICKINESS packets and the server's FIN are each fed to a chosen worker ({@link MemoryPort} queue = worker),
- * and every interleaving must behave as one worker would — the SYN-ACK signals CREATE_STICKINESS through the LB with
- * the SA SID naming the flow's owner (CORE = the worker that accepted, ENTRY = its slot), the client's ACKs are
- * delivered, the server's data then goes straight to the client from either worker, and a FIN on any worker signals
- * DELETE_STICKINESS, after which both workers send the server's packets via the LB with 0x9.
+ * The {@code srlb-sa6} server agent on a server dataplane with two workers (docs/load-balancing.md §3; AF_PACKET fanout
+ * spreads a connection's packets over workers by a hash the agent does not control): the hunting SYN, the server's
+ * SYN-ACK, the LB's ACK_STICKINESS packets and the server's FIN are each fed to a chosen worker ({@link MemoryPort}
+ * queue = worker), and every interleaving must behave as one worker would — the SYN-ACK signals CREATE_STICKINESS
+ * through the LB with the SA SID naming the flow's owner (CORE = the worker that accepted, ENTRY = its slot), the
+ * client's ACKs are delivered, the server's data then goes straight to the client from either worker, and a FIN on any
+ * worker signals DELETE_STICKINESS, after which both workers send the server's packets via the LB with 0x9.
  */
 class SrlbAgentWorkersTest {
     private static final long MAC = 0x0200000000C1L;

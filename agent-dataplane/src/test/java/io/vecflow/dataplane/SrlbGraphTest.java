@@ -39,11 +39,11 @@ import org.junit.jupiter.api.Test;
 /**
  * SRLB through real graphs, in memory: one LB dataplane ({@code lb6} with an {@code encap srlb} VIP) and two server
  * dataplanes with the {@code srlb-sa6} agent (static threshold c = 2 on a settable test load), frames carried between
- * their {@link MemoryPort}s by the test. The whole lb.md §3 exchange of one TCP connection is checked byte by byte:
- * hunting SRH [c1, c2, LB SID, VIP] on the SYN; the loaded first candidate passes (segments left 3 → 2); the second
- * accepts and delivers the SYN with the SRH popped; its SYN-ACK goes [client, SA SID, LB SID fn 0x8] to the LB, which
- * strips it and learns the server; the client's ACK then goes [server SID fn 0x2, LB SID, VIP]; later replies go
- * straight; the server's FIN signals 0x9 and both sides tear down. Counters on both sides. Every decision read back
+ * their {@link MemoryPort}s by the test. The whole docs/load-balancing.md §3 exchange of one TCP connection is checked
+ * byte by byte: hunting SRH [c1, c2, LB SID, VIP] on the SYN; the loaded first candidate passes (segments left 3 → 2);
+ * the second accepts and delivers the SYN with the SRH popped; its SYN-ACK goes [client, SA SID, LB SID fn 0x8] to the
+ * LB, which strips it and learns the server; the client's ACK then goes [server SID fn 0x2, LB SID, VIP]; later replies
+ * go straight; the server's FIN signals 0x9 and both sides tear down. Counters on both sides. Every decision read back
  * from the egress samples' cookies; both paths allocate nothing per packet.
  */
 class SrlbGraphTest {

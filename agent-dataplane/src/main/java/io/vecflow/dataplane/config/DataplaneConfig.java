@@ -46,7 +46,7 @@ import java.util.Set;
 /**
  * The dataplane's YAML configuration ({@code ./vecflow dataplane --config FILE}): workers and buffers, ports
  * (AF_PACKET, pcap replay, traffic generator), L2 cross-connects, IPv4/IPv6 routes with static neighbours (no ARP/ND),
- * the sFlow settings of VPP's sflow plugin (spec {@code netlink-channels.md}: sampling-rate 10000, polling-interval
+ * the sFlow settings of VPP's sflow plugin (docs/netlink.md §8: sampling-rate 10000, polling-interval
  * 20 s, header-bytes 128, direction rx, PSAMPLE groups 3/4), the netlink transports, the control socket and the
  * metrics endpoint. The documented example with every key is {@link #example()} (resource
  * {@code dataplane-example.yaml}).
@@ -80,14 +80,15 @@ public final class DataplaneConfig {
     public Metrics metrics = new Metrics();
     /** Maglev load balancer (VIPs, backends, outer sources, timeouts); absent = no load balancer. */
     public Lb lb;
-    /** SRLB server agent of this (server's) dataplane; absent = none (lb.md §3). */
+    /** SRLB server agent of this (server's) dataplane; absent = none (docs/load-balancing.md §3). */
     public SrlbAgentSection srlbAgent;
-    /** CLOVE vSwitch (overlay encap per flowlet, probes, ECN relay; lb.md §4); absent = none. */
+    /** CLOVE vSwitch (overlay encap per flowlet, probes, ECN relay; docs/load-balancing.md §4); absent = none. */
     public CloveSection clove;
 
     /**
-     * The {@code clove} section: this dataplane as a CLOVE hypervisor vSwitch (lb.md §4): its tunnel endpoint, the
-     * encapsulation, the path choice and the destinations (remote endpoints with the inner IPv4 prefixes behind them).
+     * The {@code clove} section: this dataplane as a CLOVE hypervisor vSwitch (docs/load-balancing.md §4): its tunnel
+     * endpoint, the encapsulation, the path choice and the destinations (remote endpoints with the inner IPv4 prefixes
+     * behind them).
      */
     public static final class CloveSection {
         /** This endpoint's IPv4 address (outer source; tunnelled packets and probe replies come to it). */
@@ -122,7 +123,7 @@ public final class DataplaneConfig {
         }
     }
 
-    /** {@code clove.probe}: traceroute-style path discovery (lb.md §4). */
+    /** {@code clove.probe}: traceroute-style path discovery (docs/load-balancing.md §4). */
     public static final class CloveProbe {
         /** First candidate outer UDP source port, 1..65535 (default 49152). */
         public int firstPort = 49152;
@@ -146,7 +147,7 @@ public final class DataplaneConfig {
 
     /**
      * The {@code srlb-agent} section: one application instance's SID /80, the VIPs its server answers from, and the
-     * connect-if-available policy with its load source (lb.md §3 "Acceptance policies").
+     * connect-if-available policy with its load source (docs/load-balancing.md §3 "Acceptance policies").
      */
     public static final class SrlbAgentSection {
         /** The agent's SID /80 prefix, e.g. {@code fc00:1::} (bytes 10–15 must be zero). */
@@ -466,7 +467,7 @@ public final class DataplaneConfig {
 
     /**
      * The {@code lb} section: VPP lb plugin's {@code lb conf} (outer source addresses, flow timeout) plus the VIPs
-     * and their application servers ({@code lb vip}, {@code lb as}); lb.md §1–§2.
+     * and their application servers ({@code lb vip}, {@code lb as}); docs/load-balancing.md §1–§2.
      */
     public static final class Lb {
         /** Outer IPv4 source for gre4 and IPv4-outer ipip (VPP {@code ip4-src-address}). */

@@ -21,13 +21,14 @@ import java.util.List;
  * <p>Commands (VPP's words; sources: FDio/vpp {@code src/plugins/sflow/sflow.c} and {@code src/plugins/lb/cli.c}):
  * <pre>
  * sflow sampling-rate N               N = 0 disables, else 1..2147483647 (VPP default 10000)
- * sflow polling-interval S            seconds, 1..86400 (0 rejected: VPP divides by it, spec §6 rule 15)
+ * sflow polling-interval S            seconds, 1..86400 (0 rejected: VPP divides by it, docs/netlink.md §6 rule 15)
  * sflow header-bytes B                64..256 in steps of 32 (VPP rounds and clamps; vecflow rejects)
  * sflow direction rx|tx|both
  * sflow enable IF | sflow disable IF  (VPP's sflow enable-disable IF [disable] is accepted too)
  * sflow drop-monitoring enable|disable
  * show sflow | show errors | show interfaces | show runtime | show lb | show lb flows | show srlb | show clove
- * srlb load N                          the SRLB server agent's test load metric (a finite number, lb.md §3)
+ * srlb load N                          the SRLB server agent's test load metric (a finite number,
+ *                                      docs/load-balancing.md §3)
  * lb vip [add|del] PREFIX [protocol tcp|udp port N] [encap gre4|gre6|ipip|srv6|srlb] [new_len M] [del]
  * lb as [add|del] VIP-PREFIX [protocol tcp|udp port N] ADDRESS... [del] [flush]
  * help

@@ -9,7 +9,7 @@ import java.util.Objects;
 
 /**
  * What the control socket can ask of a running dataplane: the sFlow settings of VPP's sflow plugin (FDio/vpp
- * {@code src/plugins/sflow/sflow.c} CLI; spec {@code netlink-channels.md} "Settings"), the {@code show} views, and
+ * {@code src/plugins/sflow/sflow.c} CLI; docs/netlink.md §8 "Settings"), the {@code show} views, and
  * the load-balancer VIP / application-server (backend) tables of VPP's lb plugin ({@code src/plugins/lb/cli.c}).
  * {@link CommandParser} turns a command line into exactly one call; every argument has been range-checked by then.
  *
@@ -103,8 +103,8 @@ public interface DataplaneControl {
     String showLbFlows() throws ControlException;
 
     /**
-     * {@code srlb load N}: sets the SRLB server agent's test load metric (lb.md §3; the policy's unit, e.g. busy
-     * workers). @throws ControlException no server agent here, or its load source is not the test source
+     * {@code srlb load N}: sets the SRLB server agent's test load metric (docs/load-balancing.md §3; the policy's unit,
+     * e.g. busy workers). @throws ControlException no server agent here, or its load source is not the test source
      */
     default void setSrlbLoad(double load) throws ControlException {
         throw new ControlException("srlb load is not supported by this control endpoint");

@@ -14,7 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.LongSupplier;
 
 /**
- * CLOVE in the dataplane (Katta et al., CoNEXT 2017; shared/specs/lb.md §4): this dataplane is the hypervisor
+ * CLOVE in the dataplane (Katta et al., CoNEXT 2017; docs/load-balancing.md §4): this dataplane is the hypervisor
  * vSwitch of an overlay whose outer UDP source port selects the fabric's ECMP path. It encapsulates traffic for the
  * configured destinations (remote tunnel endpoints and the inner prefixes behind them) in Geneve or VXLAN
  * ({@link Overlay}), choosing the source port per flowlet ({@link FlowletTable}, gap default 500 µs); it discovers
@@ -44,7 +44,7 @@ public final class Clove {
 
     /** Path choice per new flowlet. */
     public enum Mode {
-        /** CLOVE-ECN: weighted random, weights cut on relayed ECN (lb.md §4). */
+        /** CLOVE-ECN: weighted random, weights cut on relayed ECN (docs/load-balancing.md §4). */
         ECN,
         /** Edge-Flowlet: uniformly random, no feedback. */
         EDGE_FLOWLET

@@ -21,8 +21,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * {@code clove4}: the CLOVE vSwitch as a feature on the {@code ip4-unicast} arc (lb.md §4; {@link Clove}). Per IPv4
- * packet:
+ * {@code clove4}: the CLOVE vSwitch as a feature on the {@code ip4-unicast} arc (docs/load-balancing.md §4;
+ * {@link Clove}). Per IPv4 packet:
  * <ol>
  *   <li>To this endpoint's address, UDP to the tunnel port: {@link Overlay#decap}; an outer CE is recorded for relay
  *       to the sender (per outer source port), Geneve feedback entries cut the sender-side weights of the paths they

@@ -11,9 +11,9 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * {@code clove-probe}: an input node (VPP's process-node role) that sends CLOVE's traceroute-style path-discovery
- * probes (lb.md §4 "Path discovery"; {@link PathDiscovery}) on worker 0. Every {@code probe-interval} it starts a
- * round per destination: for each candidate outer UDP source port and each TTL 1..h, one IPv4/UDP packet from this
- * endpoint to the destination's endpoint, to the tunnel port (so it hashes like the data), with
+ * probes (docs/load-balancing.md §4 "Path discovery"; {@link PathDiscovery}) on worker 0. Every {@code probe-interval}
+ * it starts a round per destination: for each candidate outer UDP source port and each TTL 1..h, one IPv4/UDP packet
+ * from this endpoint to the destination's endpoint, to the tunnel port (so it hashes like the data), with
  * {@link PathDiscovery#udpLength}(t) as its UDP Length — the ICMP Time Exceeded quote gives back port and TTL. The
  * round's replies ({@link CloveNode}) are evaluated {@code probe-settle} later and pick the destination's paths.
  *

@@ -8,9 +8,9 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The CLOVE overlay's tunnel headers, written and read in place in a packet buffer: Geneve (RFC 8926) and VXLAN
- * (RFC 7348) over IPv4 and UDP. The outer UDP source port is the ECMP path key (CLOVE, lb.md §4): the fabric's
- * multipath hash over the outer 5-tuple sends each source port down one path, so choosing a port chooses a path.
- * One instance per worker; every method is allocation-free.
+ * (RFC 7348) over IPv4 and UDP. The outer UDP source port is the ECMP path key (CLOVE, docs/load-balancing.md §4): the
+ * fabric's multipath hash over the outer 5-tuple sends each source port down one path, so choosing a port chooses a
+ * path. One instance per worker; every method is allocation-free.
  *
  * <p><b>Encapsulation</b> ({@link #encap}). The frame at {@code bufStart} with its inner IP header at {@code l3Off}
  * becomes
@@ -26,9 +26,9 @@ import java.lang.foreign.MemorySegment;
  * allow it over IPv4), destination port {@link #GENEVE_PORT} or {@link #VXLAN_PORT}.
  *
  * <p><b>CLOVE-ECN feedback option</b> (Geneve only): the receiving endpoint relays, per outer source port, how many
- * packets it saw with CE on the outer header, in reverse traffic to the sender — lb.md §4 "the receiving vSwitch
- * relays per-path marks back in reverse traffic". It travels as one Geneve option (RFC 8926 §3.5) of class
- * {@link #FEEDBACK_OPTION_CLASS} (the experimental range 0xFF00–0xFFFF, IANA "Geneve Option Class"), type
+ * packets it saw with CE on the outer header, in reverse traffic to the sender — docs/load-balancing.md §4 "the
+ * receiving vSwitch relays per-path marks back in reverse traffic". It travels as one Geneve option (RFC 8926 §3.5) of
+ * class {@link #FEEDBACK_OPTION_CLASS} (the experimental range 0xFF00–0xFFFF, IANA "Geneve Option Class"), type
  * {@link #FEEDBACK_OPTION_TYPE} (critical bit clear: other endpoints skip it), with 1–{@link #MAX_FEEDBACK} entries of
  * 4 bytes: outer source port (u16), CE-marked packets since the last relay (u16, saturating).
  *
@@ -69,8 +69,8 @@ public final class Overlay {
     /** Decap: not UDP to our tunnel port (the caller passes it on, it is not an error of the packet). */
     public static final int NOT_TUNNEL = -5;
     /**
-     * Decap: a probe (lb.md §4 path discovery; {@link PathDiscovery#udpLength}): a UDP payload shorter than a tunnel
-     * header, or of at most {@link PathDiscovery#MAX_TTL} bytes whose first 8 are zero.
+     * Decap: a probe (docs/load-balancing.md §4 path discovery; {@link PathDiscovery#udpLength}): a UDP payload shorter
+     * than a tunnel header, or of at most {@link PathDiscovery#MAX_TTL} bytes whose first 8 are zero.
      */
     public static final int PROBE = -6;
     /**

@@ -59,7 +59,7 @@ public final class DecisionCookies {
     }
 
     /**
-     * A CLOVE decision (lb.md §4): a new flowlet got a path.
+     * A CLOVE decision (docs/load-balancing.md §4): a new flowlet got a path.
      *
      * @param vtep          the destination tunnel endpoint (big-endian IPv4), carried as VIP and backend
      * @param protocol      the inner flow's IP protocol
@@ -78,9 +78,9 @@ public final class DecisionCookies {
     }
 
     /**
-     * A Maglev decision (lb.md §1): a new flow was placed on a backend (kind {@code maglev_new}). The VIP is the
-     * packet's destination; a backend of the other address family than the VIP (IPv4 VIP over IPv6 IPIP) is left
-     * all zero, as the cookie carries one family.
+     * A Maglev decision (docs/load-balancing.md §1): a new flow was placed on a backend (kind {@code maglev_new}). The
+     * VIP is the packet's destination; a backend of the other address family than the VIP (IPv4 VIP over IPv6 IPIP) is
+     * left all zero, as the cookie carries one family.
      */
     void maglev(BufferPool pool, int buffer, boolean vip6, int vip4, long vipHi, long vipLo, int protocol, int port,
             boolean be6, int be4, long beHi, long beLo) {

@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * How a VIP's packets reach the chosen backend. VPP's lb has gre4, gre6, l3dsr, nat4 and nat6; vecflow implements
- * the GRE pair plus IP-in-IP, SRv6 and SRLB (issue 6; spec {@code lb.md}).
+ * the GRE pair plus IP-in-IP, SRv6 and SRLB (issue 6; docs/load-balancing.md).
  */
 public enum EncapType {
     /** GRE in an outer IPv4 header (VPP {@code encap gre4}, its default). */

@@ -26,26 +26,27 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Maglev load balancer's control side (VPP's lb plugin, FDio/vpp {@code src/plugins/lb/lb.c}; lb.md §1–§2): VIPs
- * with their encapsulation and Maglev table, application servers (backends) per VIP, and the per-worker state the
- * {@link LbNode}s use ({@link WorkerState}: connection table, encapsulator, ICMP too-big builder, counters).
+ * The Maglev load balancer's control side (VPP's lb plugin, FDio/vpp {@code src/plugins/lb/lb.c};
+ * docs/load-balancing.md §1–§2): VIPs with their encapsulation and Maglev table, application servers (backends) per
+ * VIP, and the per-worker state the {@link LbNode}s use ({@link WorkerState}: connection table, encapsulator, ICMP
+ * too-big builder, counters).
  *
  * <p><b>Publication.</b> Every change builds a new immutable {@link Snapshot} — VIP match lists, a freshly populated
  * {@link MaglevTable} per changed VIP, backend addresses and generations — and publishes it with one volatile write;
  * workers read the snapshot once per vector, so a packet sees either the old or the new configuration as a whole
- * (VPP rebuilds the new-flow table on every change, lb.md §2). Changes are serialised ({@code synchronized}); they
- * allocate, the packet path does not.
+ * (VPP rebuilds the new-flow table on every change, docs/load-balancing.md §2). Changes are serialised
+ * ({@code synchronized}); they allocate, the packet path does not.
  *
  * <p><b>Backends and flows</b> (VPP semantics): {@link #delBackends} without flush takes the backend out of the
  * Maglev table (weight 0: no new flows) but keeps it, so flows already in a worker's {@link ConnectionTable} stay on
  * it until they go idle ("draining", shown as such); with flush its generation becomes −1, so the connection tables
- * re-select those flows through the current Maglev table at their next packet (lb.md §1, paper §3.3). A flushed
- * backend's slot may be reused; the generation then moves on, so old entries never match the new backend. Deleting a
- * VIP flushes its backends. Re-adding a draining backend puts it back into the table with its flows intact.
+ * re-select those flows through the current Maglev table at their next packet (docs/load-balancing.md §1, paper §3.3).
+ * A flushed backend's slot may be reused; the generation then moves on, so old entries never match the new backend.
+ * Deleting a VIP flushes its backends. Re-adding a draining backend puts it back into the table with its flows intact.
  *
- * <p><b>Backend identity hash</b> for the Maglev permutation (Katran uses folly {@code IPAddress::hash()}, lb.md §1):
- * {@link FlowHash#hash} at seed 0 of the address as a 128-bit value (IPv4 mapped), ports word 0 — fixed, so the
- * table depends only on the set of backend addresses.
+ * <p><b>Backend identity hash</b> for the Maglev permutation (Katran uses folly {@code IPAddress::hash()},
+ * docs/load-balancing.md §1): {@link FlowHash#hash} at seed 0 of the address as a 128-bit value (IPv4 mapped), ports
+ * word 0 — fixed, so the table depends only on the set of backend addresses.
  *
  * <p>Limits: {@value #MAX_VIPS} VIPs and {@value #MAX_BACKENDS} backends (all VIPs together; Katran: 512 / 4096).
  */
@@ -61,15 +62,18 @@ public final class LoadBalancer implements LbCounterSource {
     /** Per-VIP counter indices (per worker, summed by {@link #vipCounters}). */
     public static final int V_PACKETS = 0, V_BYTES = 1, V_NEW_FLOWS = 2, V_STICKY_HITS = 3, V_TABLE_FULL = 4,
             V_NO_BACKEND = 5, V_TOO_BIG = 6;
-    /** SRLB per-VIP counters (lb.md §3; issue 6 §4): accepts by the first / a later / an unknown candidate, hunts
-     *  sent (new-flow and retransmitted SYNs), teardowns, server signals for flows the table could not hold. */
+    /**
+     * SRLB per-VIP counters (docs/load-balancing.md §3; issue 6 §4): accepts by the first / a later / an unknown
+     * candidate, hunts sent (new-flow and retransmitted SYNs), teardowns, server signals for flows the table could not
+     * hold.
+     */
     public static final int V_FIRST_CHOICE = 7, V_SECOND_CHOICE = 8, V_OTHER_ACCEPT = 9, V_HUNTS = 10,
             V_TEARDOWNS = 11, V_BAD_SIGNAL = 12;
     /**
-     * SRLB candidate refusals the LB can see (lb.md §3 step 2): a flow whose first CREATE_STICKINESS comes from
-     * candidate i was refused by candidates 0..i−1 — counted once per flow, i per flow, on the VIP and on each refusing
-     * backend. Refusals of a flow that no candidate accepted (the last candidate's drop) and refusals of hunts whose
-     * accept never reached the LB stay invisible here: the server agents count those (role 3 counters).
+     * SRLB candidate refusals the LB can see (docs/load-balancing.md §3 step 2): a flow whose first CREATE_STICKINESS
+     * comes from candidate i was refused by candidates 0..i−1 — counted once per flow, i per flow, on the VIP and on
+     * each refusing backend. Refusals of a flow that no candidate accepted (the last candidate's drop) and refusals of
+     * hunts whose accept never reached the LB stay invisible here: the server agents count those (role 3 counters).
      */
     public static final int V_REJECTS = 13;
     static final int VIP_COUNTERS = 14;
@@ -100,18 +104,21 @@ public final class LoadBalancer implements LbCounterSource {
          */
         public java.util.function.LongSupplier clock = System::nanoTime;
         /**
-         * SRLB: the /64 under which each {@code encap srlb} VIP gets its LB SID /80 (lb.md §3 "SID layout": bytes 8–9 =
-         * VIP slot + 1, then FUNCTION/OFFSET, CORE, ENTRY); null = the /64 of {@link #ip6Source}. The LB's neighbours
-         * route this /64 to the load balancer.
+         * SRLB: the /64 under which each {@code encap srlb} VIP gets its LB SID /80 (docs/load-balancing.md §3 "SID
+         * layout": bytes 8–9 = VIP slot + 1, then FUNCTION/OFFSET, CORE, ENTRY); null = the /64 of {@link #ip6Source}.
+         * The LB's neighbours route this /64 to the load balancer.
          */
         public InetAddress srlbSidPrefix;
-        /** SRLB candidates per flow (pools of the candidate table, lb.md §3; default 2, at most 2 — the cookie's). */
+        /**
+         * SRLB candidates per flow (pools of the candidate table, docs/load-balancing.md §3; default 2, at most 2 — the
+         * cookie's).
+         */
         public int srlbChoices = 2;
-        /** SRLB candidate-table buckets, a power of two (default 256, lb.md §3). */
+        /** SRLB candidate-table buckets, a power of two (default 256, docs/load-balancing.md §3). */
         public int srlbCandidateBuckets = CandidateTable.DEFAULT_SIZE;
-        /** SRLB active timeout, seconds (default 40, lb.md §3). */
+        /** SRLB active timeout, seconds (default 40, docs/load-balancing.md §3). */
         public int srlbActiveTimeoutSeconds = 40;
-        /** SRLB teardown timeout, seconds (default 2: the SRLB code's value, lb.md §3). */
+        /** SRLB teardown timeout, seconds (default 2: the SRLB code's value, docs/load-balancing.md §3). */
         public int srlbTeardownTimeoutSeconds = 2;
         /** Worker threads (set by the dataplane): with more than one, SRLB signals are handed to their flow's owner. */
         public int workers = 1;

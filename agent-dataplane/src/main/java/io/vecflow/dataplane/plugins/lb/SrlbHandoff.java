@@ -4,10 +4,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Hands SRLB state changes decided on one worker to the worker that owns the flow (lb.md §3: a SID's CORE names the
- * worker whose flow table holds the connection). VPP hands the packet itself to the owner thread; this dataplane keeps
- * the packet where it arrived and hands over the <em>state change</em>: a fixed record (client, VIP, ports, the slot
- * hint, function, choice, server, a SID) in the owner's inbox. Two users, one instance each:
+ * Hands SRLB state changes decided on one worker to the worker that owns the flow (docs/load-balancing.md §3: a SID's
+ * CORE names the worker whose flow table holds the connection). VPP hands the packet itself to the owner thread; this
+ * dataplane keeps the packet where it arrived and hands over the <em>state change</em>: a fixed record (client, VIP,
+ * ports, the slot hint, function, choice, server, a SID) in the owner's inbox. Two users, one instance each:
  * <ul>
  *   <li>the LB ({@code SrlbLb}): a server signal on the wrong worker (its SRH is popped and it goes on toward the
  *       client); the record carries the function 0x8/0x9, the choice, the server and the server agent's SID, and the

@@ -15,7 +15,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The SRLB (6LB) load balancer's packet path for one worker, called by {@code lb6} ({@link LbNode}) for the VIPs with
- * {@code encap srlb} (shared/specs/lb.md §3; Oryon/vpp-dev {@code src/plugins/srlb/srlb-lb-node.c}): a per-worker
+ * {@code encap srlb} (docs/load-balancing.md §3; Oryon/vpp-dev {@code src/plugins/srlb/srlb-lb-node.c}): a per-worker
  * {@link SrlbFlowTable} driven by the pure {@link LbFlowState} machine (LISTEN → HUNTING → STEER → TEARDOWN; active
  * timeout 40 s, teardown 2 s by default, lazy expiry).
  *
@@ -305,7 +305,8 @@ final class SrlbLb {
                     ws.addBackend(server, choice == 0 ? LoadBalancer.B_FIRST_CHOICE : LoadBalancer.B_SECOND_CHOICE, 1);
                 }
             }
-            if (choice > 0) { // lb.md §3 step 2: the candidates before the accepting one refused the flow
+            // docs/load-balancing.md §3 step 2: the candidates before the accepting one refused the flow
+            if (choice > 0) {
                 ws.addVip(vip, LoadBalancer.V_REJECTS, choice);
                 for (int i = 0; i < choice; i++) {
                     ws.addBackend(ids[i], LoadBalancer.B_REJECTS, 1);

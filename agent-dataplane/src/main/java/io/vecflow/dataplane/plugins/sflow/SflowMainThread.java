@@ -20,7 +20,7 @@ import java.util.function.IntToLongFunction;
  * The main thread of the sFlow feature (VPP's {@code sflow} process node): wakes every ~1 ms, drains every worker's
  * sample FIFO into PSAMPLE messages and discard FIFO into NET_DM PACKET_ALERTs, and on its schedule sends each
  * interface's IF_COUNTERS (every polling interval, staggered by ifIndex) and a STATUS every second on
- * NETLINK_USERSOCK group 29 in VPP's format (netlink-channels.md §3–§4).
+ * NETLINK_USERSOCK group 29 in VPP's format (docs/netlink.md §3–§4).
  *
  * <p>PSAMPLE fields: IIFINDEX/OIFINDEX (u32, VPP convention), ORIGSIZE = frame length without FCS, SAMPLE_GROUP =
  * the ingress group (VPP: 3) or egress group (VPP: 4) by the record's direction, SAMPLE_RATE = N in force when

@@ -23,7 +23,7 @@ import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The SRLB server agent's control side (shared/specs/lb.md §3; Oryon/vpp-dev {@code srlb-sa.c}): one application
+ * The SRLB server agent's control side (docs/load-balancing.md §3; Oryon/vpp-dev {@code srlb-sa.c}): one application
  * instance — its SID /80, the VIPs its server answers from, the connect-if-available {@link AcceptPolicy} and the
  * {@link LoadSource} it reads — and the per-worker state of the {@link SrlbAgentNode}s (flow table, state machine,
  * counters). Runs on a server's own dataplane, in front of the server's network stack.
@@ -79,9 +79,9 @@ public final class SrlbAgent implements LbCounterSource {
         public LoadSource load = new SettableLoadSource("test", 0);
         /** Flow-table slots per worker, a power of two (default 65,536). */
         public int flowTableSlots = 1 << 16;
-        /** Active timeout, seconds (default 40, lb.md §3). */
+        /** Active timeout, seconds (default 40, docs/load-balancing.md §3). */
         public int activeTimeoutSeconds = 40;
-        /** Teardown timeout, seconds (default 2, lb.md §3). */
+        /** Teardown timeout, seconds (default 2, docs/load-balancing.md §3). */
         public int teardownTimeoutSeconds = 2;
         /** Time source, ns (default System::nanoTime), read once per vector. */
         public java.util.function.LongSupplier clock = System::nanoTime;
@@ -418,7 +418,7 @@ public final class SrlbAgent implements LbCounterSource {
 
     /**
      * Worker {@code from} hands a state change of a flow that lives in worker {@code owner}'s {@code slot} to that
-     * owner (lb.md §3 state: the owner's table has one writer). Counts it, or counts the full inbox.
+     * owner (docs/load-balancing.md §3 state: the owner's table has one writer). Counts it, or counts the full inbox.
      *
      * @param generation the generation of the owner's entry the decision was made from
      *                   ({@code SrlbFlowTable#sharedGeneration}, read before its state and expiry): the owner applies
@@ -488,9 +488,9 @@ public final class SrlbAgent implements LbCounterSource {
      * Agent VIP {@code vip}'s decision counters, summed over workers (racy reads), role 3 (issue 6 §4; README
      * "Load-balancer counters"): new flows = hunting SYNs (CONNECT_IF_AVAILABLE) for a flow without state here;
      * first / second-choice accepts = those accepted as candidate 0 / ≥ 1; rejects = those refused — by the policy or
-     * because the flow table was full — whether passed on or dropped as the last candidate (lb.md §3 step 2);
-     * sticky hits = packets delivered for a flow with state (retransmitted SYNs, RECOVER hits, ACK_STICKINESS);
-     * table full = hunting SYNs refused because the table was full.
+     * because the flow table was full — whether passed on or dropped as the last candidate (docs/load-balancing.md §3
+     * step 2); sticky hits = packets delivered for a flow with state (retransmitted SYNs, RECOVER hits,
+     * ACK_STICKINESS); table full = hunting SYNs refused because the table was full.
      *
      * @param vip agent VIP index, 0..vips−1
      * @return the six counters by {@link LbCounters} slot

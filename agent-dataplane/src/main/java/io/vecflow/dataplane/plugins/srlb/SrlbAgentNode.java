@@ -22,7 +22,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * {@code srlb-sa6}: the SRLB server agent as a feature on the {@code ip6-unicast} arc of a server's own dataplane
- * (shared/specs/lb.md §3 steps 2–5; Oryon/vpp-dev {@code srlb-sa-node.c}), driven by the pure
+ * (docs/load-balancing.md §3 steps 2–5; Oryon/vpp-dev {@code srlb-sa-node.c}), driven by the pure
  * {@link ServerAgentState} machine (NONE → WAIT → DIRECT → TEARDOWN) over a per-worker {@link SrlbFlowTable}.
  *
  * <ul>

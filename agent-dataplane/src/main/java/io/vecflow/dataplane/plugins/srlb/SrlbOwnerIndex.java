@@ -6,10 +6,10 @@ import java.lang.invoke.VarHandle;
 /**
  * The SRLB server agent's owner index (shared by its workers): flow hash → the worker whose flow table holds the
  * connection and the slot there. The hunting SYN names no worker (its SID's CORE/ENTRY are the LB's choice of
- * candidate, lb.md §3 step 1), and the server's replies carry no SID at all, so a worker that receives a packet of a
- * connection another worker accepted looks the owner up here; the owner writes the entry when it accepts (or first
- * creates) the connection. An entry is only a hint: the reader checks the key in the named slot, and falls back to
- * searching the other workers' tables when the hint is missing.
+ * candidate, docs/load-balancing.md §3 step 1), and the server's replies carry no SID at all, so a worker that receives
+ * a packet of a connection another worker accepted looks the owner up here; the owner writes the entry when it accepts
+ * (or first creates) the connection. An entry is only a hint: the reader checks the key in the named slot, and falls
+ * back to searching the other workers' tables when the hint is missing.
  *
  * <p>Layout: {@code capacity} longs (a power of two) in buckets of {@value #WAYS} (64 bytes), bucket = {@code hash &
  * (capacity − 1)} rounded down to a bucket. An entry is {@code tag << 32 | (worker + 1) << 24 | slot}: tag = the high

@@ -1,7 +1,7 @@
 package io.vecflow.dataplane.plugins.clove.path;
 
 /**
- * Edge-Flowlet: each new flowlet takes a uniformly random path, with no feedback (shared/specs/lb.md §4; the ns-3
+ * Edge-Flowlet: each new flowlet takes a uniformly random path, with no feedback (docs/load-balancing.md §4; the ns-3
  * model's {@code CalPath} in {@code CLOVE_RUNMODE_EDGE_FLOWLET}: {@code paths[rand() % k]}).
  */
 public final class EdgeFlowlet implements PathSelector {

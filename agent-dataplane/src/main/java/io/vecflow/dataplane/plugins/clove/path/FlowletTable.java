@@ -1,8 +1,8 @@
 package io.vecflow.dataplane.plugins.clove.path;
 
 /**
- * Flowlet detection for CLOVE (shared/specs/lb.md §4 "Edge-Flowlet"): per flow, the time its last packet was seen and
- * its current path; a packet arriving more than {@code timeout} after the flow's previous one (default 500 µs, the
+ * Flowlet detection for CLOVE (docs/load-balancing.md §4 "Edge-Flowlet"): per flow, the time its last packet was seen
+ * and its current path; a packet arriving more than {@code timeout} after the flow's previous one (default 500 µs, the
  * ns-3 model's default; swept 50–500 µs; "≈ 1 RTT") starts a new flowlet, whose path the destination's
  * {@link PathSelector} picks. Each flowlet gets an id from a table-wide counter (1, 2, ...), for telemetry.
  *

@@ -3,8 +3,8 @@ package io.vecflow.dataplane.plugins.clove.path;
 /**
  * CLOVE-INT: switches stamp per-hop utilisation (in-band network telemetry), the destination reflects the path's
  * maximum back per outer source port, and the source sends each new flowlet on the least-utilised path
- * (shared/specs/lb.md §4 "CLOVE-INT"; Katta et al., CoNEXT 2017). Ties (including the initial all-unknown state) are
- * broken uniformly at random so that equal paths share flowlets. Feedback older than {@code maxAgeNanos} counts as
+ * (docs/load-balancing.md §4 "CLOVE-INT"; Katta et al., CoNEXT 2017). Ties (including the initial all-unknown state)
+ * are broken uniformly at random so that equal paths share flowlets. Feedback older than {@code maxAgeNanos} counts as
  * unknown (utilisation 0) so a path that stopped carrying traffic — and so stopped being measured — is tried again.
  */
 public final class LeastUtilisedPath implements PathSelector {

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * CLOVE path discovery by traceroute-style probes (shared/specs/lb.md §4 "Path discovery"; the detail is marked
+ * CLOVE path discovery by traceroute-style probes (docs/load-balancing.md §4 "Path discovery"; the detail is marked
  * unverified there): to learn which outer UDP source ports the fabric's ECMP hash sends over distinct paths, send for
  * each candidate source port a probe with TTL 1..h towards the destination's tunnel endpoint (same destination port
  * as the data, e.g. VXLAN 4789, so the probe hashes like the data), collect the routers' ICMP Time Exceeded replies,

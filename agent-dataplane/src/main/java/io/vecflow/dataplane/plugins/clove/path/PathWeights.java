@@ -3,7 +3,7 @@ package io.vecflow.dataplane.plugins.clove.path;
 import java.util.Arrays;
 
 /**
- * CLOVE-ECN path weights for one destination (shared/specs/lb.md §4 "CLOVE-ECN"; snowzjx/ns3-load-balance
+ * CLOVE-ECN path weights for one destination (docs/load-balancing.md §4 "CLOVE-ECN"; snowzjx/ns3-load-balance
  * {@code src/clove/model/ipv4-clove.cc} {@code FlowRecv}): k paths, each an outer UDP source port that the fabric's
  * ECMP hash maps to a distinct path; every weight starts at 1.0.
  *
@@ -15,8 +15,8 @@ import java.util.Arrays;
  *
  * <p><b>Per new flowlet</b> ({@link #select}): path p with probability {@code w_p / Σw}, drawn from a seeded
  * {@link SplitMix64} — a cumulative-sum walk over the k weights, no allocation. (The ns-3 model's selection loop
- * resets its running sum every step and its spread writes to the congested path's key, which we do not copy: lb.md
- * gives the rule, and the rule is what is implemented.)
+ * resets its running sum every step and its spread writes to the congested path's key, which we do not copy:
+ * docs/load-balancing.md gives the rule, and the rule is what is implemented.)
  *
  * <p>Not thread-safe: one instance per destination per worker (or per simulation).
  */

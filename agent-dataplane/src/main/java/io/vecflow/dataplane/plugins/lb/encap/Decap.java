@@ -6,8 +6,8 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The receiving side of {@link Encap}: removes a tunnel header in place (a backend or server agent decapsulating what
- * the LB sent), and the two SRH operations of the SRLB server agent (lb.md §3 step 2). One instance per worker (it
- * keeps the offset of the last error); allocation-free.
+ * the LB sent), and the two SRH operations of the SRLB server agent (docs/load-balancing.md §3 step 2). One instance
+ * per worker (it keeps the offset of the last error); allocation-free.
  *
  * <p><b>Bytes.</b> Input: the Ethernet frame at {@code bufStart}, its outer IP header at {@code l3Off} (≥ 2: the
  * EtherType sits at {@code l3Off − 2}). Output: the same L2 header (VLAN tags kept), the inner IP packet moved back
@@ -161,9 +161,9 @@ public final class Decap {
     }
 
     /**
-     * SRLB server agent, accept (lb.md §3 step 2): removes the SRH that directly follows the IPv6 header, sets the
-     * destination to Segment List[0] (the VIP) and restores the Next Header. The upper layer moves back by the SRH
-     * size.
+     * SRLB server agent, accept (docs/load-balancing.md §3 step 2): removes the SRH that directly follows the IPv6
+     * header, sets the destination to Segment List[0] (the VIP) and restores the Next Header. The upper layer moves
+     * back by the SRH size.
      *
      * @return new frame length, or {@code ERR_*} ({@link #ERR_NOT_TUNNEL} when there is no SRH right after the
      *         fixed header)

@@ -9,8 +9,8 @@ import java.lang.foreign.ValueLayout;
 /**
  * LB encapsulations, written in place into a packet buffer: GRE over IPv4/IPv6 (RFC 2784), IP-in-IPv4 (RFC 2003; IPv6
  * inner per RFC 4213 §3.5), IP-in-IPv6 (RFC 2473), SRv6 H.Encaps with a one-segment SRH (RFC 8986 §5.1, RFC 8754), and
- * the SRLB hunting SRH inserted into an IPv6 packet (lb.md §3). One instance per worker (holds the outer source and
- * TTL); every method is allocation-free.
+ * the SRLB hunting SRH inserted into an IPv6 packet (docs/load-balancing.md §3). One instance per worker (holds the
+ * outer source and TTL); every method is allocation-free.
  *
  * <p><b>Bytes.</b> Each LB encapsulation ({@code gre4}, {@code gre6}, {@code ipip4}, {@code ipip6},
  * {@code srv6Encaps}) takes the Ethernet frame at {@code bufStart} ({@code BufferPool}: {@code pool.data()},
@@ -30,9 +30,9 @@ import java.lang.foreign.ValueLayout;
  * frame keeps its start. The JMH {@code EncapBenchmark} measures both at 64- and 1514-byte frames (bench/results/).
  *
  * <p><b>Outer header fields.</b> IPv4 (RFC 791): no options, TTL = {@link #ttl()} (default {@link #DEFAULT_TTL} = 64,
- * the Linux {@code ip_default_ttl}; VPP lb uses 128, lb.md §2 — 64 is enough for any data-centre path and keeps
- * the outer TTL distinguishable from VPP's in captures), DSCP and ECN copied from the inner packet (RFC 2003 §3.1,
- * RFC 6040 normal mode), DF copied from an IPv4 inner packet and Identification copied with it (RFC 2003 §3.1),
+ * the Linux {@code ip_default_ttl}; VPP lb uses 128, docs/load-balancing.md §2 — 64 is enough for any data-centre path
+ * and keeps the outer TTL distinguishable from VPP's in captures), DSCP and ECN copied from the inner packet (RFC 2003
+ * §3.1, RFC 6040 normal mode), DF copied from an IPv4 inner packet and Identification copied with it (RFC 2003 §3.1),
  * DF set and Identification 0 for an IPv6 inner packet (RFC 4213 §3.2: IPv6 is never fragmented on path; RFC 6864
  * §4.1 allows ID 0 for atomic datagrams). IPv6 (RFC 8200): traffic class copied from the inner packet, hop limit =
  * {@link #ttl()}, flow label = 20 bits of the flow hash (RFC 6438 §3: the tunnel entry sets a label from the inner
@@ -284,10 +284,10 @@ public final class Encap {
     }
 
     /**
-     * Inserts the SRLB hunting SRH (lb.md §3 step 1; Oryon/vpp-dev {@code srlb-lb-node.c}) into the client's IPv6
-     * packet, right after the fixed header: Segment List[0] = the VIP (the packet's destination), [1] = the LB SID
-     * (as given: prefix, FUNCTION 0, CORE, ENTRY — see {@link SrlbSid}), [2 + i] = candidate {@code k − i} with
-     * FUNCTION {@link SrlbSid#FN_CONNECT_IF_AVAILABLE} for a SYN, else {@link SrlbSid#FN_RECOVER_STICKINESS}, and
+     * Inserts the SRLB hunting SRH (docs/load-balancing.md §3 step 1; Oryon/vpp-dev {@code srlb-lb-node.c}) into the
+     * client's IPv6 packet, right after the fixed header: Segment List[0] = the VIP (the packet's destination), [1] =
+     * the LB SID (as given: prefix, FUNCTION 0, CORE, ENTRY — see {@link SrlbSid}), [2 + i] = candidate {@code k − i}
+     * with FUNCTION {@link SrlbSid#FN_CONNECT_IF_AVAILABLE} for a SYN, else {@link SrlbSid#FN_RECOVER_STICKINESS}, and
      * OFFSET {@code 2 + i} (so the VIP is at {@code segments_left − offset}). Segments Left = Last Entry = k + 1;
      * the destination becomes candidate 1. Upper-layer checksums stay valid (RFC 8200 §8.1: they use the final
      * destination, the VIP). {@code l3Off} is unchanged. To make room, either the L2 and IPv6 headers move back into
@@ -325,9 +325,9 @@ public final class Encap {
     }
 
     /**
-     * SRLB, a client packet of an established flow (lb.md §3 step 4): inserts [server SID with FUNCTION
-     * {@link SrlbSid#FN_ACK_STICKINESS} and OFFSET 2, LB SID, VIP] right after the IPv6 header, Segments Left = Last
-     * Entry = 2, destination = the server SID. Otherwise as {@link #srlbHunt}, headroom included.
+     * SRLB, a client packet of an established flow (docs/load-balancing.md §3 step 4): inserts [server SID with
+     * FUNCTION {@link SrlbSid#FN_ACK_STICKINESS} and OFFSET 2, LB SID, VIP] right after the IPv6 header, Segments Left
+     * = Last Entry = 2, destination = the server SID. Otherwise as {@link #srlbHunt}, headroom included.
      *
      * @param headroom bytes free in front of {@code bufStart} (0 = always move the payload)
      * @param serverHi the accepting server agent's SID, bytes 0–7 (as it signalled it)
@@ -347,11 +347,11 @@ public final class Encap {
     }
 
     /**
-     * SRLB server agent, a reply that goes via the LB (lb.md §3 steps 3 and 5): inserts [client, SA SID, LB SID] right
-     * after the IPv6 header — Segment List[0] = the packet's destination (the client), [1] = this agent's SID, [2] = the
-     * LB SID as given (FUNCTION {@link SrlbSid#FN_CREATE_STICKINESS} or {@link SrlbSid#FN_DELETE_STICKINESS} already
-     * set by the caller) — Segments Left = Last Entry = 2, destination = the LB SID. Upper-layer checksums stay valid
-     * (their destination is the final one, the client).
+     * SRLB server agent, a reply that goes via the LB (docs/load-balancing.md §3 steps 3 and 5): inserts [client, SA
+     * SID, LB SID] right after the IPv6 header — Segment List[0] = the packet's destination (the client), [1] = this
+     * agent's SID, [2] = the LB SID as given (FUNCTION {@link SrlbSid#FN_CREATE_STICKINESS} or
+     * {@link SrlbSid#FN_DELETE_STICKINESS} already set by the caller) — Segments Left = Last Entry = 2, destination =
+     * the LB SID. Upper-layer checksums stay valid (their destination is the final one, the client).
      *
      * @return new frame length ({@code + 56} bytes), or {@code ERR_*}
      */

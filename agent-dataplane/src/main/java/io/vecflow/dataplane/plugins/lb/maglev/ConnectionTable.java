@@ -13,12 +13,12 @@ import java.util.concurrent.TimeUnit;
  * idle timeouts, lazy expiry. One per worker thread; <b>not thread-safe</b> (only {@link #counter} may be read from
  * other threads). Nothing is allocated after construction.
  *
- * <p><b>Rules</b> (paper §3.3, lb.md §1): a packet of a tracked flow goes to the backend recorded for it, even when
- * the Maglev table has changed since; if that backend has been removed or is unhealthy, the flow is re-selected
- * through the Maglev table and the entry updated; an untracked flow is looked up in the Maglev table and inserted; if
- * there is no room, the packet is forwarded with the Maglev choice <em>without</em> inserting ("table full",
- * counted), so the next packet of that flow is selected again. Entries leave only by expiry (idle longer than the
- * timeout: TCP 40 s, any other protocol 30 s by default — VPP lb's 40 s flow timeout and Katran's 30 s UDP
+ * <p><b>Rules</b> (paper §3.3, docs/load-balancing.md §1): a packet of a tracked flow goes to the backend recorded for
+ * it, even when the Maglev table has changed since; if that backend has been removed or is unhealthy, the flow is
+ * re-selected through the Maglev table and the entry updated; an untracked flow is looked up in the Maglev table and
+ * inserted; if there is no room, the packet is forwarded with the Maglev choice <em>without</em> inserting ("table
+ * full", counted), so the next packet of that flow is selected again. Entries leave only by expiry (idle longer than
+ * the timeout: TCP 40 s, any other protocol 30 s by default — VPP lb's 40 s flow timeout and Katran's 30 s UDP
  * re-selection), unless the FIN/RST option removes a TCP entry on its first FIN or RST (off by default; a FIN or RST of
  * an untracked flow is then not inserted either, as Katran does not insert for RSTs).
  *
@@ -34,16 +34,16 @@ import java.util.concurrent.TimeUnit;
  * "power of two choices". Each slot is <b>one 64-byte record</b> — key (5 longs), backend word, hash — in one
  * 64-byte-aligned off-heap segment, so a record is exactly one cache line (array of structures). In a second segment
  * each bucket has <b>one 64-byte line</b>: a long holding its 4 slots' 16-bit tags (the hash's top 16 bits, never 0;
- * 0 = empty), 2 bytes per slot, as a SwissTable/F14 control word or VPP lb's sticky-table hash group (lb.md §2), and
- * the 4 slots' idle deadlines. A lookup reads the bucket line of {@code b1} (and of {@code b2} when not found), then
- * only the record(s) whose tag matches — a hit touches <b>one bucket line and one record line</b>; a new flow
- * touches the two bucket lines (whose deadlines say which slots are free) and writes one record. With the deadlines
- * in the records (until 2026-11-30), a new flow read up to 8 record lines; before that, a 16-byte tag/deadline slot
- * in a 64-byte group plus a 64-byte entry, both in {@code long[]} whose 16-byte array header put every group and
- * entry across two cache lines, touched 4–6 lines per hit, which cost the Maglev path 8–12× l2-xconnect at
- * 100k–1M flows in LbGraphBenchmark. Slots are independent, so removal and expiry just clear or overwrite a slot —
- * no tombstones or backward shifting as open addressing with bounded probing needs — and a packet reads at most two
- * bucket lines and, on a tag match, its records: bounded work. The second choice cuts
+ * 0 = empty), 2 bytes per slot, as a SwissTable/F14 control word or VPP lb's sticky-table hash group
+ * (docs/load-balancing.md §2), and the 4 slots' idle deadlines. A lookup reads the bucket line of {@code b1} (and of
+ * {@code b2} when not found), then only the record(s) whose tag matches — a hit touches <b>one bucket line and one
+ * record line</b>; a new flow touches the two bucket lines (whose deadlines say which slots are free) and writes one
+ * record. With the deadlines in the records (until 2026-11-30), a new flow read up to 8 record lines; before that, a
+ * 16-byte tag/deadline slot in a 64-byte group plus a 64-byte entry, both in {@code long[]} whose 16-byte array header
+ * put every group and entry across two cache lines, touched 4–6 lines per hit, which cost the Maglev path 8–12×
+ * l2-xconnect at 100k–1M flows in LbGraphBenchmark. Slots are independent, so removal and expiry just clear or
+ * overwrite a slot — no tombstones or backward shifting as open addressing with bounded probing needs — and a packet
+ * reads at most two bucket lines and, on a tag match, its records: bounded work. The second choice cuts
  * "table full" by orders of magnitude at a given load: at 50 % load, a single 4-way bucket per flow turns away about
  * 3.8 % of new flows, two choices about 0.002 % ({@code ConnectionTableTest} measures both, 2<sup>19</sup> random
  * flows in 2<sup>20</sup> slots). Under steady churn (flows arriving and expiring, JMH
@@ -63,9 +63,15 @@ import java.util.concurrent.TimeUnit;
 public final class ConnectionTable {
     /** "No backend" (no entry, or the Maglev table is empty). Equals {@link MaglevTable#EMPTY}. */
     public static final int NONE = -1;
-    /** Default TCP idle timeout: 40 s (VPP lb {@code lb conf timeout}, SRLB active timeout; lb.md §2–§3). */
+    /**
+     * Default TCP idle timeout: 40 s (VPP lb {@code lb conf timeout}, SRLB active timeout; docs/load-balancing.md
+     * §2–§3).
+     */
     public static final long DEFAULT_TCP_IDLE_NANOS = TimeUnit.SECONDS.toNanos(40);
-    /** Default idle timeout for UDP and every other protocol: 30 s (Katran's UDP re-selection age; lb.md §1). */
+    /**
+     * Default idle timeout for UDP and every other protocol: 30 s (Katran's UDP re-selection age;
+     * docs/load-balancing.md §1).
+     */
     public static final long DEFAULT_UDP_IDLE_NANOS = TimeUnit.SECONDS.toNanos(30);
     /** Slots per bucket. */
     public static final int WAYS = 4;

@@ -16,13 +16,13 @@ import java.util.zip.CRC32C;
  * key bytes (no stripes, no length-based tail), only its mixing.
  *
  * <p><b>Why not Katran's jhash or VPP's CRC32C.</b> Katran hashes with jhash (seed {@code 512·65537}) and VPP lb with
- * CRC32C (lb.md §1–§2); neither is needed for interoperability — the hash never leaves the worker. The five words are
- * already in registers (the {@link ConnectionTable} key), the mix is 5 multiply-rotate rounds with no memory traffic,
- * and it gives 64 well-mixed bits: the low bits pick the bucket, the high 32 the bucket tag, and all 64 the Maglev slot.
- * {@code java.util.zip.CRC32C} needs the key as bytes (a {@code byte[]} or {@code ByteBuffer}; 40 bytes copied first),
- * returns 32 bits, and carries state; {@link Crc32c} is that variant, allocation-free, kept for comparison (JMH
- * {@code FlowHashBenchmark} in bench/). CRC32C is linear, so an attacker who knows the function can craft colliding
- * keys; the seed of {@link #hash} should be random per process for the same reason Katran seeds jhash.
+ * CRC32C (docs/load-balancing.md §1–§2); neither is needed for interoperability — the hash never leaves the worker. The
+ * five words are already in registers (the {@link ConnectionTable} key), the mix is 5 multiply-rotate rounds with no
+ * memory traffic, and it gives 64 well-mixed bits: the low bits pick the bucket, the high 32 the bucket tag, and all 64
+ * the Maglev slot. {@code java.util.zip.CRC32C} needs the key as bytes (a {@code byte[]} or {@code ByteBuffer}; 40
+ * bytes copied first), returns 32 bits, and carries state; {@link Crc32c} is that variant, allocation-free, kept for
+ * comparison (JMH {@code FlowHashBenchmark} in bench/). CRC32C is linear, so an attacker who knows the function can
+ * craft colliding keys; the seed of {@link #hash} should be random per process for the same reason Katran seeds jhash.
  *
  * <p>Allocation-free; stateless and thread-safe ({@link Crc32c} instances are per thread).
  */

@@ -3,7 +3,7 @@ package io.vecflow.dataplane.plugins.srlb.load;
 /**
  * An SRLB server agent's connect-if-available decision: given this server's current load metric (from its
  * {@link LoadSource}) and how many candidates come after it in the SYN's segment list, accept the new connection or
- * pass it on (shared/specs/lb.md §3, step 2; Oryon/vpp-dev {@code srlb-sa.c} / {@code srlb-sa-apache.c}: the
+ * pass it on (docs/load-balancing.md §3, step 2; Oryon/vpp-dev {@code srlb-sa.c} / {@code srlb-sa-apache.c}: the
  * {@code accept(ai, remaining_choices, vip)} callback).
  *
  * <p>Rules every implementation follows unless its docs say otherwise: {@code remainingChoices == 0} means this is

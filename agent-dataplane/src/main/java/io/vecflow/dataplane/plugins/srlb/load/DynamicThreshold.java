@@ -2,7 +2,7 @@ package io.vecflow.dataplane.plugins.srlb.load;
 
 /**
  * SR<sub>dyn</sub> as vecflow defines it — <b>vecflow's own rule</b>: the SRLB paper's adaptive rule is unverified
- * (shared/specs/lb.md §3 "Paper policies"), so this is not a reproduction of it.
+ * (docs/load-balancing.md §3 "Paper policies"), so this is not a reproduction of it.
  *
  * <p><b>Rule.</b> Behave as {@link StaticThreshold} with an integer threshold c (accept iff {@code load < c}; the last
  * candidate always accepts), and adapt c from this server's own decisions: count the offers it gets with choices left
@@ -11,13 +11,14 @@ package io.vecflow.dataplane.plugins.srlb.load;
  * candidates, who must take it regardless); above {@code high} → c − 1 (it takes nearly everything, so the second
  * choice no longer balances); c stays within [{@code cMin}, {@code cMax}]. Then start a new window.
  *
- * <p><b>Why this band.</b> In the mean-field model of lb.md §5 (PS servers, 2 candidates) the best static c at
- * ρ = 0.5/0.6/0.7/0.8/0.85/0.9/0.95 is 1/1/2/2/3/3/4, and the first candidate's acceptance ratio {@code 1 − x_c} at
- * that c is 0.50/0.40/0.60/0.45/0.56/0.44/0.41 — always inside [0.40, 0.60], while the neighbouring c values fall
- * outside it or tie (ρ = 0.6: c = 1 gives 0.40, T = 1.56; c = 2 gives 0.71, T = 1.59). So a server that holds its
- * acceptance in that band runs at (or next to) the best static threshold for the load it sees, without knowing ρ. The
- * defaults are that band, a 100-offer window (sampling error of the ratio ≈ 0.05) and c ∈ [1, 16] starting at 2.
- * Where two neighbouring c values straddle the band c alternates between them; both are near-optimal in the model.
+ * <p><b>Why this band.</b> In the mean-field model of docs/load-balancing.md §5 (PS servers, 2 candidates) the best
+ * static c at ρ = 0.5/0.6/0.7/0.8/0.85/0.9/0.95 is 1/1/2/2/3/3/4, and the first candidate's acceptance ratio
+ * {@code 1 − x_c} at that c is 0.50/0.40/0.60/0.45/0.56/0.44/0.41 — always inside [0.40, 0.60], while the neighbouring
+ * c values fall outside it or tie (ρ = 0.6: c = 1 gives 0.40, T = 1.56; c = 2 gives 0.71, T = 1.59). So a server that
+ * holds its acceptance in that band runs at (or next to) the best static threshold for the load it sees, without
+ * knowing ρ. The defaults are that band, a 100-offer window (sampling error of the ratio ≈ 0.05) and c ∈ [1, 16]
+ * starting at 2. Where two neighbouring c values straddle the band c alternates between them; both are near-optimal in
+ * the model.
  *
  * <p>State is a few primitives; {@link #accept} allocates nothing and reads no clock, so a simulation is
  * deterministic. One instance per server agent, used from one thread.

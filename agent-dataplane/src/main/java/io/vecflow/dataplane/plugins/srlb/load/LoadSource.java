@@ -3,7 +3,7 @@ package io.vecflow.dataplane.plugins.srlb.load;
 import java.io.IOException;
 
 /**
- * One server's load metric for SRLB's connect-if-available decision (shared/specs/lb.md §3 "Acceptance policies").
+ * One server's load metric for SRLB's connect-if-available decision (docs/load-balancing.md §3 "Acceptance policies").
  *
  * <p>{@link #load()} is read per hunting SYN, so it must be a plain read of a cached value: no I/O, no allocation, no
  * lock. Sources that need I/O ({@link ApacheStatusSource}, {@link NginxStatusSource}, {@link CgroupCpuSource}) extend

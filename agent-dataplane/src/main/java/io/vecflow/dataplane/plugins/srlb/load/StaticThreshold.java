@@ -2,7 +2,7 @@ package io.vecflow.dataplane.plugins.srlb.load;
 
 /**
  * SR<sub>c</sub>, SRLB's threshold policy: accept iff {@code load < c}, or if this is the last candidate
- * (shared/specs/lb.md §3 "Acceptance policies"; Oryon/vpp-dev {@code srlb-sa-apache.c}
+ * (docs/load-balancing.md §3 "Acceptance policies"; Oryon/vpp-dev {@code srlb-sa-apache.c}
  * {@code apache_busy_servers_count(p) < p->accept_threshold} — strict, as the code; SRLB's doc says ≤). With the
  * busy-worker count of an Apache scoreboard this is SRLB's {@code apache-threshold}; with nginx's active connections
  * {@code nginx-threshold}; with a cgroup CPU fraction {@code cpuacct} ("CPU below x %").

@@ -10,7 +10,7 @@ import java.util.List;
  * {@value #DEFAULT_SIZE}), each holding one server per <em>choice</em>; a flow's candidates are the servers of bucket
  * {@code flowHash & (size − 1)}, in choice order (choice 0 = the first candidate the SYN visits).
  *
- * <p><b>Population</b> (shared/specs/lb.md §3 "Candidate table"; as Cisco's SRLB code builds it, Oryon/vpp-dev
+ * <p><b>Population</b> (docs/load-balancing.md §3 "Candidate table"; as Cisco's SRLB code builds it, Oryon/vpp-dev
  * {@code src/plugins/srlb/srlb-lb.c} {@code srlb_generate_consistent_hash_table}):
  * <ul>
  *   <li>Every server belongs to one or more <em>pools</em> (bits 0–31 of {@link Server#poolMask()}); each pool that

@@ -2,7 +2,7 @@ package io.vecflow.dataplane.plugins.srlb.state;
 
 /**
  * The SRLB load balancer's per-flow state machine, as pure transition functions over primitive state
- * (shared/specs/lb.md §3; Oryon/vpp-dev {@code srlb-lb-node.c}): LISTEN → HUNTING → STEER → TEARDOWN.
+ * (docs/load-balancing.md §3; Oryon/vpp-dev {@code srlb-lb-node.c}): LISTEN → HUNTING → STEER → TEARDOWN.
  *
  * <p>A flow entry is {@code (state, expiresNanos, server)} held by the caller's flow table; this class says what
  * happens to it. Each transition returns an <em>outcome</em> int — new state, SID function to write, action — read

@@ -5,7 +5,7 @@ import io.vecflow.dataplane.plugins.srlb.load.LoadSource;
 
 /**
  * The SRLB server agent's per-flow state machine, as pure transition functions over primitive state
- * (shared/specs/lb.md §3; Oryon/vpp-dev {@code srlb-sa-node.c}): NONE → WAIT → DIRECT → TEARDOWN.
+ * (docs/load-balancing.md §3; Oryon/vpp-dev {@code srlb-sa-node.c}): NONE → WAIT → DIRECT → TEARDOWN.
  *
  * <p>A flow entry is {@code (state, expiresNanos, lbSid)} in the caller's table. Transitions return an outcome int
  * read with {@link #state}, {@link #function}, {@link #action}; the new expiry is {@link #expiry}. Expiry is lazy

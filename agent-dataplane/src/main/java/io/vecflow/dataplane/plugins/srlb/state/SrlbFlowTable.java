@@ -6,7 +6,7 @@ import java.lang.invoke.VarHandle;
 /**
  * One worker's SRLB flow table, used by the LB ({@link LbFlowState}) and by the server agent
  * ({@link ServerAgentState}): key {client, VIP, client port, VIP port, protocol} → {state, expiry, server, a SID}
- * (shared/specs/lb.md §3 "Flow tables": per core, fixed entries, lazy expiry, key {client, VIP, ports}).
+ * (docs/load-balancing.md §3 "Flow tables": per core, fixed entries, lazy expiry, key {client, VIP, ports}).
  *
  * <p>Layout: {@code capacity} slots (a power of two), each one record of {@value #STRIDE} longs (80 bytes: key,
  * expiry, state and server, SID, generation) in one {@code long[]} (array of structures: a hit touches one or two
@@ -16,8 +16,8 @@ import java.lang.invoke.VarHandle;
  * entries plus 256 collision buckets of 16 per core, this is one open-addressed array probed over {@value #PROBE}
  * slots (16, the size of SRLB's collision buckets: at 50 % load a probe of 8 left 0.3–0.4 % of new flows without a
  * slot, 16 leaves 0.02 %, measured by LbGraphBenchmark's setup) — the same "lazy expiry, table full ⇒ no state"
- * behaviour with one code path. The slot index is the SID ENTRY hint (lb.md §3 "SID layout": bytes 12–15), checked
- * against the key before use ({@link #matches}).
+ * behaviour with one code path. The slot index is the SID ENTRY hint (docs/load-balancing.md §3 "SID layout": bytes
+ * 12–15), checked against the key before use ({@link #matches}).
  *
  * <p>Per slot the caller stores its state machine's state and expiry ({@link #set}), the server (a backend slot at
  * the LB; unused at the agent) and one SID as two longs ({@link #setServer}): at the LB the accepting server agent's

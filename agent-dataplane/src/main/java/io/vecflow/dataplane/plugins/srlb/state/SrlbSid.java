@@ -1,8 +1,9 @@
 package io.vecflow.dataplane.plugins.srlb.state;
 
 /**
- * The SRLB / 6LB segment identifier layout (lb.md §3; Oryon/vpp-dev {@code src/plugins/srlb/srlb-common.h}), on the
- * low 64 bits of a 128-bit SID (bytes 8–15; bytes 0–7 are the {@code hi} long, all prefix):
+ * The SRLB / 6LB segment identifier layout (docs/load-balancing.md §3; Oryon/vpp-dev
+ * {@code src/plugins/srlb/srlb-common.h}), on the low 64 bits of a 128-bit SID (bytes 8–15; bytes 0–7 are the
+ * {@code hi} long, all prefix):
  *
  * <pre>
  * bytes 0–9   /80 prefix (per VIP on the LB, per application instance on a server)

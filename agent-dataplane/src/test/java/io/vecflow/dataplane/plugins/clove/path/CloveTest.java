@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
-/** CLOVE weights, selectors and flowlets (shared/specs/lb.md §4). */
+/** CLOVE weights, selectors and flowlets (docs/load-balancing.md §4). */
 class CloveTest {
     static final long US = 1_000;
 

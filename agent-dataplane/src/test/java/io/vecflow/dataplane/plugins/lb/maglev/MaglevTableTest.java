@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Oracles: the Maglev paper's worked example (NSDI'16 §3.4, Table 1) and Katran's published test figures
  * (facebookincubator/katran {@code katran/lib/tests/CHHelpersTest.cpp}, {@code VipTest.cpp},
- * {@code MaglevHashTest.cpp}; ring 65537, endpoint hash = index), as tabulated in shared/specs/lb.md §1.
+ * {@code MaglevHashTest.cpp}; ring 65537, endpoint hash = index), as tabulated in docs/load-balancing.md §1.
  */
 class MaglevTableTest {
     private static final int M = MaglevTable.DEFAULT_SIZE;
@@ -47,7 +47,7 @@ class MaglevTableTest {
 
     @Test
     void paperTable1SevenSlots() {
-        // paper: B0 (3,4), B1 (0,2), B2 (3,1); lb.md names them B1..B3. Ids 0..2 here.
+        // paper: B0 (3,4), B1 (0,2), B2 (3,1); docs/load-balancing.md names them B1..B3. Ids 0..2 here.
         long[] offsets = {3, 0, 3}, skips = {4, 2, 1};
         int[][] perms = {{3, 0, 4, 1, 5, 2, 6}, {0, 2, 4, 6, 1, 3, 5}, {3, 4, 5, 6, 0, 1, 2}};
         for (int b = 0; b < 3; b++) {
@@ -260,11 +260,12 @@ class MaglevTableTest {
         assertThat(sink).isNotZero();
     }
 
-    // ---- disruption (paper §3.4 property; lb.md §1 simulated figures for N = 1000, M = 65537) ----
+    // ---- disruption (paper §3.4 property; docs/load-balancing.md §1 simulated figures for N = 1000, M = 65537) ----
 
     @Test
     void removingBackendsMovesTheirSlotsAndFewOthers() {
-        // lb.md sim (V1, N = 1000, random hashes, one seed): removing 1/10/100 changes 0.72/3.32/13.55 % of slots,
+        // docs/load-balancing.md sim (V1, N = 1000, random hashes, one seed): removing 1/10/100 changes 0.72/3.32/13.55
+        // % of slots,
         // of which 0.62/2.32/3.55 % move between survivors. Our hashes are Katran's test ones (hash = i) and we get
         // 0.69/3.33/13.55 % (0.59/2.33/3.55 %); bound at 1.1x the sim figures. Note that at M < 100·N a removal
         // moves more slots between survivors than the removed backend held (the paper's M > 100·N advice).

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Accept policies (shared/specs/lb.md §3 "Acceptance policies"; Oryon/vpp-dev srlb-sa.c, srlb-sa-apache.c). */
+/** Accept policies (docs/load-balancing.md §3 "Acceptance policies"; Oryon/vpp-dev srlb-sa.c, srlb-sa-apache.c). */
 class AcceptPolicyTest {
     @Test
     void staticThresholdIsStrictAndTheLastAlwaysAccepts() {

@@ -12,7 +12,7 @@ import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The SRLB candidate table's properties (shared/specs/lb.md §3 "Candidate table"). */
+/** The SRLB candidate table's properties (docs/load-balancing.md §3 "Candidate table"). */
 class CandidateTableTest {
     private static List<Server> servers(int n, int choices) {
         List<Server> l = new ArrayList<>();

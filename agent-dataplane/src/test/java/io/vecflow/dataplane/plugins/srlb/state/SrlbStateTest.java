@@ -12,7 +12,7 @@ import io.vecflow.dataplane.plugins.srlb.load.StaticThreshold;
 import org.junit.jupiter.api.Test;
 
 /**
- * The SRLB LB and server-agent state machines (shared/specs/lb.md §3 "Packet exchange", "States", "Timeouts"),
+ * The SRLB LB and server-agent state machines (docs/load-balancing.md §3 "Packet exchange", "States", "Timeouts"),
  * driven through whole exchanges with explicit time.
  */
 class SrlbStateTest {
