@@ -44,8 +44,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads a {@link DataplaneConfig} from YAML (kebab-case keys, unknown keys and wrong types refused with the line and key
- * path) and hands it to the {@link DataplaneConfigValidator}; also serves the documented example.
+ * Reads a {@link DataplaneConfig} from YAML (kebab-case keys, unknown keys and wrong types refused with the line and
+ * key path) and hands it to the {@link DataplaneConfigValidator}; also serves the documented example.
  */
 final class DataplaneConfigLoader {
     private DataplaneConfigLoader() {}

@@ -124,11 +124,13 @@ final class DataplaneConfigValidator {
         if (cfg.clove != null) {
             validateClove(p);
         }
-        p.check(cfg.controlSocket != null && !cfg.controlSocket.isBlank() && cfg.controlSocket.getBytes(StandardCharsets.UTF_8)
-                .length <= 107, "control-socket", cfg.controlSocket, "need a path of 1..107 bytes (sun_path)");
-        p.check(cfg.metrics.port >= 0 && cfg.metrics.port <= 65535, "metrics.port", cfg.metrics.port, "need 0..65535 (0 = off)");
-        p.check(cfg.metrics.listen != null && ipLiteral(cfg.metrics.listen) != null, "metrics.listen", cfg.metrics.listen,
-                "need an IP address");
+        p.check(cfg.controlSocket != null && !cfg.controlSocket.isBlank()
+                && cfg.controlSocket.getBytes(StandardCharsets.UTF_8).length <= 107, "control-socket",
+                cfg.controlSocket, "need a path of 1..107 bytes (sun_path)");
+        p.check(cfg.metrics.port >= 0 && cfg.metrics.port <= 65535, "metrics.port", cfg.metrics.port,
+                "need 0..65535 (0 = off)");
+        p.check(cfg.metrics.listen != null && ipLiteral(cfg.metrics.listen) != null, "metrics.listen",
+                cfg.metrics.listen, "need an IP address");
         if (!p.list.isEmpty()) {
             throw new DataplaneConfigException(p.list);
         }

@@ -111,7 +111,7 @@ public final class LbNode extends Node {
     protected void process(Worker w, PacketVector v) {
         BufferPool pool = w.pool();
         MemorySegment d = pool.data();
-        LoadBalancer.Snapshot s = lb.snapshot();
+        LbSnapshot s = lb.snapshot();
         Forwarding f = forwarding.get();
         st.refresh(s, f);
         long now = clock.getAsLong();
@@ -170,7 +170,7 @@ public final class LbNode extends Node {
      * and its 5-tuple reads; {@link #NOT_A_VIP} when its destination is outside every VIP prefix (and not an SRLB LB
      * SID); {@link #OTHER} for everything else (left to {@link #other}). Reads only.
      */
-    private int classify(MemorySegment d, BufferPool pool, int b, LoadBalancer.Snapshot s, FlowKey k) {
+    private int classify(MemorySegment d, BufferPool pool, int b, LbSnapshot s, FlowKey k) {
         int l3 = pool.l3Offset[b];
         long base = pool.offset(b) + l3;
         int at;
@@ -195,7 +195,7 @@ public final class LbNode extends Node {
     }
 
     /** A packet {@link #classify} left: an SRLB LB SID or VIP, an unreadable 5-tuple, or no VIP for its port. */
-    private void other(Worker w, BufferPool pool, MemorySegment d, LoadBalancer.Snapshot s, Forwarding f, int b,
+    private void other(Worker w, BufferPool pool, MemorySegment d, LbSnapshot s, Forwarding f, int b,
             long now, int drop) {
         WorkerState ws = st;
         FlowKey k = ws.key;
@@ -249,7 +249,7 @@ public final class LbNode extends Node {
     }
 
     /** A client packet to SRLB VIP {@code vip} with its key and hash: path MTU, then hunt or steer (SrlbLb). */
-    private void srlbClient(Worker w, BufferPool pool, MemorySegment d, LoadBalancer.Snapshot s, Forwarding f, int b,
+    private void srlbClient(Worker w, BufferPool pool, MemorySegment d, LbSnapshot s, Forwarding f, int b,
             FlowKey k, long hash, int vip, long now, int drop) {
         WorkerState ws = st;
         int l3 = pool.l3Offset[b];
@@ -274,7 +274,7 @@ public final class LbNode extends Node {
      * A Maglev VIP's packet with its key, hash and the slot pass 2 found ({@code hint}, or NONE): backend, path MTU,
      * encapsulation, counters, next node.
      */
-    private void maglev(Worker w, BufferPool pool, MemorySegment d, LoadBalancer.Snapshot s, Forwarding f, int b,
+    private void maglev(Worker w, BufferPool pool, MemorySegment d, LbSnapshot s, Forwarding f, int b,
             FlowKey k, long hash, int hint, int vip, long now, int drop) {
         WorkerState ws = st;
         ConnectionTable table = ws.table;

@@ -94,7 +94,7 @@ final class SrlbLb {
      *
      * @return new frame length, or a negative code (frame untouched)
      */
-    int client(WorkerState ws, LoadBalancer.Snapshot s, int vip, FlowKey k, long hash, long now, MemorySegment d,
+    int client(WorkerState ws, LbSnapshot s, int vip, FlowKey k, long hash, long now, MemorySegment d,
             long buf, int headroom, int len, int l3) {
         long pw = k.portsWord();
         int slot = table.slot(k.srcHi, k.srcLo, k.dstHi, k.dstLo, pw, hash, now, true);
@@ -106,7 +106,7 @@ final class SrlbLb {
                 || (k.tcpFlags & (FlowKey.TCP_SYN | FlowKey.TCP_ACK)) == FlowKey.TCP_SYN;
         int out = machine.onClientPacket(st, exp, now, syn, full);
         int ns = LbFlowState.state(out);
-        long lbLo = LoadBalancer.Snapshot.lbSidLo(vip) | (long) core << 32 | (full ? 0 : slot & 0xFFFF_FFFFL);
+        long lbLo = LbSnapshot.lbSidLo(vip) | (long) core << 32 | (full ? 0 : slot & 0xFFFF_FFFFL);
         lastChoice = 0;
         lastCandidates = 0;
         int r;
@@ -164,7 +164,7 @@ final class SrlbLb {
      * {@link io.vecflow.netlink.psample.LbDecisionCookie} (other packets carry none). Call right after a successful
      * {@link #client} / {@link #signal} for that buffer.
      */
-    void cookie(BufferPool pool, int buffer, LoadBalancer.Snapshot s) {
+    void cookie(BufferPool pool, int buffer, LbSnapshot s) {
         io.vecflow.netlink.psample.LbDecisionCookie.Kind kind = switch (lastKind) {
             case KIND_HUNT -> io.vecflow.netlink.psample.LbDecisionCookie.Kind.SRLB_HUNT;
             case KIND_ACCEPT_FIRST -> io.vecflow.netlink.psample.LbDecisionCookie.Kind.SRLB_ACCEPT_FIRST;
@@ -185,7 +185,7 @@ final class SrlbLb {
      *
      * @return new frame length, or a negative code (frame untouched)
      */
-    int signal(WorkerState ws, LoadBalancer.Snapshot s, int vip, FlowKey k, long now, MemorySegment d, long buf,
+    int signal(WorkerState ws, LbSnapshot s, int vip, FlowKey k, long now, MemorySegment d, long buf,
             int len, int l3) {
         long p = buf + l3;
         lastKind = KIND_NONE;
@@ -239,7 +239,7 @@ final class SrlbLb {
     }
 
     /** Candidates of the flow ({@link #ids}); sets {@link #matchChoice} and {@link #matchServer} for the SA SID. */
-    private int match(LoadBalancer.Snapshot s, int vip, long hash, long saHi, long saLo) {
+    private int match(LbSnapshot s, int vip, long hash, long saHi, long saLo) {
         int choice = -1, server = -1;
         int n = s.cht[vip].candidates(hash, ids);
         for (int i = 0; i < n && choice < 0; i++) {
@@ -260,7 +260,7 @@ final class SrlbLb {
     }
 
     /** The accept decision's facts for the sample cookie of this packet. */
-    private void remember(LoadBalancer.Snapshot s, FlowKey k, int n, int choice, int server) {
+    private void remember(LbSnapshot s, FlowKey k, int n, int choice, int server) {
         lastKind = choice < 0 ? KIND_NONE : choice == 0 ? KIND_ACCEPT_FIRST : KIND_ACCEPT_SECOND;
         lastChoice = choice + 1;
         lastCandidates = n;
@@ -281,7 +281,7 @@ final class SrlbLb {
      *
      * @return the flow's effective state before the signal
      */
-    private int apply(WorkerState ws, LoadBalancer.Snapshot s, int vip, int slot, long now, int fn, int choice,
+    private int apply(WorkerState ws, LbSnapshot s, int vip, int slot, long now, int fn, int choice,
             int server, long saHi, long saLo) {
         boolean full = slot < 0;
         int st = full ? LbFlowState.LISTEN : table.state(slot);
@@ -329,7 +329,7 @@ final class SrlbLb {
      * (call at the start of each lb6 vector, before any packet). Records for a VIP that is gone or a flow no longer
      * in the table are counted and dropped.
      */
-    void drainHandoff(WorkerState ws, LoadBalancer.Snapshot s, long now) {
+    void drainHandoff(WorkerState ws, LbSnapshot s, long now) {
         if (handoff == null) {
             return;
         }

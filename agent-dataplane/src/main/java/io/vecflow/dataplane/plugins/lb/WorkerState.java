@@ -56,7 +56,7 @@ public final class WorkerState {
     /** Smallest egress MTU over an SRLB VIP's servers (bytes; 0 = none known), valid when vipMtuEpoch[v] == epoch. */
     private final int[] vipMtu = new int[LoadBalancer.MAX_VIPS];
     private final int[] vipMtuEpoch = new int[LoadBalancer.MAX_VIPS];
-    private LoadBalancer.Snapshot cachedFor;
+    private LbSnapshot cachedFor;
     private Forwarding cachedForwarding;
 
     WorkerState(LoadBalancer lb, int worker, int bufferBytes) {
@@ -105,7 +105,7 @@ public final class WorkerState {
     }
 
     /** Starts a vector: the MTU cache is dropped when the LB snapshot or the forwarding state changed. */
-    void refresh(LoadBalancer.Snapshot s, Forwarding f) {
+    void refresh(LbSnapshot s, Forwarding f) {
         if (s != cachedFor || f != cachedForwarding) {
             cachedFor = s;
             cachedForwarding = f;
@@ -117,7 +117,7 @@ public final class WorkerState {
      * @return the L3 MTU (bytes) of the interface the FIB sends backend {@code b} out of, or 0 when no route (the
      *         lookup node then drops the packet as "no route")
      */
-    int egressMtu(int b, LoadBalancer.Snapshot s, Forwarding f, InterfaceTable interfaces) {
+    int egressMtu(int b, LbSnapshot s, Forwarding f, InterfaceTable interfaces) {
         if (mtuEpoch[b] == epoch) {
             return mtu[b];
         }
@@ -136,7 +136,7 @@ public final class WorkerState {
      * @return the smallest L3 MTU (bytes) of the interfaces the FIB sends SRLB VIP {@code vip}'s servers out of, or 0
      *         when none has a route (cached until the snapshot or the forwarding state changes)
      */
-    int srlbMtu(int vip, LoadBalancer.Snapshot s, Forwarding f, InterfaceTable interfaces) {
+    int srlbMtu(int vip, LbSnapshot s, Forwarding f, InterfaceTable interfaces) {
         if (vipMtuEpoch[vip] == epoch) {
             return vipMtu[vip];
         }

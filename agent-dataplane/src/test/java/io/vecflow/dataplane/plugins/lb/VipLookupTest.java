@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The VIP lookup of {@link LoadBalancer.Snapshot} (full-length VIPs by address, shorter prefixes scanned) gives the
+ * The VIP lookup of {@link LbSnapshot} (full-length VIPs by address, shorter prefixes scanned) gives the
  * answer of the plain rule — the first entry in match order that covers the destination and takes its protocol and
  * port — on random VIP sets that overlap on purpose: a few addresses, /32 (/128) next to shorter prefixes,
  * per-port next to all-port VIPs, up to 60 VIPs per set.
@@ -32,7 +32,7 @@ class VipLookupTest {
     }
 
     /** The plain rule over the snapshot's match-order list: the VIP slot, or −1; −2 when no prefix covers dst. */
-    private static int reference4(LoadBalancer.Snapshot s, int dst, int protocol, int port) {
+    private static int reference4(LbSnapshot s, int dst, int protocol, int port) {
         boolean covered = false;
         for (int i = 0; i < s.v4Count; i++) {
             if ((dst & s.v4Mask[i]) == s.v4Prefix[i]) {
@@ -45,7 +45,7 @@ class VipLookupTest {
         return covered ? -1 : -2;
     }
 
-    private static int reference6(LoadBalancer.Snapshot s, long hi, long lo, int protocol, int port) {
+    private static int reference6(LbSnapshot s, long hi, long lo, int protocol, int port) {
         boolean covered = false;
         for (int i = 0; i < s.v6Count; i++) {
             if ((hi & s.v6MaskHi[i]) == s.v6PrefixHi[i] && (lo & s.v6MaskLo[i]) == s.v6PrefixLo[i]) {
@@ -87,7 +87,7 @@ class VipLookupTest {
                     assertThat(exists).hasMessageContaining("exists already");
                 }
             }
-            LoadBalancer.Snapshot s = lb.snapshot();
+            LbSnapshot s = lb.snapshot();
             for (int q = 0; q < 200; q++) {
                 int protocol = PROTOCOLS[r.nextInt(2)].number();
                 int port = new int[] {80, 443, 53}[r.nextInt(3)];
@@ -128,7 +128,7 @@ class VipLookupTest {
         }
         lb.addVip(new VipKey(InetAddress.getByName("198.51.100.7"), 32, null, 0), EncapType.GRE4, 257);
         lb.addVip(new VipKey(InetAddress.getByName("198.51.100.0"), 24, Protocol.TCP, 80), EncapType.GRE4, 257);
-        LoadBalancer.Snapshot s = lb.snapshot();
+        LbSnapshot s = lb.snapshot();
         int dst7 = 0xC6336407;
         int at = s.prefix4(dst7);
         assertThat(at).isNotNegative();
