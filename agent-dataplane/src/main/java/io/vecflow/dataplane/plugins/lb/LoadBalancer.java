@@ -563,7 +563,7 @@ public final class LoadBalancer implements LbCounterSource {
     }
 
     /** Sums VIP slot {@code slot}'s counters over the workers into {@code s} (zeroed first). Allocation-free. */
-    private long[] vipSums(int slot, long[] s) {
+    long[] vipSums(int slot, long[] s) {
         return sums(true, slot, s);
     }
 
@@ -572,7 +572,7 @@ public final class LoadBalancer implements LbCounterSource {
     }
 
     /** Sums backend slot {@code slot}'s counters over the workers into {@code s} (zeroed first). Allocation-free. */
-    private long[] backendSums(int slot, long[] s) {
+    long[] backendSums(int slot, long[] s) {
         return sums(false, slot, s);
     }
 
@@ -621,7 +621,7 @@ public final class LoadBalancer implements LbCounterSource {
                 s[B_STICKY_HITS], s[B_TABLE_FULL]);
     }
 
-    private final long[] reportSums = new long[Math.max(VIP_COUNTERS, BACKEND_COUNTERS)];
+    private final LbCounterReport report = new LbCounterReport(this);
 
     /**
      * Hands every VIP's {@link DecisionCounters} — one message for the VIP's totals (backend index 0), then one per
@@ -631,49 +631,7 @@ public final class LoadBalancer implements LbCounterSource {
      */
     @Override
     public synchronized int reportCounters(io.vecflow.netlink.vpp.LbCounters scratch, Sink sink) {
-        int sent = 0;
-        long[] s = reportSums;
-        long[] c;
-        for (VipState v : vips) {
-            if (v == null) {
-                continue;
-            }
-            scratch.clear();
-            scratch.role = v.encap == EncapType.SRLB ? io.vecflow.netlink.vpp.LbCounters.ROLE_SRLB_LB
-                    : io.vecflow.netlink.vpp.LbCounters.ROLE_MAGLEV;
-            scratch.vipIndex = v.slot;
-            scratch.vip(v.six, v.hi, v.lo);
-            scratch.protocol = protocol(v.key.protocol());
-            scratch.port = v.key.port();
-            vipSums(v.slot, s);
-            c = scratch.counters;
-            c[0] = s[V_NEW_FLOWS] - v.base[V_NEW_FLOWS];
-            c[1] = s[V_FIRST_CHOICE] - v.base[V_FIRST_CHOICE];
-            c[2] = s[V_SECOND_CHOICE] - v.base[V_SECOND_CHOICE];
-            c[3] = s[V_REJECTS] - v.base[V_REJECTS];
-            c[4] = s[V_STICKY_HITS] - v.base[V_STICKY_HITS];
-            c[5] = s[V_TABLE_FULL] - v.base[V_TABLE_FULL];
-            if (sink.send(scratch)) {
-                sent++;
-            }
-            for (int i = 0, n = v.backends.size(); i < n; i++) {
-                int b = v.backends.get(i);
-                BackendState bs = backends[b];
-                scratch.backendIndex = b + 1;
-                scratch.backend(bs.six, bs.hi, bs.six ? bs.lo : bs.v4 & 0xFFFF_FFFFL);
-                backendSums(b, s);
-                c[0] = s[B_NEW_FLOWS] - bs.base[B_NEW_FLOWS];
-                c[1] = s[B_FIRST_CHOICE] - bs.base[B_FIRST_CHOICE];
-                c[2] = s[B_SECOND_CHOICE] - bs.base[B_SECOND_CHOICE];
-                c[3] = s[B_REJECTS] - bs.base[B_REJECTS];
-                c[4] = s[B_STICKY_HITS] - bs.base[B_STICKY_HITS];
-                c[5] = s[B_TABLE_FULL] - bs.base[B_TABLE_FULL];
-                if (sink.send(scratch)) {
-                    sent++;
-                }
-            }
-        }
-        return sent;
+        return report.send(scratch, sink);
     }
 
     /**
