@@ -1,6 +1,7 @@
 package io.vecflow.dataplane.plugins.lb;
 
 import static io.vecflow.dataplane.plugins.lb.LoadBalancer.MAX_BACKENDS;
+import static io.vecflow.dataplane.plugins.lb.LoadBalancer.text;
 
 import io.vecflow.dataplane.plugins.lb.LoadBalancer.BackendCounters;
 import io.vecflow.dataplane.plugins.lb.LoadBalancer.DecisionCounters;
@@ -20,8 +21,8 @@ final class LbShow {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "lb conf ip4-src-address %s ip6-src-address %s timeout tcp %d s udp %d s"
                 + " flow-table-slots %d per worker%n", lb.settings.ip4Source == null ? "none"
-                        : LoadBalancer.text(lb.settings.ip4Source),
-                lb.settings.ip6Source == null ? "none" : LoadBalancer.text(lb.settings.ip6Source),
+                        : text(lb.settings.ip4Source),
+                lb.settings.ip6Source == null ? "none" : text(lb.settings.ip6Source),
                 lb.settings.tcpTimeoutSeconds, lb.settings.udpTimeoutSeconds, lb.settings.flowTableSlots));
         long now = lb.settings.clock.getAsLong();
         for (int i = 0; i < lb.workers.size(); i++) {
@@ -38,8 +39,8 @@ final class LbShow {
                 if (st.inserts() > 0 || h[0] + h[1] + h[2] + h[3] > 0) {
                     sb.append(String.format(Locale.ROOT, "worker %d srlb flow table: live %d of %d, inserts %d, "
                             + "full %d%s%n", i, st.live(now), st.capacity(), st.inserts(), st.fullCount(),
-                            lb.srlbHandoff == null ? "" : String.format(Locale.ROOT, ", signals handed off %d (inbox full"
-                                    + " %d), applied from others %d (stale %d)", h[0], h[1], h[2], h[3])));
+                            lb.srlbHandoff == null ? "" : String.format(Locale.ROOT, ", signals handed off %d"
+                                    + " (inbox full %d), applied from others %d (stale %d)", h[0], h[1], h[2], h[3])));
                 }
             }
         }
@@ -61,7 +62,7 @@ final class LbShow {
                 SrlbCounters sc = lb.srlbCounters(v.key);
                 sb.append(String.format(Locale.ROOT, "  srlb sid %s/80 candidates %d of %d buckets hunts %d "
                         + "first-choice %d second-choice %d other-accepts %d teardowns %d bad-signals %d%n",
-                        LoadBalancer.text(lb.srlbSid(v.key)), v.cht.choices(), v.cht.size(), sc.hunts(), sc.firstChoiceAccepts(),
+                        text(lb.srlbSid(v.key)), v.cht.choices(), v.cht.size(), sc.hunts(), sc.firstChoiceAccepts(),
                         sc.secondChoiceAccepts(), sc.otherAccepts(), sc.teardowns(), sc.badSignals()));
             }
             java.util.Map<InetAddress, Integer> slots = lb.slots(v.key);
@@ -71,7 +72,7 @@ final class LbShow {
                 DecisionCounters bd = lb.decisionCounters(v.key, s.address);
                 sb.append(String.format(Locale.ROOT, "  as %s %s slots %d packets %d bytes %d new-flows %d "
                         + "sticky-hits %d table-full %d first-choice %d second-choice %d rejects %d%n",
-                        LoadBalancer.text(s.address), s.draining ? "draining" : "used", slots.get(s.address), bc.packets(),
+                        text(s.address), s.draining ? "draining" : "used", slots.get(s.address), bc.packets(),
                         bc.bytes(), bc.newFlows(), bc.stickyHits(), bc.tableFull(), bd.firstChoiceAccepts(),
                         bd.secondChoiceAccepts(), bd.rejects()));
             }
@@ -97,10 +98,10 @@ final class LbShow {
             int wi = i;
             int n = w.table.forEachLive(now, left[0], (k, backend, gen, idle) -> {
                 BackendState b = backend >= 0 && backend < MAX_BACKENDS ? lb.backends[backend] : null;
-                String be = b == null || lb.generation[backend] != gen ? "(flushed)" : LoadBalancer.text(b.address)
+                String be = b == null || lb.generation[backend] != gen ? "(flushed)" : text(b.address)
                         + (b.draining ? " draining" : "");
                 sb.append(String.format(Locale.ROOT, "%-6d %-45s %-45s %-5d %-40s %.1f%n", wi,
-                        LoadBalancer.text(k.srcHi, k.srcLo) + " " + k.srcPort, LoadBalancer.text(k.dstHi, k.dstLo) + " " + k.dstPort,
+                        text(k.srcHi, k.srcLo) + " " + k.srcPort, text(k.dstHi, k.dstLo) + " " + k.dstPort,
                         k.protocol, be,
                         idle / 1e9));
             });
