@@ -163,6 +163,7 @@ public final class Dataplane implements AutoCloseable {
         ServiceLoader.load(DataplanePlugin.class, DataplanePlugin.class.getClassLoader()).forEach(found::add);
         found.sort(Comparator.comparingInt(DataplanePlugin::rank)); // node indices follow the rank, not the loader
         List<Object> settings = t.pluginSettings();
+        Set<Object> taken = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         DataplanePlugin.Context ctx = new DataplanePlugin.Context() {
             @Override
             public int workers() {
@@ -183,6 +184,7 @@ public final class Dataplane implements AutoCloseable {
             public <T> T settings(Class<T> type) {
                 for (Object o : settings) {
                     if (type.isInstance(o)) {
+                        taken.add(o);
                         return type.cast(o);
                     }
                 }
@@ -193,6 +195,11 @@ public final class Dataplane implements AutoCloseable {
             DataplanePlugin.Instance in = p.create(ctx);
             if (in != null) {
                 plugins.add(in);
+            }
+        }
+        for (Object o : settings) {
+            if (!taken.contains(o)) { // a plugin missing from META-INF/services must not vanish silently
+                throw new IllegalArgumentException("no dataplane plugin takes " + o.getClass().getName());
             }
         }
         Map<String, TreeMap<Integer, List<String>>> features = new HashMap<>();
