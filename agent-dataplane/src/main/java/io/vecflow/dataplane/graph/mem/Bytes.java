@@ -10,41 +10,52 @@ import java.nio.ByteOrder;
  * bounds-checked by the segment. Allocation-free except {@link #addressString}.
  */
 public final class Bytes {
+    /** Big-endian unaligned 16-bit layout. */
     public static final ValueLayout.OfShort BE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    /** Big-endian unaligned 32-bit layout. */
     public static final ValueLayout.OfInt BE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    /** Big-endian unaligned 64-bit layout. */
     public static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private Bytes() {
     }
 
+    /** @return the unsigned byte at {@code at} */
     public static int u8(MemorySegment s, long at) {
         return s.get(ValueLayout.JAVA_BYTE, at) & 0xFF;
     }
 
+    /** @return the unsigned big-endian 16-bit value at {@code at} */
     public static int u16(MemorySegment s, long at) {
         return s.get(BE16, at) & 0xFFFF;
     }
 
+    /** @return the big-endian 32-bit value at {@code at} */
     public static int i32(MemorySegment s, long at) {
         return s.get(BE32, at);
     }
 
+    /** @return the big-endian 64-bit value at {@code at} */
     public static long i64(MemorySegment s, long at) {
         return s.get(BE64, at);
     }
 
+    /** Stores the low byte of {@code v} at {@code at}. */
     public static void put8(MemorySegment s, long at, int v) {
         s.set(ValueLayout.JAVA_BYTE, at, (byte) v);
     }
 
+    /** Stores the low 16 bits of {@code v} big-endian at {@code at}. */
     public static void put16(MemorySegment s, long at, int v) {
         s.set(BE16, at, (short) v);
     }
 
+    /** Stores {@code v} big-endian at {@code at}. */
     public static void put32(MemorySegment s, long at, int v) {
         s.set(BE32, at, v);
     }
 
+    /** Stores {@code v} big-endian at {@code at}. */
     public static void put64(MemorySegment s, long at, long v) {
         s.set(BE64, at, v);
     }

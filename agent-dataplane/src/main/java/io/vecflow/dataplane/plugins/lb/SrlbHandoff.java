@@ -30,6 +30,7 @@ public final class SrlbHandoff {
     public static final int CAPACITY = 1024;
     /** Longs per record. */
     public static final int FIELDS = 11;
+    /** Field positions of a handed-off record (client, VIP, ports, meta, server-agent SID). */
     public static final int C_HI = 0, C_LO = 1, V_HI = 2, V_LO = 3, PORTS = 4, META = 5, SA_HI = 6, SA_LO = 7, HASH = 8,
             SERVER = 9, GENERATION = 10;
 
