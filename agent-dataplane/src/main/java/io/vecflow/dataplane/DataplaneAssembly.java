@@ -13,6 +13,7 @@ import io.vecflow.dataplane.plugins.srlb.load.NginxStatusSource;
 import io.vecflow.dataplane.plugins.srlb.load.PolledLoadSource;
 import io.vecflow.dataplane.plugins.srlb.load.SettableLoadSource;
 import io.vecflow.dataplane.plugins.srlb.load.StaticThreshold;
+import io.vecflow.dataplane.port.AfPacketOptions;
 import io.vecflow.dataplane.port.AfPacketPort;
 import io.vecflow.dataplane.port.GeneratorPort;
 import io.vecflow.dataplane.port.PcapReplayPort;
@@ -219,7 +220,7 @@ public final class DataplaneAssembly implements AutoCloseable {
         return switch (pc.portType()) {
             case AF_PACKET -> {
                 DataplaneConfig.AfPacket a = pc.afPacket != null ? pc.afPacket : new DataplaneConfig.AfPacket();
-                AfPacketPort.Options o = AfPacketPort.Options.defaults().blockCount(a.ringBlocks)
+                AfPacketOptions o = AfPacketOptions.defaults().blockCount(a.ringBlocks)
                         .blockSize(a.ringBlockBytes);
                 yield AfPacketPort.open(pc.netns, a.device != null ? a.device : pc.name, ifIndex, workers, o);
             }

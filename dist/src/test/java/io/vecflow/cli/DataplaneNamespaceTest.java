@@ -9,6 +9,7 @@ import io.vecflow.dataplane.control.ControlClient;
 import io.vecflow.dataplane.graph.BufferPool;
 import io.vecflow.dataplane.graph.PacketVector;
 import io.vecflow.dataplane.netns.NetnsLab;
+import io.vecflow.dataplane.port.AfPacketOptions;
 import io.vecflow.dataplane.port.AfPacketPort;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.interfaces.PortCounters;
@@ -318,9 +319,9 @@ class DataplaneNamespaceTest {
         List<byte[]> got;
         try (Agent agent = new Agent();
                 DataplaneAssembly a = DataplaneAssembly.open(config(false), System.err::println, true);
-                AfPacketPort tx = AfPacketPort.open(lab.ns("a"), lab.dev("a"), 1, 1, AfPacketPort.Options.defaults());
-                AfPacketPort txc = AfPacketPort.open(lab.ns("c"), lab.dev("c"), 1, 1, AfPacketPort.Options.defaults());
-                AfPacketPort rx = AfPacketPort.open(lab.ns("b"), lab.dev("b"), 1, 1, AfPacketPort.Options.defaults())) {
+                AfPacketPort tx = AfPacketPort.open(lab.ns("a"), lab.dev("a"), 1, 1, AfPacketOptions.defaults());
+                AfPacketPort txc = AfPacketPort.open(lab.ns("c"), lab.dev("c"), 1, 1, AfPacketOptions.defaults());
+                AfPacketPort rx = AfPacketPort.open(lab.ns("b"), lab.dev("b"), 1, 1, AfPacketOptions.defaults())) {
             Dataplane dp = a.dataplane();
             dp.start();
             send(tx, capture);
@@ -450,8 +451,8 @@ class DataplaneNamespaceTest {
                         java.net.InetAddress.getByName("192.0.2.9"));
                 Agent agent = new Agent(sflow);
                 DataplaneAssembly a = DataplaneAssembly.open(config(true), System.err::println, true);
-                AfPacketPort tx = AfPacketPort.open(lab.ns("a"), lab.dev("a"), 1, 1, AfPacketPort.Options.defaults());
-                AfPacketPort rx = AfPacketPort.open(lab.ns("b"), lab.dev("b"), 1, 1, AfPacketPort.Options.defaults())) {
+                AfPacketPort tx = AfPacketPort.open(lab.ns("a"), lab.dev("a"), 1, 1, AfPacketOptions.defaults());
+                AfPacketPort rx = AfPacketPort.open(lab.ns("b"), lab.dev("b"), 1, 1, AfPacketOptions.defaults())) {
             Dataplane dp = a.dataplane();
             dp.start();
             send(tx, all);

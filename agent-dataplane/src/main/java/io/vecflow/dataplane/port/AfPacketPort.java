@@ -28,14 +28,14 @@ import java.nio.file.Path;
  * <ul>
  *   <li>one {@code AF_PACKET SOCK_RAW} socket per queue (worker), bound to the interface (resolved by name with
  *       {@code SIOCGIFINDEX} in the network namespace the socket is opened in; see {@link #open(String, String, int,
- *       int, Options)} for another namespace) for {@code ETH_P_ALL};</li>
- *   <li>a {@code TPACKET_V3} receive ring per socket ({@code PACKET_RX_RING}, {@link Options#blockSize} ×
- *       {@link Options#blockCount}, block retire timeout {@link Options#blockTimeoutMs}), mmap'd and read in place;
- *       {@link #rx} never makes a system call on the fast path and never blocks;</li>
+ *       int, AfPacketOptions)} for another namespace) for {@code ETH_P_ALL};</li>
+ *   <li>a {@code TPACKET_V3} receive ring per socket ({@code PACKET_RX_RING}, {@link AfPacketOptions#blockSize} ×
+ *       {@link AfPacketOptions#blockCount}, block retire timeout {@link AfPacketOptions#blockTimeoutMs}), mmap'd
+ *       and read in place; {@link #rx} never makes a system call on the fast path and never blocks;</li>
  *   <li>all sockets of the port in one {@code PACKET_FANOUT} group of type {@code PACKET_FANOUT_HASH} (the kernel's
  *       symmetric flow hash, {@code __skb_get_hash_symmetric}: both directions of a flow reach one queue), with
- *       {@code PACKET_FANOUT_FLAG_DEFRAG} optional ({@link Options#defrag}, <b>off</b> by default: with it the kernel
- *       reassembles IP fragments before the hash and hands one frame larger than the MTU, which a forwarding
+ *       {@code PACKET_FANOUT_FLAG_DEFRAG} optional ({@link AfPacketOptions#defrag}, <b>off</b> by default: with it
+ *       the kernel reassembles IP fragments before the hash and hands one frame larger than the MTU, which a forwarding
  *       dataplane cannot send on — fragments are forwarded as they arrived; without it a datagram's fragments may
  *       reach different workers, and its non-first fragments hash on addresses only) and
  *       {@code PACKET_FANOUT_FLAG_IGNORE_OUTGOING}; the group id is chosen by the kernel
@@ -43,11 +43,11 @@ import java.nio.file.Path;
  *   <li>{@code PACKET_IGNORE_OUTGOING} (and the fanout flag of the same name): frames sent on the interface, by this
  *       port or by the host, never come back on {@link #rx};</li>
  *   <li>promiscuous mode ({@code PACKET_ADD_MEMBERSHIP} / {@code PACKET_MR_PROMISC}, undone by the kernel when the
- *       socket closes), {@link Options#promiscuous};</li>
- *   <li>transmit through a {@code PACKET_TX_RING} per socket ({@link Options#txFrames} slots of
- *       {@link Options#txFrameSize} bytes) and one {@code sendto(fd, NULL, 0, MSG_DONTWAIT)} per vector to kick it,
- *       with {@code PACKET_LOSS} so the kernel skips a malformed slot instead of stalling the ring (none is: frames
- *       are checked against the MTU and the slot before they are queued);</li>
+ *       socket closes), {@link AfPacketOptions#promiscuous};</li>
+ *   <li>transmit through a {@code PACKET_TX_RING} per socket ({@link AfPacketOptions#txFrames} slots of
+ *       {@link AfPacketOptions#txFrameSize} bytes) and one {@code sendto(fd, NULL, 0, MSG_DONTWAIT)} per vector to
+ *       kick it, with {@code PACKET_LOSS} so the kernel skips a malformed slot instead of stalling the ring (none
+ *       is: frames are checked against the MTU and the slot before they are queued);</li>
  *   <li>{@code PACKET_VNET_HDR}: a virtio_net_hdr per frame, for offloaded frames ("Offloads" below);</li>
  *   <li>{@code PACKET_STATISTICS} ({@code tp_drops}: frames the kernel dropped because the ring was full) added to
  *       {@link PortCounters#RX_DISCARDS} whenever a retired block carries {@code TP_STATUS_LOSING}, and on
@@ -67,16 +67,16 @@ import java.nio.file.Path;
  *
  * <p><b>Offloads.</b> Frames the Linux stack sends on a veth (or any interface with checksum offload or GSO), and
  * frames a NIC aggregated with GRO, reach AF_PACKET before any NIC finished or split them. The sockets set
- * {@code PACKET_VNET_HDR} ({@link Options#vnetHeader}, on by default; VPP's af_packet does the same), so the kernel
- * writes a {@code struct virtio_net_hdr} in front of each received frame ({@code virtio_net_hdr_from_skb}: gso_type,
- * gso_size, checksum flags and start). (1) A GSO super-frame (TCPv4, TCPv6, UDP_L4 up to 64 KiB) is cut on receive
- * into the segments the wire would have carried, each in its own buffer ({@link GsoSegmenter}: headers copied, IPv4
- * id and lengths, TCP sequence and flags, full checksums), so the graph, sFlow and the counters see ordinary frames.
- * A super-frame it cannot cut (GSO over tunnels never arrives: the kernel drops those itself, counted in
+ * {@code PACKET_VNET_HDR} ({@link AfPacketOptions#vnetHeader}, on by default; VPP's af_packet does the same), so the
+ * kernel writes a {@code struct virtio_net_hdr} in front of each received frame ({@code virtio_net_hdr_from_skb}:
+ * gso_type, gso_size, checksum flags and start). (1) A GSO super-frame (TCPv4, TCPv6, UDP_L4 up to 64 KiB) is cut on
+ * receive into the segments the wire would have carried, each in its own buffer ({@link GsoSegmenter}: headers copied,
+ * IPv4 id and lengths, TCP sequence and flags, full checksums), so the graph, sFlow and the counters see ordinary
+ * frames. A super-frame it cannot cut (GSO over tunnels never arrives: the kernel drops those itself, counted in
  * {@code tp_drops}; a ring block too small for it; a segment longer than a buffer; IPv6 extension headers) goes to
  * error-drop as {@link DropReason#GSO_SEGMENTATION_ERROR} and counts as RX_ERRORS. (2) The UDP/TCP checksum of a
  * non-GSO frame may be partial ({@code TP_STATUS_CSUMNOTREADY}; the field holds the folded pseudo-header sum,
- * {@code CHECKSUM_PARTIAL} in {@code include/linux/skbuff.h}): with {@link Options#completeChecksums} (default)
+ * {@code CHECKSUM_PARTIAL} in {@code include/linux/skbuff.h}): with {@link AfPacketOptions#completeChecksums} (default)
  * {@link #rx} finishes it as the NIC would, the ones' complement sum from the L4 header to the end of the IP payload
  * (RFC 1071), for IPv4 and IPv6 without extension headers, under up to two VLAN tags; counted by
  * {@link #checksumsCompleted()}. The interface's own offload settings (ethtool features) are left as they are: on a
@@ -112,139 +112,6 @@ public final class AfPacketPort extends Port {
     /** virtio_net_hdr fields: host order (little-endian on the platforms this runs on, af_packet's vio_le()). */
     private static final ValueLayout.OfShort HOST_SHORT =
             ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.nativeOrder());
-
-    /**
-     * Ring and socket settings. Defaults: 128 KiB blocks × 32 (4 MiB receive ring per queue), 2048-byte frame slots,
-     * 1 ms block retire timeout, 512 transmit slots of 2048 bytes, defrag off, promiscuous on, qdisc bypass off.
-     */
-    public static final class Options {
-        int blockSize = 128 * 1024;
-        int blockCount = 32;
-        int frameSize = 2048;
-        int blockTimeoutMs = 1;
-        int txFrameSize = 2048;
-        int txFrames = 512;
-        boolean defrag;
-        boolean promiscuous = true;
-        boolean qdiscBypass = false;
-        boolean completeChecksums = true;
-        boolean vnetHeader = true;
-
-        /** @return a copy of the defaults. */
-        public static Options defaults() {
-            return new Options();
-        }
-
-        /**
-         * @param bytes receive ring block size ({@code tp_block_size}): a multiple of the page size (4096) and of
-         *     {@link #frameSize}; the longest frame received uncut is {@code bytes − 48 − 48 − 16} or so
-         * @return this
-         */
-        public Options blockSize(int bytes) {
-            this.blockSize = bytes;
-            return this;
-        }
-
-        /** @param n receive ring blocks ({@code tp_block_nr}), ≥ 2 @return this */
-        public Options blockCount(int n) {
-            this.blockCount = n;
-            return this;
-        }
-
-        /**
-         * @param bytes nominal receive frame slot ({@code tp_frame_size}), a multiple of 16, ≥ 128; TPACKET_V3 packs
-         *     frames of any size into a block, this only sets {@code tp_frame_nr}
-         * @return this
-         */
-        public Options frameSize(int bytes) {
-            this.frameSize = bytes;
-            return this;
-        }
-
-        /**
-         * @param ms block retire timeout ({@code tp_retire_blk_tov}, milliseconds, ≥ 1): a partly filled block is
-         *     handed to {@link #rx} after at most this long, which bounds receive latency at low rates
-         * @return this
-         */
-        public Options blockTimeoutMs(int ms) {
-            this.blockTimeoutMs = ms;
-            return this;
-        }
-
-        /** @param bytes transmit slot size, a multiple of 16 dividing {@link #blockSize}; frames up to bytes − 48 @return this */
-        public Options txFrameSize(int bytes) {
-            this.txFrameSize = bytes;
-            return this;
-        }
-
-        /** @param n transmit slots per queue (rounded up to whole blocks), ≥ 1 @return this */
-        public Options txFrames(int n) {
-            this.txFrames = n;
-            return this;
-        }
-
-        /** @param on {@code PACKET_FANOUT_FLAG_DEFRAG}: reassemble IPv4 fragments before the fanout hash @return this */
-        public Options defrag(boolean on) {
-            this.defrag = on;
-            return this;
-        }
-
-        /** @param on put the interface in promiscuous mode while the port is open @return this */
-        public Options promiscuous(boolean on) {
-            this.promiscuous = on;
-            return this;
-        }
-
-        /**
-         * @param on {@code PACKET_QDISC_BYPASS}: transmit straight to the driver, skipping the qdisc (faster; a busy
-         *     device drops instead of queueing)
-         * @return this
-         */
-        public Options qdiscBypass(boolean on) {
-            this.qdiscBypass = on;
-            return this;
-        }
-
-        /**
-         * @param on complete the partial UDP/TCP checksum of frames the kernel marks {@code TP_STATUS_CSUMNOTREADY}
-         *     (class comment), so they can be forwarded; on by default
-         * @return this
-         */
-        public Options completeChecksums(boolean on) {
-            this.completeChecksums = on;
-            return this;
-        }
-
-        /**
-         * @param on {@code PACKET_VNET_HDR} (class comment, "Offloads"): the kernel puts a virtio_net_hdr in front of
-         *     every received frame, so GSO/GRO super-frames are recognised and cut into segments; on by default. Off,
-         *     a super-frame is an ordinary frame longer than a buffer: delivered cut, a receive error
-         * @return this
-         */
-        public Options vnetHeader(boolean on) {
-            this.vnetHeader = on;
-            return this;
-        }
-
-        void validate(String where) {
-            check(blockSize > 0 && blockSize % 4096 == 0, where, "blockSize must be a positive multiple of 4096, got "
-                    + blockSize);
-            check(blockCount >= 2, where, "blockCount must be >= 2, got " + blockCount);
-            check(frameSize >= 128 && frameSize % TPACKET_ALIGNMENT == 0 && frameSize <= blockSize, where,
-                    "frameSize must be a multiple of 16 in [128, blockSize], got " + frameSize);
-            check(blockTimeoutMs >= 1, where, "blockTimeoutMs must be >= 1, got " + blockTimeoutMs);
-            check(txFrameSize >= 128 && txFrameSize % TPACKET_ALIGNMENT == 0 && txFrameSize <= blockSize, where,
-                    "txFrameSize must be a multiple of 16 in [128, blockSize], got " + txFrameSize);
-            check(txFrames >= 1, where, "txFrames must be >= 1, got " + txFrames);
-            check((long) blockSize * blockCount <= 1L << 30, where, "receive ring above 1 GiB per queue");
-        }
-
-        private static void check(boolean ok, String where, String msg) {
-            if (!ok) {
-                throw new IllegalArgumentException(where + ": " + msg);
-            }
-        }
-    }
 
     /** Per-queue state, touched only by the queue's worker. */
     private static final class Queue {
@@ -294,7 +161,7 @@ public final class AfPacketPort extends Port {
     private final int vnet; // bytes of virtio_net_hdr in front of each frame (0 or 10)
     private volatile boolean closed;
 
-    private AfPacketPort(String name, int ifIndex, int queues, Options o, long speed) throws IOException {
+    private AfPacketPort(String name, int ifIndex, int queues, AfPacketOptions o, long speed) throws IOException {
         super(name, ifIndex, queues);
         String where = "afpacket port " + name;
         o.validate(where);
@@ -406,7 +273,8 @@ public final class AfPacketPort extends Port {
      *     such interface; EPERM: not root)
      * @throws IllegalArgumentException bad options or queue count
      */
-    public static AfPacketPort open(String linuxName, int ifIndex, int queues, Options options) throws IOException {
+    public static AfPacketPort open(String linuxName, int ifIndex, int queues, AfPacketOptions options)
+            throws IOException {
         if (linuxName == null || linuxName.isEmpty() || linuxName.getBytes(StandardCharsets.UTF_8).length >= IFNAMSIZ) {
             throw new IllegalArgumentException("afpacket port: interface name must be 1..15 bytes, got '" + linuxName
                     + "'");
@@ -432,7 +300,7 @@ public final class AfPacketPort extends Port {
      * @throws IOException no such namespace, setns failed, or a socket call failed (message names it)
      * @throws InterruptedException interrupted while waiting for the namespace thread
      */
-    public static AfPacketPort open(String netns, String linuxName, int ifIndex, int queues, Options options)
+    public static AfPacketPort open(String netns, String linuxName, int ifIndex, int queues, AfPacketOptions options)
             throws IOException, InterruptedException {
         if (netns == null) {
             return open(linuxName, ifIndex, queues, options);
@@ -1010,7 +878,7 @@ public final class AfPacketPort extends Port {
         return n;
     }
 
-    /** @return true when the sockets carry a virtio_net_hdr per frame ({@link Options#vnetHeader}). */
+    /** @return true when the sockets carry a virtio_net_hdr per frame ({@link AfPacketOptions#vnetHeader}). */
     public boolean vnetHeader() {
         return vnet != 0;
     }
