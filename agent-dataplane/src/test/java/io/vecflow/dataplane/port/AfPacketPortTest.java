@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * AF_PACKET port on a real kernel: two network namespaces joined by a veth pair ({@link VethLab}; needs root and
- * fails, never skips, without it). Frames are the real captures of testdata/traffic (MANIFEST.md): tcpreplay's
+ * fails, never skips, without it). Frames are the real captures of testdata/traffic (testdata/MANIFEST.md): tcpreplay's
  * test capture (179 frames, 10 with an 802.1Q tag), tcpdump's 802.1ad_QinQ.pcap (S-tag + C-tag) and
  * ipv4_tcp_http_xml.pcap (802.1Q).
  */
