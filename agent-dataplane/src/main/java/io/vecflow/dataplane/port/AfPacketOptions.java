@@ -3,8 +3,9 @@ package io.vecflow.dataplane.port;
 import static io.vecflow.dataplane.port.PacketSys.TPACKET_ALIGNMENT;
 
 /**
- * {@link AfPacketPort} ring and socket settings. Defaults: 128 KiB blocks × 32 (4 MiB receive ring per queue), 2048-byte frame slots,
- * 1 ms block retire timeout, 512 transmit slots of 2048 bytes, defrag off, promiscuous on, qdisc bypass off.
+ * {@link AfPacketPort} ring and socket settings. Defaults: 128 KiB blocks × 32 (4 MiB receive ring per queue),
+ * 2048-byte frame slots, 1 ms block retire timeout, 512 transmit slots of 2048 bytes, defrag off, promiscuous on, qdisc
+ * bypass off.
  */
 public final class AfPacketOptions {
     int blockSize = 128 * 1024;
@@ -60,7 +61,10 @@ public final class AfPacketOptions {
         return this;
     }
 
-    /** @param bytes transmit slot size, a multiple of 16 dividing {@link #blockSize}; frames up to bytes − 48 @return this */
+    /**
+     * @param bytes transmit slot size, a multiple of 16 dividing {@link #blockSize}; frames up to bytes − 48
+     * @return this
+     */
     public AfPacketOptions txFrameSize(int bytes) {
         this.txFrameSize = bytes;
         return this;
