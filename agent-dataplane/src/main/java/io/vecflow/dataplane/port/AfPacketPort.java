@@ -114,7 +114,7 @@ public final class AfPacketPort extends Port {
             ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.nativeOrder());
 
     /** Per-queue state, touched only by the queue's worker. */
-    private static final class Queue {
+    static final class Queue {
         int fd = -1;
         MemorySegment map; // raw mmap address (for munmap)
         MemorySegment ring; // the same, bounded and tied to the port's arena
@@ -144,6 +144,7 @@ public final class AfPacketPort extends Port {
     }
 
     private final Arena arena = Arena.ofShared();
+    private final AfPacketSockets sockets = new AfPacketSockets(arena);
     private final Queue[] q;
     private final int linuxIfIndex;
     private final int mtu;
@@ -193,29 +194,30 @@ public final class AfPacketPort extends Port {
                 MemorySegment st = s.callState;
                 s.fd = Libc.socket(st, AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
                 if (s.fd < 0) {
-                    throw fail(w, "socket(AF_PACKET, SOCK_RAW)", st, " (needs root / CAP_NET_RAW)");
+                    throw AfPacketSockets.fail(w, "socket(AF_PACKET, SOCK_RAW)", st, " (needs root / CAP_NET_RAW)");
                 }
                 if (i == 0) {
-                    ifx = ifreq(s, w, SIOCGIFINDEX, name);
-                    m = ifreq(s, w, SIOCGIFMTU, name);
-                    hw = hwaddr(s, w, name);
+                    ifx = sockets.ifreq(s, w, SIOCGIFINDEX, name);
+                    m = sockets.ifreq(s, w, SIOCGIFMTU, name);
+                    hw = sockets.hwaddr(s, w, name);
                 }
-                setInt(s, w, PACKET_VERSION, "PACKET_VERSION=TPACKET_V3", TPACKET_V3);
-                setInt(s, w, PACKET_LOSS, "PACKET_LOSS", 1);
-                setInt(s, w, PACKET_IGNORE_OUTGOING, "PACKET_IGNORE_OUTGOING", 1);
+                sockets.setInt(s, w, PACKET_VERSION, "PACKET_VERSION=TPACKET_V3", TPACKET_V3);
+                sockets.setInt(s, w, PACKET_LOSS, "PACKET_LOSS", 1);
+                sockets.setInt(s, w, PACKET_IGNORE_OUTGOING, "PACKET_IGNORE_OUTGOING", 1);
                 if (o.qdiscBypass) {
-                    setInt(s, w, PACKET_QDISC_BYPASS, "PACKET_QDISC_BYPASS", 1);
+                    sockets.setInt(s, w, PACKET_QDISC_BYPASS, "PACKET_QDISC_BYPASS", 1);
                 }
                 if (vnet != 0) {
-                    setInt(s, w, PACKET_VNET_HDR, "PACKET_VNET_HDR", 1); // before the rings (EBUSY after)
+                    sockets.setInt(s, w, PACKET_VNET_HDR, "PACKET_VNET_HDR", 1); // before the rings (EBUSY after)
                 }
-                ring(s, w, PACKET_RX_RING, "PACKET_RX_RING", o.blockSize, o.blockCount,
+                sockets.ring(s, w, PACKET_RX_RING, "PACKET_RX_RING", o.blockSize, o.blockCount,
                         o.blockSize / o.frameSize * o.blockCount, o.frameSize, o.blockTimeoutMs);
-                ring(s, w, PACKET_TX_RING, "PACKET_TX_RING", o.blockSize, txBlocks, txFrameCount, o.txFrameSize, 0);
+                sockets.ring(s, w, PACKET_TX_RING, "PACKET_TX_RING", o.blockSize, txBlocks, txFrameCount, o.txFrameSize,
+                        0);
                 s.map = PacketSys.mmap(st, mapBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, s.fd, 0);
                 if (PacketSys.mapFailed(s.map)) {
                     s.map = null;
-                    throw fail(w, "mmap(" + mapBytes + " bytes of rings)", st, "");
+                    throw AfPacketSockets.fail(w, "mmap(" + mapBytes + " bytes of rings)", st, "");
                 }
                 s.ring = s.map.reinterpret(mapBytes, arena, null);
                 for (int k = 0; vnet != 0 && k < txFrameCount; k++) {
@@ -224,31 +226,31 @@ public final class AfPacketPort extends Port {
                 if (i > 0) {
                     // until this socket joins the group it would also get frames on its own (bind registers its
                     // hook): drop everything meanwhile, so no frame is delivered twice during setup
-                    filter(s, w, true);
+                    sockets.filter(s, w, true);
                 }
-                bind(s, w, ifx);
+                sockets.bind(s, w, ifx);
                 if (i == 0 && o.promiscuous) {
                     MemorySegment mreq = arena.allocate(PACKET_MREQ, 4);
                     mreq.set(ValueLayout.JAVA_INT, 0, ifx);
                     mreq.set(ValueLayout.JAVA_SHORT, 4, (short) PACKET_MR_PROMISC);
                     if (Libc.setsockopt(st, s.fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, mreq, PACKET_MREQ) < 0) {
-                        throw fail(w, "setsockopt(PACKET_ADD_MEMBERSHIP, PACKET_MR_PROMISC)", st, "");
+                        throw AfPacketSockets.fail(w, "setsockopt(PACKET_ADD_MEMBERSHIP, PACKET_MR_PROMISC)", st, "");
                     }
                 }
                 int flags = PACKET_FANOUT_HASH | PACKET_FANOUT_FLAG_IGNORE_OUTGOING
                         | (o.defrag ? PACKET_FANOUT_FLAG_DEFRAG : 0);
                 if (i == 0) {
-                    setInt(s, w, PACKET_FANOUT, "PACKET_FANOUT(HASH, UNIQUEID)",
+                    sockets.setInt(s, w, PACKET_FANOUT, "PACKET_FANOUT(HASH, UNIQUEID)",
                             (flags | PACKET_FANOUT_FLAG_UNIQUEID) << 16);
                     MemorySegment len = s.statsLen;
                     len.set(ValueLayout.JAVA_INT, 0, 4);
                     if (Libc.getsockopt(st, s.fd, SOL_PACKET, PACKET_FANOUT, s.stats, len) < 0) {
-                        throw fail(w, "getsockopt(PACKET_FANOUT)", st, "");
+                        throw AfPacketSockets.fail(w, "getsockopt(PACKET_FANOUT)", st, "");
                     }
                     group = s.stats.get(ValueLayout.JAVA_INT, 0) & 0xffff;
                 } else {
-                    setInt(s, w, PACKET_FANOUT, "PACKET_FANOUT(HASH, id " + group + ")", group | flags << 16);
-                    filter(s, w, false);
+                    sockets.setInt(s, w, PACKET_FANOUT, "PACKET_FANOUT(HASH, id " + group + ")", group | flags << 16);
+                    sockets.filter(s, w, false);
                 }
             }
         } catch (IOException | RuntimeException | Error e) {
@@ -322,103 +324,6 @@ public final class AfPacketPort extends Port {
             return mbps > 0 ? mbps * 1_000_000L : 0;
         } catch (IOException | NumberFormatException e) {
             return 0; // reading speed of a virtual or down link fails with EINVAL: unknown
-        }
-    }
-
-    // ---- setup helpers (open time; may allocate) ------------------------------------------------------------
-
-    private IOException fail(String where, String call, MemorySegment st, String hint) {
-        return new IOException(where + ": " + call + " failed: " + Errno.describe(Libc.errno(st)) + hint);
-    }
-
-    private int ifreq(Queue s, String w, long request, String ifName) throws IOException {
-        MemorySegment ifr = arena.allocate(IFREQ, 8);
-        byte[] n = ifName.getBytes(StandardCharsets.UTF_8);
-        MemorySegment.copy(n, 0, ifr, ValueLayout.JAVA_BYTE, 0, n.length);
-        if (PacketSys.ioctl(s.callState, s.fd, request, ifr) < 0) {
-            int e = Libc.errno(s.callState);
-            String call = request == SIOCGIFINDEX ? "ioctl(SIOCGIFINDEX)" : "ioctl(SIOCGIFMTU)";
-            throw new IOException(w + ": " + call + " for interface '" + ifName + "' failed: " + Errno.describe(e)
-                    + (e == Errno.ENODEV ? ": no such interface in this network namespace" : ""));
-        }
-        return ifr.get(ValueLayout.JAVA_INT, IFNAMSIZ);
-    }
-
-    /**
-     * SIOCGIFHWADDR on the socket, so in the socket's network namespace (where /sys/class/net may show another one).
-     *
-     * @return the 48-bit MAC (first octet most significant), or 0 when the device is not Ethernet (ARPHRD_ETHER)
-     */
-    private long hwaddr(Queue s, String w, String ifName) throws IOException {
-        MemorySegment ifr = arena.allocate(IFREQ, 8);
-        byte[] n = ifName.getBytes(StandardCharsets.UTF_8);
-        MemorySegment.copy(n, 0, ifr, ValueLayout.JAVA_BYTE, 0, n.length);
-        if (PacketSys.ioctl(s.callState, s.fd, SIOCGIFHWADDR, ifr) < 0) {
-            throw fail(w, "ioctl(SIOCGIFHWADDR) for interface '" + ifName + "'", s.callState, "");
-        }
-        if ((ifr.get(ValueLayout.JAVA_SHORT, IFNAMSIZ) & 0xffff) != ARPHRD_ETHER) {
-            return 0;
-        }
-        long mac = 0;
-        for (int i = 0; i < 6; i++) {
-            mac = mac << 8 | ifr.get(ValueLayout.JAVA_BYTE, IFNAMSIZ + 2 + i) & 0xff;
-        }
-        return mac;
-    }
-
-    private void setInt(Queue s, String w, int option, String what, int value) throws IOException {
-        MemorySegment v = arena.allocate(ValueLayout.JAVA_INT);
-        v.set(ValueLayout.JAVA_INT, 0, value);
-        if (Libc.setsockopt(s.callState, s.fd, SOL_PACKET, option, v, 4) < 0) {
-            throw fail(w, "setsockopt(SOL_PACKET, " + what + ")", s.callState, "");
-        }
-    }
-
-    private void ring(Queue s, String w, int option, String what, int blockSize, int blocks, int frames,
-            int frameSize, int timeoutMs) throws IOException {
-        MemorySegment req = arena.allocate(TPACKET_REQ3, 4);
-        req.set(ValueLayout.JAVA_INT, 0, blockSize); // tp_block_size
-        req.set(ValueLayout.JAVA_INT, 4, blocks); // tp_block_nr
-        req.set(ValueLayout.JAVA_INT, 8, frameSize); // tp_frame_size
-        req.set(ValueLayout.JAVA_INT, 12, frames); // tp_frame_nr
-        req.set(ValueLayout.JAVA_INT, 16, timeoutMs); // tp_retire_blk_tov (must be 0 for the TX ring)
-        // tp_sizeof_priv = 0, tp_feature_req_word = 0
-        if (Libc.setsockopt(s.callState, s.fd, SOL_PACKET, option, req, TPACKET_REQ3) < 0) {
-            throw fail(w, "setsockopt(SOL_PACKET, " + what + ", " + blocks + " × " + blockSize + " B blocks, "
-                    + frames + " × " + frameSize + " B frames)", s.callState, "");
-        }
-    }
-
-    private void bind(Queue s, String w, int ifx) throws IOException {
-        MemorySegment ll = arena.allocate(SOCKADDR_LL, 4);
-        ll.set(ValueLayout.JAVA_SHORT, 0, (short) AF_PACKET); // sll_family
-        ll.set(BE_SHORT, 2, (short) ETH_P_ALL); // sll_protocol, network order
-        ll.set(ValueLayout.JAVA_INT, 4, ifx); // sll_ifindex
-        if (Libc.bind(s.callState, s.fd, ll, SOCKADDR_LL) < 0) {
-            throw fail(w, "bind(AF_PACKET, ETH_P_ALL, ifindex " + ifx + ")", s.callState, "");
-        }
-    }
-
-    /** SO_ATTACH_FILTER with a one-instruction classic BPF "ret #0" (drop all), or SO_DETACH_FILTER. */
-    private void filter(Queue s, String w, boolean dropAll) throws IOException {
-        final int solSocket = 1;
-        final int soAttachFilter = 26;
-        final int soDetachFilter = 27;
-        if (dropAll) {
-            MemorySegment insn = arena.allocate(8, 8); // struct sock_filter {u16 code; u8 jt; u8 jf; u32 k}
-            insn.set(ValueLayout.JAVA_SHORT, 0, (short) 0x06); // BPF_RET | BPF_K
-            insn.set(ValueLayout.JAVA_INT, 4, 0); // k = 0: keep 0 bytes = drop
-            MemorySegment prog = arena.allocate(16, 8); // struct sock_fprog {u16 len; (pad); struct sock_filter *}
-            prog.set(ValueLayout.JAVA_SHORT, 0, (short) 1);
-            prog.set(ValueLayout.ADDRESS, 8, insn);
-            if (Libc.setsockopt(s.callState, s.fd, solSocket, soAttachFilter, prog, 16) < 0) {
-                throw fail(w, "setsockopt(SO_ATTACH_FILTER)", s.callState, "");
-            }
-        } else {
-            MemorySegment v = arena.allocate(ValueLayout.JAVA_INT);
-            if (Libc.setsockopt(s.callState, s.fd, solSocket, soDetachFilter, v, 4) < 0) {
-                throw fail(w, "setsockopt(SO_DETACH_FILTER)", s.callState, "");
-            }
         }
     }
 
