@@ -34,8 +34,10 @@ import io.vecflow.netlink.psample.PsampleEmitter;
 import io.vecflow.netlink.vpp.VppUsersockEmitter;
 import io.vecflow.packet.PcapFile;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -163,7 +165,7 @@ public final class Dataplane implements AutoCloseable {
         ServiceLoader.load(DataplanePlugin.class, DataplanePlugin.class.getClassLoader()).forEach(found::add);
         found.sort(Comparator.comparingInt(DataplanePlugin::rank)); // node indices follow the rank, not the loader
         List<Object> settings = t.pluginSettings();
-        Set<Object> taken = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<Object> taken = Collections.newSetFromMap(new IdentityHashMap<>());
         DataplanePlugin.Context ctx = new DataplanePlugin.Context() {
             @Override
             public int workers() {
