@@ -1,21 +1,50 @@
 package io.vecflow.dataplane;
 
 import io.vecflow.dataplane.control.DataplaneControl.Direction;
-import io.vecflow.dataplane.fib.Forwarding;
-import io.vecflow.dataplane.lb.LbNode;
-import io.vecflow.dataplane.lb.LoadBalancer;
-import io.vecflow.dataplane.port.Port;
-import io.vecflow.dataplane.port.PortCounters;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.FeatureArc;
+import io.vecflow.dataplane.graph.Graph;
+import io.vecflow.dataplane.graph.Node;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.DataplanePlugin;
+import io.vecflow.dataplane.plugins.sflow.IngressSampleHold;
+import io.vecflow.dataplane.plugins.sflow.LbCounterSource;
+import io.vecflow.dataplane.plugins.sflow.SampleFifo;
+import io.vecflow.dataplane.plugins.sflow.SflowMainThread;
+import io.vecflow.dataplane.plugins.sflow.SflowNode;
+import io.vecflow.dataplane.port.PcapReplayPort;
 import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.dataplane.vnet.error.DropNode;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.error.ErrorDropNode;
+import io.vecflow.dataplane.vnet.ethernet.EthernetInputNode;
+import io.vecflow.dataplane.vnet.ethernet.L2XconnectNode;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceOutputNode;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
+import io.vecflow.dataplane.vnet.interfaces.Port;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
+import io.vecflow.dataplane.vnet.interfaces.PortInputNode;
+import io.vecflow.dataplane.vnet.interfaces.PortOutputNode;
+import io.vecflow.dataplane.vnet.ip.IpInputNode;
+import io.vecflow.dataplane.vnet.ip.IpLookupNode;
+import io.vecflow.dataplane.vnet.ip.IpRewriteNode;
 import io.vecflow.netlink.netdm.NetDmEmitter;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import io.vecflow.netlink.vpp.VppUsersockEmitter;
 import io.vecflow.packet.PcapFile;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -32,16 +61,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * and the {@link SflowMainThread} that turns samples into PSAMPLE, discards into NET_DM alerts and port counters
  * into VPP IF_COUNTERS. Settings change at run time through the methods below (the control socket calls them).
  *
- * <p>With {@link Topology#lb} set, the Maglev load balancer's {@code lb4}/{@code lb6} nodes ({@link LbNode}) are
- * registered as the ip4-unicast/ip6-unicast arcs' features and enabled on every routed port while VIPs of that family
- * exist; an encapsulated packet leaves the lb node for the lookup node of its outer family. With {@link Topology#clove}
- * set, the CLOVE vSwitch's {@code clove4} ({@link io.vecflow.dataplane.lb.CloveNode}: Geneve/VXLAN encap per flowlet,
- * decap, ECN relay) is an ip4-unicast feature on every routed port, ahead of lb4, and the {@code clove-probe} input
- * node sends path-discovery probes from worker 0.
+ * <p>Plugins ({@link DataplanePlugin}, found by the service loader and ordered by rank) add their feature nodes to the
+ * ip4-unicast/ip6-unicast arcs, register their nodes in every worker's graph and enable their features; the dataplane
+ * names none of them. {@link #plugin(Class)} reaches a plugin's running part (its load balancer, server agent,
+ * vSwitch).
  */
 public final class Dataplane implements AutoCloseable {
     /** hsflowd's default {@code vpp { ifOffset }}: the OSINDEX of port i without a configured one is this + i. */
-    public static final long DEFAULT_IF_OFFSET = 1_000_000_000L;
+    public static final long DEFAULT_IF_OFFSET = InterfaceTable.DEFAULT_IF_OFFSET;
 
     /** Replay-demo settings (defaults as in VPP where VPP has one). */
     public static final class Settings {
@@ -69,65 +96,18 @@ public final class Dataplane implements AutoCloseable {
         public int sampleGroup = 1;
     }
 
-    /** A dataplane's whole configuration: interfaces, forwarding, sFlow. */
-    public static final class Topology {
-        /** Worker threads (default 2). */
-        public int workers = 2;
-        /** Buffers per worker (default 4096). */
-        public int buffersPerWorker = 4096;
-        /** Sample FIFO records per worker (default 2047). */
-        public int fifoCapacity = 2047;
-        /** Discard FIFO records per worker (default 64; VPP has 4). */
-        public int discardFifoCapacity = 64;
-        /** Ports, cross-connects, MACs, MTUs (required). */
-        public InterfaceTable interfaces;
-        /** Routes and neighbours (default: none). */
-        public Forwarding forwarding = new Forwarding.Builder().build();
-        /** sFlow sampling rate N (default 10000; 0 disables). */
-        public int samplingRate = 10_000;
-        /** Header bytes per sample (default 128; 64–256, multiple of 32). */
-        public int headerBytes = 128;
-        /** Counter polling interval, seconds (default 20). */
-        public int pollingIntervalSeconds = 20;
-        /** Sampling direction (default rx). */
-        public Direction direction = Direction.RX;
-        /** Interfaces (by name) with sFlow enabled (default none). */
-        public Set<String> sflowInterfaces = new LinkedHashSet<>();
-        /** Drop monitoring on (default off, as VPP). */
-        public boolean dropMonitoring;
-        /** NET_DM alerts per second at most (default 1000; 0 unlimited). */
-        public int discardLimitPerSecond = 1000;
-        /** PSAMPLE group of ingress samples (default 3, as VPP). */
-        public int ingressGroup = 3;
-        /** PSAMPLE group of egress samples (default 4, as VPP). */
-        public int egressGroup = 4;
-        /**
-         * OSINDEX of a port without a configured one ({@link InterfaceTable#setOsIndex}): {@code ifOffset + ifIndex}
-         * (default 1,000,000,000, hsflowd's {@code vpp { ifOffset }}; see {@link Dataplane#osIndex}).
-         */
-        public long ifOffset = DEFAULT_IF_OFFSET;
-        /** Maglev load-balancer settings, or null for none (then the lb commands answer "no load balancer"). */
-        public LoadBalancer.Settings lb;
-        /** SRLB server-agent settings, or null for none ({@code srlb-sa6} on ip6-unicast, lb.md §3). */
-        public io.vecflow.dataplane.lb.SrlbAgent.Settings srlbAgent;
-        /** CLOVE vSwitch settings, or null for none ({@code clove4} on ip4-unicast + {@code clove-probe}, lb.md §4). */
-        public io.vecflow.dataplane.lb.Clove.Settings clove;
-    }
-
     /** Totals over all workers, read while running or after. */
     public record Stats(long packetsReplayed, long bytesReplayed, long samplePool, long samplesTaken,
             long fifoDrops, long psampleSent, long psampleFailed, long fifoDropsCarried, long outputPackets,
             long ip4, long ip6, long otherEthertypes) {}
 
-    private final Topology topology;
+    private final DataplaneSpec topology;
     private final InterfaceTable interfaces;
     private final AtomicReference<Forwarding> forwarding;
     private final FeatureArc deviceInput = new FeatureArc("device-input", EthernetInputNode.NAME, SflowNode.NAME);
     private final FeatureArc ip4Unicast;
     private final FeatureArc ip6Unicast;
-    private final LoadBalancer lb;
-    private final io.vecflow.dataplane.lb.SrlbAgent srlbAgent;
-    private final io.vecflow.dataplane.lb.Clove clove;
+    private final List<DataplanePlugin.Instance> plugins = new ArrayList<>();
     private final FeatureArc interfaceOutput = new FeatureArc("interface-output", PortOutputNode.NAME,
             SflowNode.EGRESS);
     private final FeatureArc errorDrop = new FeatureArc("error-drop", DropNode.NAME, SflowNode.DROP);
@@ -152,11 +132,11 @@ public final class Dataplane implements AutoCloseable {
      * @param vpp where IF_COUNTERS/STATUS go, or null
      * @throws IllegalArgumentException for inconsistent settings (named)
      */
-    public Dataplane(Topology t, PsampleEmitter psample, NetDmEmitter netDm, VppUsersockEmitter vpp) {
+    public Dataplane(DataplaneSpec t, PsampleEmitter psample, NetDmEmitter netDm, VppUsersockEmitter vpp) {
         this(t, psample, netDm, vpp, null);
     }
 
-    private Dataplane(Topology t, PsampleEmitter psample, NetDmEmitter netDm, VppUsersockEmitter vpp,
+    private Dataplane(DataplaneSpec t, PsampleEmitter psample, NetDmEmitter netDm, VppUsersockEmitter vpp,
             Settings legacy) {
         if (t.interfaces == null) {
             throw new IllegalArgumentException("topology needs interfaces");
@@ -181,31 +161,67 @@ public final class Dataplane implements AutoCloseable {
         this.samplingRate = t.samplingRate;
         this.headerBytes = t.headerBytes;
         this.direction = t.direction;
-        if (t.lb != null) {
-            t.lb.workers = t.workers;
+        List<DataplanePlugin> found = new ArrayList<>();
+        ServiceLoader.load(DataplanePlugin.class, DataplanePlugin.class.getClassLoader()).forEach(found::add);
+        found.sort(Comparator.comparingInt(DataplanePlugin::rank)); // node indices follow the rank, not the loader
+        List<Object> settings = t.pluginSettings();
+        Set<Object> taken = Collections.newSetFromMap(new IdentityHashMap<>());
+        DataplanePlugin.Context ctx = new DataplanePlugin.Context() {
+            @Override
+            public int workers() {
+                return t.workers;
+            }
+
+            @Override
+            public InterfaceTable interfaces() {
+                return interfaces;
+            }
+
+            @Override
+            public AtomicReference<Forwarding> forwarding() {
+                return forwarding;
+            }
+
+            @Override
+            public <T> T settings(Class<T> type) {
+                for (Object o : settings) {
+                    if (type.isInstance(o)) {
+                        taken.add(o);
+                        return type.cast(o);
+                    }
+                }
+                return null;
+            }
+        };
+        for (DataplanePlugin p : found) {
+            DataplanePlugin.Instance in = p.create(ctx);
+            if (in != null) {
+                plugins.add(in);
+            }
         }
-        this.lb = t.lb == null ? null : new LoadBalancer(t.lb);
-        this.clove = t.clove == null ? null : new io.vecflow.dataplane.lb.Clove(t.clove);
-        List<String> ip4Features = new ArrayList<>();
-        if (clove != null) {
-            ip4Features.add(io.vecflow.dataplane.lb.CloveNode.NAME);
+        for (Object o : settings) {
+            if (!taken.contains(o)) { // a plugin missing from META-INF/services must not vanish silently
+                throw new IllegalArgumentException("no dataplane plugin takes " + o.getClass().getName());
+            }
         }
-        if (lb != null) {
-            ip4Features.add(LbNode.IP4);
+        Map<String, TreeMap<Integer, List<String>>> features = new HashMap<>();
+        for (DataplanePlugin.Instance in : plugins) {
+            in.features((arc, node, order) -> features.computeIfAbsent(arc, k -> new TreeMap<>())
+                    .computeIfAbsent(order, k -> new ArrayList<>()).add(node));
         }
-        this.ip4Unicast = new FeatureArc("ip4-unicast", IpLookupNode.IP4, ip4Features.toArray(String[]::new));
-        if (t.srlbAgent != null) {
-            t.srlbAgent.workers = t.workers;
+        this.ip4Unicast = new FeatureArc("ip4-unicast", IpLookupNode.IP4, features(features, "ip4-unicast"));
+        this.ip6Unicast = new FeatureArc("ip6-unicast", IpLookupNode.IP6, features(features, "ip6-unicast"));
+        Map<String, FeatureArc> arcs = new HashMap<>();
+        for (FeatureArc a : featureArcs()) {
+            arcs.put(a.name(), a);
         }
-        this.srlbAgent = t.srlbAgent == null ? null : new io.vecflow.dataplane.lb.SrlbAgent(t.srlbAgent);
-        List<String> ip6Features = new ArrayList<>();
-        if (lb != null) {
-            ip6Features.add(LbNode.IP6);
+        for (String arc : features.keySet()) {
+            if (!arcs.containsKey(arc) || arc.equals("device-input") || arc.equals("interface-output")
+                    || arc.equals("error-drop")) {
+                throw new IllegalArgumentException("a plugin adds a feature to arc " + arc
+                        + "; plugins add features to ip4-unicast and ip6-unicast");
+            }
         }
-        if (srlbAgent != null) {
-            ip6Features.add(io.vecflow.dataplane.lb.SrlbAgentNode.NAME);
-        }
-        this.ip6Unicast = new FeatureArc("ip6-unicast", IpLookupNode.IP6, ip6Features.toArray(String[]::new));
         Port[] ports = interfaces.ports().toArray(Port[]::new);
         for (int w = 0; w < t.workers; w++) {
             SampleFifo fifo = new SampleFifo(t.fifoCapacity);
@@ -233,29 +249,12 @@ public final class Dataplane implements AutoCloseable {
                     .register(SflowNode.DROP, i -> new SflowNode(i, SflowNode.Direction.DROP, 1, t.headerBytes,
                             discards, errorDrop))
                     .register(DropNode.NAME, i -> new DropNode());
-            if (lb != null) {
-                g.register(LbNode.IP4, i -> new LbNode(false, lb, lb.worker(i, BufferPool.DEFAULT_BUFFER_BYTES),
-                        ip4Unicast, forwarding, interfaces));
-                g.register(LbNode.IP6, i -> new LbNode(true, lb, lb.worker(i, BufferPool.DEFAULT_BUFFER_BYTES),
-                        ip6Unicast, forwarding, interfaces));
+            for (DataplanePlugin.Instance in : plugins) {
+                in.register(g, w, arcs::get);
             }
-            if (srlbAgent != null) {
-                g.register(io.vecflow.dataplane.lb.SrlbAgentNode.NAME, i -> new io.vecflow.dataplane.lb.SrlbAgentNode(
-                        srlbAgent, i, BufferPool.DEFAULT_BUFFER_BYTES, ip6Unicast));
-                if (t.workers > 1) { // applies the state changes other workers hand over (SrlbAgent "Several workers")
-                    g.register(io.vecflow.dataplane.lb.SrlbAgentHandoffNode.NAME, i ->
-                            new io.vecflow.dataplane.lb.SrlbAgentHandoffNode(srlbAgent, i,
-                                    BufferPool.DEFAULT_BUFFER_BYTES));
-                }
-            }
-            if (clove != null) {
-                g.register(io.vecflow.dataplane.lb.CloveNode.NAME, i -> new io.vecflow.dataplane.lb.CloveNode(clove,
-                        BufferPool.DEFAULT_BUFFER_BYTES, ip4Unicast));
-                int worker = w;
-                g.register(io.vecflow.dataplane.lb.CloveProbeNode.NAME,
-                        i -> new io.vecflow.dataplane.lb.CloveProbeNode(clove, worker));
-            }
-            workers.add(new Worker(w, g, new BufferPool(t.buffersPerWorker, BufferPool.DEFAULT_BUFFER_BYTES)));
+            Worker worker = new Worker(w, g, new BufferPool(t.buffersPerWorker, BufferPool.DEFAULT_BUFFER_BYTES));
+            worker.bufferHold(IngressSampleHold.class, IngressSampleHold::new); // before start: safely published
+            workers.add(worker);
         }
         SflowMainThread.Duties d = new SflowMainThread.Duties();
         d.discardFifos = discardFifos;
@@ -267,12 +266,9 @@ public final class Dataplane implements AutoCloseable {
         d.osIndexOf = this::osIndex;
         d.egressGroup = t.egressGroup;
         d.pollingIntervalSeconds = t.pollingIntervalSeconds;
-        List<io.vecflow.dataplane.lb.LbCounterSource> lbSources = new ArrayList<>();
-        if (lb != null) {
-            lbSources.add(lb);
-        }
-        if (srlbAgent != null) {
-            lbSources.add(srlbAgent);
+        List<LbCounterSource> lbSources = new ArrayList<>();
+        for (DataplanePlugin.Instance in : plugins) {
+            lbSources.addAll(in.counterSources());
         }
         d.lbCounters = List.copyOf(lbSources);
         this.main = new SflowMainThread(fifos, psample, t.ingressGroup, 4096, d);
@@ -282,45 +278,33 @@ public final class Dataplane implements AutoCloseable {
             enableSflow(name, true);
         }
         setDropMonitoring(t.dropMonitoring);
-        if (lb != null) {
-            lb.onChange(this::applyLb);
+        for (DataplanePlugin.Instance in : plugins) {
+            in.start(arcs::get);
         }
-        if (clove != null) {
-            for (Port p : interfaces.ports()) {
-                ip4Unicast.enable(io.vecflow.dataplane.lb.CloveNode.NAME, p.ifIndex(), interfaces.routed(p.ifIndex()));
+    }
+
+    private static String[] features(Map<String, TreeMap<Integer, List<String>>> features, String arc) {
+        List<String> names = new ArrayList<>();
+        features.getOrDefault(arc, new TreeMap<>()).values().forEach(names::addAll);
+        return names.toArray(String[]::new);
+    }
+
+    /**
+     * The running part of a plugin ({@link DataplanePlugin.Instance#component()}): the load balancer, the SRLB server
+     * agent, the CLOVE vSwitch.
+     *
+     * @param type the component's class
+     * @param <T> its type
+     * @return the component of that type, or null when no plugin of this dataplane has one
+     */
+    public <T> T plugin(Class<T> type) {
+        for (DataplanePlugin.Instance in : plugins) {
+            Object c = in.component();
+            if (type.isInstance(c)) {
+                return type.cast(c);
             }
         }
-        if (srlbAgent != null) {
-            for (Port p : interfaces.ports()) {
-                ip6Unicast.enable(io.vecflow.dataplane.lb.SrlbAgentNode.NAME, p.ifIndex(),
-                        interfaces.routed(p.ifIndex()));
-            }
-        }
-    }
-
-    /** @return the CLOVE vSwitch, or null when the topology has none. */
-    public io.vecflow.dataplane.lb.Clove clove() {
-        return clove;
-    }
-
-    /** @return the SRLB server agent, or null when the topology has none. */
-    public io.vecflow.dataplane.lb.SrlbAgent srlbAgent() {
-        return srlbAgent;
-    }
-
-    /** Enables lb4/lb6 on every routed port while VIPs of the family exist (the control thread, after a change). */
-    private synchronized void applyLb() {
-        boolean v4 = lb.hasIpv4Vips(), v6 = lb.hasIpv6Vips();
-        for (Port p : interfaces.ports()) {
-            boolean routed = interfaces.routed(p.ifIndex());
-            ip4Unicast.enable(LbNode.IP4, p.ifIndex(), routed && v4);
-            ip6Unicast.enable(LbNode.IP6, p.ifIndex(), routed && v6);
-        }
-    }
-
-    /** @return the Maglev load balancer, or null when the topology has none. */
-    public LoadBalancer loadBalancer() {
-        return lb;
+        return null;
     }
 
     /**
@@ -336,8 +320,8 @@ public final class Dataplane implements AutoCloseable {
         this(topology(s, capture), emitter, null, null, s);
     }
 
-    private static Topology topology(Settings s, PcapFile capture) {
-        Topology t = new Topology();
+    private static DataplaneSpec topology(Settings s, PcapFile capture) {
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = s.workers;
         t.buffersPerWorker = s.buffersPerWorker;
         t.fifoCapacity = s.fifoCapacity;
@@ -489,8 +473,9 @@ public final class Dataplane implements AutoCloseable {
         long pool = 0, in = 0, eg = 0, dr = 0, fd = 0, dd = 0, withOut = 0, noOut = 0;
         for (int i = 0; i < workers.size(); i++) {
             Worker w = workers.get(i);
-            withOut += w.ingressHold().completedWithOutput();
-            noOut += w.ingressHold().completedWithoutOutput();
+            IngressSampleHold hold = w.bufferHold(IngressSampleHold.class, IngressSampleHold::new);
+            withOut += hold.completedWithOutput();
+            noOut += hold.completedWithoutOutput();
             SflowNode a = (SflowNode) w.node(SflowNode.NAME);
             SflowNode b = (SflowNode) w.node(SflowNode.EGRESS);
             SflowNode c = (SflowNode) w.node(SflowNode.DROP);
@@ -592,7 +577,7 @@ public final class Dataplane implements AutoCloseable {
      * samples (source, input, output) and counter samples, and as NET_DM IN_PORT (kernel convention), which
      * mod_dropmon takes as the discard's input and source unmapped. VPP reports the Linux ifindex of a port's linux-cp
      * pair there; a port configured with {@link InterfaceTable#setOsIndex} reports that one, any other
-     * {@link Topology#ifOffset} + ifIndex — the number hsflowd makes up for a VPP port without OSINDEX, sent
+     * {@link DataplaneSpec#ifOffset} + ifIndex — the number hsflowd makes up for a VPP port without OSINDEX, sent
      * explicitly so that its drops carry it too, and so that hsflowd treats the port as active (it passes no flow
      * samples of a port whose OSINDEX is absent).
      *
@@ -639,6 +624,11 @@ public final class Dataplane implements AutoCloseable {
     /** @return the discard FIFOs, one per worker. */
     public List<SampleFifo> discardFifos() {
         return List.copyOf(discardFifos);
+    }
+
+    /** @return the feature arcs every worker's graph holds, in registration order. */
+    public List<FeatureArc> featureArcs() {
+        return List.of(deviceInput, ip4Unicast, ip6Unicast, interfaceOutput, errorDrop);
     }
 
     /** @return the workers. */

@@ -4,8 +4,19 @@ import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.vecflow.dataplane.port.Port;
-import io.vecflow.dataplane.port.PortCounters;
+import io.vecflow.dataplane.graph.Node;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.clove.Clove;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.sflow.LbCounterSource;
+import io.vecflow.dataplane.plugins.sflow.SampleFifo;
+import io.vecflow.dataplane.plugins.sflow.SflowMainThread;
+import io.vecflow.dataplane.plugins.sflow.SflowNode;
+import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
+import io.vecflow.dataplane.vnet.interfaces.Port;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.List;
@@ -28,7 +39,7 @@ import java.util.List;
  *   <li>{@code vecflow_dataplane_clove_path_weight} {destination, port}: CLOVE-ECN weight of each path (outer UDP
  *       source port) per destination endpoint; {@code vecflow_dataplane_clove_events} {event=encapsulated|
  *       decapsulated|new_flowlets|ce_received|ce_to_inner|feedback_sent|feedback_received|weight_cuts|probes_sent|
- *       probe_replies|probes_received|errors|refused|not_tunnel|unknown_peer} (lb.md §4)</li>
+ *       probe_replies|probes_received|errors|refused|not_tunnel|unknown_peer} (docs/load-balancing.md §4)</li>
  * </ul>
  */
 public final class DataplaneMetrics implements AutoCloseable {
@@ -104,18 +115,18 @@ public final class DataplaneMetrics implements AutoCloseable {
                 .help("discards not sent as NET_DM because of the per-second limit")
                 .callback(cb -> cb.call(m.discardsLimited())).register(r);
         nodeCounter(r, dp, "vecflow_dataplane_node_vectors", "vectors (calls) per graph node", 0);
-        List<io.vecflow.dataplane.lb.LbCounterSource> lbSources = new java.util.ArrayList<>();
-        if (dp.loadBalancer() != null) {
-            lbSources.add(dp.loadBalancer());
+        List<LbCounterSource> lbSources = new java.util.ArrayList<>();
+        if (dp.plugin(LoadBalancer.class) != null) {
+            lbSources.add(dp.plugin(LoadBalancer.class));
         }
-        if (dp.srlbAgent() != null) {
-            lbSources.add(dp.srlbAgent());
+        if (dp.plugin(SrlbAgent.class) != null) {
+            lbSources.add(dp.plugin(SrlbAgent.class));
         }
         if (!lbSources.isEmpty()) {
             lbCounter(r, lbSources);
         }
-        if (dp.clove() != null) {
-            cloveMetrics(r, dp.clove());
+        if (dp.plugin(Clove.class) != null) {
+            cloveMetrics(r, dp.plugin(Clove.class));
         }
         nodeCounter(r, dp, "vecflow_dataplane_node_packets", "packets per graph node", 1);
         nodeCounter(r, dp, "vecflow_dataplane_node_seconds", "time spent per graph node, seconds", 2);
@@ -131,13 +142,13 @@ public final class DataplaneMetrics implements AutoCloseable {
     private static final String[] LB_COUNTERS = {"new_flows", "first_choice_accepts", "second_choice_accepts",
         "rejects", "sticky_hits", "table_full"};
 
-    private static void lbCounter(PrometheusRegistry r, List<io.vecflow.dataplane.lb.LbCounterSource> sources) {
+    private static void lbCounter(PrometheusRegistry r, List<LbCounterSource> sources) {
         CounterWithCallback.builder().name("vecflow_dataplane_lb_decisions")
                 .help("load-balancer decision counters per VIP (backend=\"all\") and per VIP backend: new flows and "
                         + "first/second-choice accepts and rejects (flows), sticky hits and table full (packets)")
                 .labelNames("role", "vip", "protocol", "port", "backend", "counter").callback(cb -> {
                     io.vecflow.netlink.vpp.LbCounters scratch = new io.vecflow.netlink.vpp.LbCounters();
-                    for (io.vecflow.dataplane.lb.LbCounterSource src : sources) {
+                    for (LbCounterSource src : sources) {
                         src.reportCounters(scratch, c -> {
                             String role = switch (c.role) {
                                 case io.vecflow.netlink.vpp.LbCounters.ROLE_MAGLEV -> "maglev";
@@ -156,15 +167,15 @@ public final class DataplaneMetrics implements AutoCloseable {
                 }).register(r);
     }
 
-    private static void cloveMetrics(PrometheusRegistry r, io.vecflow.dataplane.lb.Clove clove) {
+    private static void cloveMetrics(PrometheusRegistry r, Clove clove) {
         GaugeWithCallback.builder().name("vecflow_dataplane_clove_path_weight")
                 .help("CLOVE path weight per destination endpoint and outer UDP source port (1.0 initially)")
                 .labelNames("destination", "port").callback(cb -> {
                     for (int i = 0; i < clove.destinationCount(); i++) {
-                        io.vecflow.dataplane.lb.Clove.Destination d = clove.destination(i);
+                        Clove.Destination d = clove.destination(i);
                         int[] ports = d.ports();
                         double[] w = d.weights();
-                        String dst = io.vecflow.dataplane.lb.Clove.ipv4Text(d.vtep());
+                        String dst = Clove.ipv4Text(d.vtep());
                         for (int k = 0; k < ports.length; k++) {
                             cb.call(w[k], dst, Integer.toString(ports[k]));
                         }
@@ -174,7 +185,7 @@ public final class DataplaneMetrics implements AutoCloseable {
                 .help("CLOVE vSwitch events: packets encapsulated/decapsulated, flowlets, CE marks, feedback entries, "
                         + "weight cuts, probes, errors")
                 .labelNames("event").callback(cb -> {
-                    io.vecflow.dataplane.lb.Clove.Counters t = clove.totals();
+                    Clove.Counters t = clove.totals();
                     cb.call(t.encapsulated, "encapsulated");
                     cb.call(t.decapsulated, "decapsulated");
                     cb.call(t.newFlowlets, "new_flowlets");
@@ -195,7 +206,7 @@ public final class DataplaneMetrics implements AutoCloseable {
 
     private static String address(byte[] b, int n) {
         try {
-            return io.vecflow.dataplane.lb.LoadBalancer.text(InetAddress.getByAddress(java.util.Arrays.copyOf(b, n)));
+            return LoadBalancer.text(InetAddress.getByAddress(java.util.Arrays.copyOf(b, n)));
         } catch (java.net.UnknownHostException e) {
             throw new IllegalStateException(e); // 4 or 16 bytes always make an address
         }

@@ -2,6 +2,18 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vecflow.dataplane.control.DataplaneControl;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.sflow.SampleFifo;
+import io.vecflow.dataplane.plugins.sflow.SampleRecord;
+import io.vecflow.dataplane.plugins.sflow.SflowNode;
+import io.vecflow.dataplane.plugins.sflow.TestGraphs;
+import io.vecflow.dataplane.port.PcapReplayPort;
+import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
@@ -46,19 +58,19 @@ class AllocationTest {
         }
         io.vecflow.packet.PcapFile cap = new io.vecflow.packet.PcapFile(io.vecflow.packet.LinkType.ETHERNET, 65535,
                 frames);
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(new PcapReplayPort("in", cap, 1, 1, Long.MAX_VALUE, 0), 0x0200000000C1L, 1500, true);
-        t.interfaces.add(new io.vecflow.dataplane.port.SinkPort("out", 2, 1), 0x0200000000C2L, 1500, true);
-        io.vecflow.dataplane.fib.Forwarding.Builder fb = new io.vecflow.dataplane.fib.Forwarding.Builder()
+        t.interfaces.add(new SinkPort("out", 2, 1), 0x0200000000C2L, 1500, true);
+        Forwarding.Builder fb = new Forwarding.Builder()
                 .neighbour("10.0.4.2", "02:aa:00:00:00:02");
         for (int i = 0; i < 1000; i++) {
             fb.route("10." + (i % 200) + "." + (i / 200) + ".0/24", "10.0.4.2", 2);
         }
         t.forwarding = fb.route("10.2.0.0/16", "10.0.4.2", 2).build();
         t.samplingRate = 100;
-        t.direction = io.vecflow.dataplane.control.DataplaneControl.Direction.BOTH;
+        t.direction = DataplaneControl.Direction.BOTH;
         t.sflowInterfaces.add("in");
         t.sflowInterfaces.add("out");
         t.dropMonitoring = true;
@@ -82,7 +94,7 @@ class AllocationTest {
             }
             assertThat(best).as("bytes allocated for 256k routed/dropped/sampled packets").isLessThan(1024);
             assertThat(dp.dropped(DropReason.IP4_TTL_EXPIRED)).isPositive();
-            assertThat(t.interfaces.port(2).counters().sum(io.vecflow.dataplane.port.PortCounters.TX_PACKETS))
+            assertThat(t.interfaces.port(2).counters().sum(PortCounters.TX_PACKETS))
                     .isPositive();
         }
     }

@@ -2,9 +2,18 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.fib.Forwarding;
-import io.vecflow.dataplane.lb.Clove;
-import io.vecflow.dataplane.lb.Overlay;
+import io.vecflow.dataplane.control.DataplaneControl;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.clove.Clove;
+import io.vecflow.dataplane.plugins.clove.Overlay;
+import io.vecflow.dataplane.plugins.sflow.SampleFifo;
+import io.vecflow.dataplane.plugins.sflow.SampleRecord;
+import io.vecflow.dataplane.plugins.sflow.SflowNode;
+import io.vecflow.dataplane.port.PcapReplayPort;
+import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import io.vecflow.netlink.psample.LbDecisionCookie;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
@@ -57,7 +66,7 @@ class CloveGraphTest {
 
     /** A hypervisor: port 1 "vm" (host 10.0.x.1 behind it), port 2 "up" (leaf 10.255.x.1), 1-in-1 egress sampling. */
     private Dataplane hv(Port2 ports, long mac, String host, String leaf, Clove.Settings s) throws Exception {
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(ports.vm, mac, 1500, true);
@@ -65,7 +74,7 @@ class CloveGraphTest {
         t.forwarding = new Forwarding.Builder().neighbour(host, "02:aa:00:00:00:01").neighbour(leaf, "02:aa:00:00:00:02")
                 .route(host + "/32", host, 1).route("10.255.0.0/16", leaf, 2).build();
         t.samplingRate = 1;
-        t.direction = io.vecflow.dataplane.control.DataplaneControl.Direction.TX;
+        t.direction = DataplaneControl.Direction.TX;
         t.sflowInterfaces.add(ports.up.name());
         t.clove = s;
         if (em == null) {
@@ -218,7 +227,7 @@ class CloveGraphTest {
             assertThat(Arrays.copyOfRange(got, 34, got.length)).isEqualTo(Arrays.copyOfRange(want, 34, want.length));
         }
         long marked = first.stream().filter(o -> u16(o, 34) == markPort).count();
-        assertThat(b.clove().totals().ceReceived).isEqualTo(marked);
+        assertThat(b.plugin(Clove.class).totals().ceReceived).isEqualTo(marked);
 
         // B's reverse traffic carries the marks back; A cuts that path once (all marks arrive in one option)
         pb.vm.inject(List.of(tcp4(MAC_B, 0x0A000201, 0x0A000101, 5001, 40000, 0, 0)));
@@ -228,17 +237,17 @@ class CloveGraphTest {
         assertThat(u16(back, 50)).isEqualTo(Overlay.FEEDBACK_OPTION_CLASS);
         assertThat(u16(back, 54)).isEqualTo(markPort);
         assertThat(u16(back, 56)).isEqualTo((int) marked);
-        assertThat(b.clove().totals().feedbackSent).isEqualTo(1);
+        assertThat(b.plugin(Clove.class).totals().feedbackSent).isEqualTo(1);
         pa.up.inject(List.of(to(back.clone(), MAC_A + 1)));
         run(a);
         assertThat(pa.vm.sent).as("the ACK reached h1").hasSize(1);
-        Clove.Destination d = a.clove().destination(0);
+        Clove.Destination d = a.plugin(Clove.class).destination(0);
         double[] w = d.weights();
         int cut = Arrays.stream(d.ports()).boxed().toList().indexOf(markPort);
         for (int i = 0; i < 4; i++) {
             assertThat(w[i]).isCloseTo(i == cut ? 0.67 : 1 + 0.33 / 3, org.assertj.core.data.Offset.offset(1e-9));
         }
-        assertThat(a.clove().totals().weightCuts).isEqualTo(1);
+        assertThat(a.plugin(Clove.class).totals().weightCuts).isEqualTo(1);
 
         // junk to the endpoint: a Geneve version 1, another VNI, a ping — counted by reason and dropped
         byte[] v1 = to(back.clone(), MAC_A + 1);
@@ -255,15 +264,15 @@ class CloveGraphTest {
         run(a);
         assertThat(pa.vm.sent).isEmpty();
         assertThat(pa.up.sent).as("nothing bounced back out").isEmpty();
-        Clove.Counters junk = a.clove().totals();
+        Clove.Counters junk = a.plugin(Clove.class).totals();
         assertThat(junk.errors).isEqualTo(2);
         assertThat(junk.refused).isEqualTo(1);
         assertThat(junk.notTunnel).isEqualTo(1);
-        assertThat(a.clove().show()).contains("errors 2 (refused 1) not-tunnel 1",
+        assertThat(a.plugin(Clove.class).show()).contains("errors 2 (refused 1) not-tunnel 1",
                 "last decap error: refused (VNI, control packet or critical option)");
         assertThat(a.dropped(DropReason.CLOVE_DECAP_ERROR)).isEqualTo(2);
         assertThat(a.dropped(DropReason.CLOVE_NOT_TUNNEL)).isEqualTo(1);
-        assertThat(a.clove().show()).contains("cuts 1", "weight 0.670");
+        assertThat(a.plugin(Clove.class).show()).contains("cuts 1", "weight 0.670");
         try (DataplaneMetrics m = new DataplaneMetrics(a, java.net.InetAddress.getLoopbackAddress(), 0);
                 java.net.http.HttpClient c = java.net.http.HttpClient.newHttpClient()) {
             String body = c.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
@@ -313,8 +322,8 @@ class CloveGraphTest {
                 assertThat(tosOut).as("Not-ECT unchanged, ECT(0) now CE").containsExactly(0, 3);
                 assertThat(a.dropped(DropReason.CLOVE_CE_NOT_ECT)).isZero();
             }
-            assertThat(a.clove().totals().ceReceived).isEqualTo(2);
-            assertThat(a.clove().totals().ceToInner).isEqualTo(1);
+            assertThat(a.plugin(Clove.class).totals().ceReceived).isEqualTo(2);
+            assertThat(a.plugin(Clove.class).totals().ceToInner).isEqualTo(1);
         }
     }
 
@@ -349,15 +358,15 @@ class CloveGraphTest {
             l.add(new io.vecflow.packet.PcapPacket(0, f.length, f));
         }
         io.vecflow.packet.PcapFile cap = new io.vecflow.packet.PcapFile(io.vecflow.packet.LinkType.ETHERNET, 65535, l);
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(new PcapReplayPort("in", cap, 1, 1, Long.MAX_VALUE, 0), MAC_A, 1500, true);
-        t.interfaces.add(new io.vecflow.dataplane.port.SinkPort("out", 2, 1), MAC_A + 1, 1500, true);
+        t.interfaces.add(new SinkPort("out", 2, 1), MAC_A + 1, 1500, true);
         t.forwarding = new Forwarding.Builder().neighbour("10.255.1.1", "02:aa:00:00:00:02")
                 .route("0.0.0.0/0", "10.255.1.1", 2).build();
         t.samplingRate = 1;
-        t.direction = io.vecflow.dataplane.control.DataplaneControl.Direction.TX;
+        t.direction = DataplaneControl.Direction.TX;
         t.sflowInterfaces.add("out");
         t.clove = settings(VTEP_A, VTEP_B, 0x0A000200, clock);
         t.clove.ecnWindowNanos = 0;
@@ -376,7 +385,7 @@ class CloveGraphTest {
             };
             long best = ThreadAllocation.leastPerRound(round, 20, 5);
             assertThat(best).as("bytes allocated for 25,600 CLOVE packets").isLessThan(1024);
-            Clove.Counters c = d.clove().totals();
+            Clove.Counters c = d.plugin(Clove.class).totals();
             assertThat(c.encapsulated).isGreaterThan(20 * 12_000L);
             assertThat(c.decapsulated).isGreaterThan(20 * 12_000L);
             assertThat(c.newFlowlets).isGreaterThanOrEqualTo(20 * 200L);

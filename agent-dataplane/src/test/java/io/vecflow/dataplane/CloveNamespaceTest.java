@@ -2,12 +2,11 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.config.DataplaneAssembly;
+import io.vecflow.common.NetNamespace;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.control.ControlClient;
-import io.vecflow.dataplane.lb.Clove;
 import io.vecflow.dataplane.netns.NetnsLab;
-import io.vecflow.common.NetNamespace;
+import io.vecflow.dataplane.plugins.clove.Clove;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -32,8 +31,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * CLOVE on a leaf–spine of Linux namespaces (lb.md §4; needs root; every namespace, veth and rule is created and
- * removed here by {@link NetnsLab}, names prefixed {@code vfcl-}):
+ * CLOVE on a leaf–spine of Linux namespaces (docs/load-balancing.md §4; needs root; every namespace, veth and rule is
+ * created and removed here by {@link NetnsLab}, names prefixed {@code vfcl-}):
  *
  * <pre>
  *  h1 ── hv1 (vecflow, clove vtep 10.255.1.2) ── leaf1 ═╦═ spine1 ═╗
@@ -237,7 +236,7 @@ class CloveNamespaceTest {
             hv1.dataplane().start();
             hv2.dataplane().start();
             started = true;
-            Clove c1 = hv1.dataplane().clove(), c2 = hv2.dataplane().clove();
+            Clove c1 = hv1.dataplane().plugin(Clove.class), c2 = hv2.dataplane().plugin(Clove.class);
             Clove.Destination toHv2 = c1.destination(0);
 
             int[] portOfSpine = awaitPaths(toHv2);

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import java.io.IOException;
@@ -18,12 +20,12 @@ import org.junit.jupiter.api.Test;
 /** The Prometheus endpoint of the dataplane: what it serves, and what an operator reads when it cannot start. */
 class DataplaneMetricsTest {
 
-    private static Dataplane.Topology topology() {
-        Dataplane.Topology t = new Dataplane.Topology();
+    private static DataplaneSpec topology() {
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(2);
         t.interfaces.add(new SinkPort("eth9", 1, 1), 0x020000000001L, 1500, false);
-        t.forwarding = new io.vecflow.dataplane.fib.Forwarding.Builder().build();
+        t.forwarding = new Forwarding.Builder().build();
         return t;
     }
 

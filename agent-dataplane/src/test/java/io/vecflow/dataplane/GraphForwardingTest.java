@@ -2,8 +2,11 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.fib.Forwarding;
-import io.vecflow.dataplane.port.PortCounters;
+import io.vecflow.dataplane.control.DataplaneControl;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import io.vecflow.netlink.netdm.NetDm;
 import io.vecflow.netlink.netdm.NetDmEmitter;
 import io.vecflow.netlink.netdm.NetDmSubscriber;
@@ -92,7 +95,7 @@ class GraphForwardingTest {
         MemoryPort a = new MemoryPort("vfgt-a", 1, 1), b = new MemoryPort("vfgt-b", 2, 1);
         MemoryPort r1 = new MemoryPort("vfgt-r1", 3, 1), r2 = new MemoryPort("vfgt-r2", 4, 1);
         MemoryPort lonely = new MemoryPort("vfgt-x", 5, 1);
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(8);
         t.interfaces.add(a, MAC_A, 9000, false);
@@ -106,7 +109,7 @@ class GraphForwardingTest {
                 .route("10.2.0.0/16", "10.0.4.2", 4).route("10.4.0.0/24", null, 4)
                 .route("2001:db8:2::/48", "2001:db8:4::2", 4).build();
         t.samplingRate = 1;
-        t.direction = io.vecflow.dataplane.control.DataplaneControl.Direction.BOTH;
+        t.direction = DataplaneControl.Direction.BOTH;
         t.sflowInterfaces.addAll(List.of("vfgt-a", "vfgt-b", "vfgt-r1", "vfgt-r2", "vfgt-x"));
         t.dropMonitoring = true;
         t.discardLimitPerSecond = 0;

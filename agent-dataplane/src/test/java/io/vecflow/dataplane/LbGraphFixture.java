@@ -1,9 +1,11 @@
 package io.vecflow.dataplane;
 
-import io.vecflow.dataplane.control.DataplaneControl.Protocol;
-import io.vecflow.dataplane.control.DataplaneControl.VipKey;
-import io.vecflow.dataplane.fib.Forwarding;
-import io.vecflow.dataplane.lb.LoadBalancer;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import java.net.InetAddress;
@@ -30,8 +32,8 @@ abstract class LbGraphFixture {
     Worker w;
 
     /** @return the topology over ports {@code c} and {@code s} (see the class comment) */
-    static Dataplane.Topology topology(MemoryPort c, MemoryPort s) {
-        Dataplane.Topology t = new Dataplane.Topology();
+    static DataplaneSpec topology(MemoryPort c, MemoryPort s) {
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(c, MAC_C, 1500, true);
@@ -55,7 +57,7 @@ abstract class LbGraphFixture {
         s = new MemoryPort("vflb-s", 2, 1);
         em = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
         dp = new Dataplane(topology(c, s), em, null, null);
-        lb = dp.loadBalancer();
+        lb = dp.plugin(LoadBalancer.class);
         w = dp.workers().get(0);
     }
 

@@ -5,15 +5,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vecflow.dataplane.control.CommandParser;
 import io.vecflow.dataplane.control.ControlException;
-import io.vecflow.dataplane.control.DataplaneControl.Encap;
-import io.vecflow.dataplane.control.DataplaneControl.Protocol;
-import io.vecflow.dataplane.control.DataplaneControl.VipKey;
-import io.vecflow.dataplane.control.DataplaneController;
-import io.vecflow.dataplane.fib.Forwarding;
-import io.vecflow.dataplane.lb.FlowHash;
-import io.vecflow.dataplane.lb.FlowKey;
-import io.vecflow.dataplane.lb.LoadBalancer;
-import io.vecflow.dataplane.lb.MaglevTable;
+import io.vecflow.dataplane.control.DataplaneControl;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.plugins.lb.maglev.FlowHash;
+import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
+import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
+import io.vecflow.dataplane.plugins.sflow.SampleFifo;
+import io.vecflow.dataplane.plugins.sflow.SampleRecord;
+import io.vecflow.dataplane.plugins.sflow.SflowNode;
+import io.vecflow.dataplane.port.PcapReplayPort;
+import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -108,7 +117,7 @@ class LbGraphTest extends LbGraphFixture {
 
     @Test
     void vipFlowsAreGreEncapsulatedToTheMaglevBackendAndStick() {
-        lb.addVip(KEY, Encap.GRE4, MaglevTable.DEFAULT_SIZE);
+        lb.addVip(KEY, EncapType.GRE4, MaglevTable.DEFAULT_SIZE);
         lb.addBackends(KEY, BACKENDS);
         List<byte[]> in = flows(400, 5678);
         c.inject(in);
@@ -156,7 +165,7 @@ class LbGraphTest extends LbGraphFixture {
         assertThat(lb.vipCounters(KEY).newFlows()).isEqualTo(400);
         // egress samples carry a maglev_new cookie on each placing packet (VIP, backend, flow), none on sticky hits
         dp.setSamplingRate(1);
-        dp.setDirection(io.vecflow.dataplane.control.DataplaneControl.Direction.TX);
+        dp.setDirection(DataplaneControl.Direction.TX);
         dp.enableSflow("vflb-s", true);
         SampleFifo fifo = ((SflowNode) w.node(SflowNode.EGRESS)).fifo();
         for (SampleRecord r = fifo.poll(); r != null; r = fifo.poll()) {
@@ -197,7 +206,7 @@ class LbGraphTest extends LbGraphFixture {
 
     @Test
     void nonVipTrafficRoutesUntouchedAndVipMissesAreDroppedWithTheirReasons() {
-        lb.addVip(KEY, Encap.GRE4, 7);
+        lb.addVip(KEY, EncapType.GRE4, 7);
         byte[] plain = udp4(CLIENT_NET | 5, 0x0A010009, 1, 2, 10, true);
         c.inject(List.of(plain));
         c.inject(flows(3, 5679)); // VIP address, port not served
@@ -215,7 +224,7 @@ class LbGraphTest extends LbGraphFixture {
 
     @Test
     void tooBigForTheTunnelGetsAnIcmpFragmentationNeededBackToTheClient() {
-        lb.addVip(KEY, Encap.GRE4, 7);
+        lb.addVip(KEY, EncapType.GRE4, 7);
         lb.addBackends(KEY, BACKENDS);
         byte[] big = udp4(CLIENT_NET | 9, VIP, 999, 5678, 1500 - 28, true); // IP 1500 B + 24 > MTU 1500
         byte[] bigNoDf = udp4(CLIENT_NET | 9, VIP, 998, 5678, 1500 - 28, false);
@@ -242,7 +251,7 @@ class LbGraphTest extends LbGraphFixture {
 
     @Test
     void removingABackendDrainsItsFlowsAndMovesOnlyItsShareOfNewOnes() {
-        lb.addVip(KEY, Encap.GRE4, MaglevTable.DEFAULT_SIZE);
+        lb.addVip(KEY, EncapType.GRE4, MaglevTable.DEFAULT_SIZE);
         lb.addBackends(KEY, BACKENDS);
         List<byte[]> old = flows(400, 5678);
         c.inject(old);
@@ -306,7 +315,7 @@ class LbGraphTest extends LbGraphFixture {
     @Test
     void ipv6VipsUseGre6Ipip6AndSrv6AndIpv4VipsCanTunnelOverIpv6() {
         VipKey v6 = key("2001:db8:5::1", 128, null, 0);
-        lb.addVip(v6, Encap.GRE6, 7);
+        lb.addVip(v6, EncapType.GRE6, 7);
         lb.addBackends(v6, List.of(addr("2001:db8:1::10")));
         c.inject(List.of(udp6(1, 0x20010db800050000L, 1, 1000, 80, 12)));
         run();
@@ -318,9 +327,9 @@ class LbGraphTest extends LbGraphFixture {
         assertThat(ByteBuffer.wrap(o).getLong(46)).isEqualTo(0x10);
         assertThat(ByteBuffer.wrap(o).getInt(54)).isEqualTo(0x86DD);
         lb.delVip(v6);
-        lb.addVip(v6, Encap.SRV6, 7);
+        lb.addVip(v6, EncapType.SRV6, 7);
         lb.addBackends(v6, List.of(addr("2001:db8:1::11")));
-        lb.addVip(KEY, Encap.IPIP, 7);
+        lb.addVip(KEY, EncapType.IPIP, 7);
         lb.addBackends(KEY, List.of(addr("2001:db8:1::12")));
         s.sent.clear();
         c.inject(List.of(udp6(1, 0x20010db800050000L, 1, 1000, 80, 12), udp4(CLIENT_NET | 1, VIP, 1, 5678, 10,
@@ -384,20 +393,20 @@ class LbGraphTest extends LbGraphFixture {
                 udp4(CLIENT_NET | 9, VIP, 999, 5679, 10, true))) { // no VIP: dropped
             frames.add(new io.vecflow.packet.PcapPacket(0, f.length, f));
         }
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(new PcapReplayPort("in", new io.vecflow.packet.PcapFile(io.vecflow.packet.LinkType.ETHERNET,
                 65535, frames), 1, 1, Long.MAX_VALUE, 0), MAC_C, 1500, true);
-        t.interfaces.add(new io.vecflow.dataplane.port.SinkPort("out", 2, 1), MAC_S, 1500, true);
+        t.interfaces.add(new SinkPort("out", 2, 1), MAC_S, 1500, true);
         t.forwarding = new Forwarding.Builder().neighbour("10.9.0.2", "02:aa:00:00:00:02")
                 .route("10.1.0.0/16", "10.9.0.2", 2).route("198.51.100.0/24", "10.9.0.2", 2).build();
         t.samplingRate = 0;
         t.lb = new LoadBalancer.Settings();
         t.lb.ip4Source = addr("10.9.0.1");
         try (Dataplane d = new Dataplane(t, em, null, null)) {
-            LoadBalancer l = d.loadBalancer();
-            l.addVip(KEY, Encap.GRE4, MaglevTable.DEFAULT_SIZE);
+            LoadBalancer l = d.plugin(LoadBalancer.class);
+            l.addVip(KEY, EncapType.GRE4, MaglevTable.DEFAULT_SIZE);
             l.addBackends(KEY, BACKENDS);
             Worker wk = d.workers().get(0);
             Runnable round = () -> {
@@ -410,7 +419,7 @@ class LbGraphTest extends LbGraphFixture {
             assertThat(l.vipCounters(KEY).stickyHits()).isGreaterThan(100_000);
             assertThat(l.vipCounters(KEY).tooBig()).isPositive();
             assertThat(d.dropped(DropReason.LB_NO_VIP)).isPositive();
-            assertThat(t.interfaces.port(2).counters().sum(io.vecflow.dataplane.port.PortCounters.TX_PACKETS))
+            assertThat(t.interfaces.port(2).counters().sum(PortCounters.TX_PACKETS))
                     .isGreaterThan(100_000);
         }
     }

@@ -2,7 +2,8 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.control.DataplaneControl.Encap;
+import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.graph.BufferPool;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -72,10 +73,11 @@ class LbHeadroomGraphTest extends LbGraphFixture {
 
     @Test
     void taggedClientFramesThroughEveryEncapsulationCarryTheWholeInnerPacket() {
-        record Case(Encap encap, String backend, int etherType, int outer) {}
-        List<Case> cases = List.of(new Case(Encap.GRE4, "10.1.0.1", 0x0800, 24),
-                new Case(Encap.IPIP, "10.1.0.2", 0x0800, 20), new Case(Encap.GRE6, "2001:db8:1::3", 0x86DD, 44),
-                new Case(Encap.SRV6, "2001:db8:1::4", 0x86DD, 64), new Case(Encap.IPIP, "2001:db8:1::5", 0x86DD, 40));
+        record Case(EncapType encap, String backend, int etherType, int outer) {}
+        List<Case> cases = List.of(new Case(EncapType.GRE4, "10.1.0.1", 0x0800, 24),
+                new Case(EncapType.IPIP, "10.1.0.2", 0x0800, 20), new Case(EncapType.GRE6, "2001:db8:1::3", 0x86DD, 44),
+                new Case(EncapType.SRV6, "2001:db8:1::4", 0x86DD, 64),
+                new Case(EncapType.IPIP, "2001:db8:1::5", 0x86DD, 40));
         for (Case k : cases) {
             lb.addVip(KEY, k.encap, 7);
             lb.addBackends(KEY, List.of(InetAddress.ofLiteral(k.backend)));
@@ -99,7 +101,7 @@ class LbHeadroomGraphTest extends LbGraphFixture {
 
     @Test
     void aBufferReusedAfterAPrependCarriesTheNextFrameFromItsDataArea() {
-        lb.addVip(KEY, Encap.GRE4, 7);
+        lb.addVip(KEY, EncapType.GRE4, 7);
         lb.addBackends(KEY, List.of(InetAddress.ofLiteral("10.1.0.1")));
         // alternate VIP (prepended) and plain routed frames, tagged and not, over several rounds: the LIFO free list
         // hands the prepended buffers straight back out
@@ -129,7 +131,7 @@ class LbHeadroomGraphTest extends LbGraphFixture {
 
     @Test
     void aTaggedTooBigFrameGetsAnIcmpReplyQuotingItsIpPacket() {
-        lb.addVip(KEY, Encap.GRE4, 7);
+        lb.addVip(KEY, EncapType.GRE4, 7);
         lb.addBackends(KEY, List.of(InetAddress.ofLiteral("10.1.0.1")));
         byte[] big = udp4(2, VIP, 999, 1500 - 28, true);
         // first a VIP frame that prepends (and frees its buffer), then the too-big frame in the same buffer

@@ -2,16 +2,15 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.config.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.control.ControlClient;
 import io.vecflow.dataplane.control.ControlProtocol;
-import io.vecflow.dataplane.control.DataplaneControl.Protocol;
-import io.vecflow.dataplane.control.DataplaneControl.VipKey;
-import io.vecflow.dataplane.lb.FlowKey;
-import io.vecflow.dataplane.lb.LoadBalancer;
 import io.vecflow.dataplane.netns.IdPages;
 import io.vecflow.dataplane.netns.NetnsLab;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
@@ -181,7 +180,7 @@ class LbNamespaceTest {
     void maglevSpreadsRealConnectionsAndABackendRemovalKeepsOpenOnesAndMovesOnlyItsShare() throws Exception {
         try (DataplaneAssembly a = DataplaneAssembly.open(config(), System.err::println, true)) {
             Dataplane dp = a.dataplane();
-            LoadBalancer lb = dp.loadBalancer();
+            LoadBalancer lb = dp.plugin(LoadBalancer.class);
             VipKey key = new VipKey(InetAddress.ofLiteral(VIP), 32, Protocol.TCP, HTTP_PORT);
             dp.start();
             try {

@@ -1,7 +1,10 @@
 package io.vecflow.dataplane;
 
-import io.vecflow.dataplane.port.Port;
-import io.vecflow.dataplane.port.PortCounters;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.PacketVector;
+import io.vecflow.dataplane.graph.mem.Bytes;
+import io.vecflow.dataplane.vnet.interfaces.Port;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;

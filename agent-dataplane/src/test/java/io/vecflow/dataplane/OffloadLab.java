@@ -3,7 +3,7 @@ package io.vecflow.dataplane;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.netns.NetnsLab;
 import io.vecflow.dataplane.port.AfPacketPort;
-import io.vecflow.dataplane.port.Port;
+import io.vecflow.dataplane.vnet.interfaces.Port;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;

@@ -8,11 +8,10 @@ import static io.vecflow.dataplane.OffloadLab.diagnostics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vecflow.common.NetNamespace;
-import io.vecflow.dataplane.config.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.netns.NetnsLab;
 import io.vecflow.dataplane.port.AfPacketPort;
-import io.vecflow.dataplane.port.PortCounters;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -2,9 +2,17 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.fib.Forwarding;
-import io.vecflow.dataplane.lb.SrlbAgent;
-import io.vecflow.dataplane.lb.srlb.ServerAgentState;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.PacketVector;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.lb.encap.Encap;
+import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
+import io.vecflow.dataplane.plugins.srlb.state.ServerAgentState;
+import io.vecflow.dataplane.plugins.srlb.state.SrlbSid;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
+import io.vecflow.dataplane.vnet.interfaces.Port;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import java.lang.foreign.MemorySegment;
@@ -19,13 +27,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The {@code srlb-sa6} server agent on a server dataplane with two workers (lb.md §3; AF_PACKET fanout spreads a
- * connection's packets over workers by a hash the agent does not control): the hunting SYN, the server's SYN-ACK, the
- * LB's ACK_STICKINESS packets and the server's FIN are each fed to a chosen worker ({@link MemoryPort} queue = worker),
- * and every interleaving must behave as one worker would — the SYN-ACK signals CREATE_STICKINESS through the LB with
- * the SA SID naming the flow's owner (CORE = the worker that accepted, ENTRY = its slot), the client's ACKs are
- * delivered, the server's data then goes straight to the client from either worker, and a FIN on any worker signals
- * DELETE_STICKINESS, after which both workers send the server's packets via the LB with 0x9.
+ * The {@code srlb-sa6} server agent on a server dataplane with two workers (docs/load-balancing.md §3; AF_PACKET fanout
+ * spreads a connection's packets over workers by a hash the agent does not control): the hunting SYN, the server's
+ * SYN-ACK, the LB's ACK_STICKINESS packets and the server's FIN are each fed to a chosen worker ({@link MemoryPort}
+ * queue = worker), and every interleaving must behave as one worker would — the SYN-ACK signals CREATE_STICKINESS
+ * through the LB with the SA SID naming the flow's owner (CORE = the worker that accepted, ENTRY = its slot), the
+ * client's ACKs are delivered, the server's data then goes straight to the client from either worker, and a FIN on any
+ * worker signals DELETE_STICKINESS, after which both workers send the server's packets via the LB with 0x9.
  */
 class SrlbAgentWorkersTest {
     private static final long MAC = 0x0200000000C1L;
@@ -52,9 +60,9 @@ class SrlbAgentWorkersTest {
      * clock): port {@code upPort} (ifIndex 1, toward the LB, MTU 9000) and {@code localPort} (ifIndex 2, the local
      * server). Sets {@link #dp} and {@link #agent}.
      */
-    private void agentDataplane(io.vecflow.dataplane.port.Port upPort, io.vecflow.dataplane.port.Port localPort)
+    private void agentDataplane(Port upPort, Port localPort)
             throws Exception {
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 2;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(upPort, MAC, 9000, true);
@@ -75,7 +83,7 @@ class SrlbAgentWorkersTest {
             return clock[0];
         };
         dp = new Dataplane(t, em, null, null);
-        agent = dp.srlbAgent();
+        agent = dp.plugin(SrlbAgent.class);
     }
 
     @BeforeEach
@@ -139,7 +147,7 @@ class SrlbAgentWorkersTest {
         byte[] inner = tcp6(CLIENT_HI, clientLo, VIP_HI, VIP_LO, port, 80, syn ? 0x02 : 0x10, syn ? 0 : 20);
         byte[] out = new byte[inner.length + 72];
         System.arraycopy(inner, 0, out, 0, inner.length);
-        int n = new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0).srlbHunt(MemorySegment.ofArray(out), 0, 0,
+        int n = new Encap(2048, 64, 0, 0, 0).srlbHunt(MemorySegment.ofArray(out), 0, 0,
                 inner.length, 14, new long[] {SA_HI, 0, OTHER_HI, 0}, 2, LB_HI, lbLo, syn);
         assertThat(n).isEqualTo(out.length);
         return out;
@@ -150,7 +158,7 @@ class SrlbAgentWorkersTest {
         byte[] inner = tcp6(CLIENT_HI, clientLo, VIP_HI, VIP_LO, port, 80, flags, 30);
         byte[] out = new byte[inner.length + 56];
         System.arraycopy(inner, 0, out, 0, inner.length);
-        int n = new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0).srlbToServer(MemorySegment.ofArray(out), 0, 0,
+        int n = new Encap(2048, 64, 0, 0, 0).srlbToServer(MemorySegment.ofArray(out), 0, 0,
                 inner.length, 14, saHi, saLo, LB_HI, LB_LO);
         assertThat(n).isEqualTo(out.length);
         return out;
@@ -195,7 +203,7 @@ class SrlbAgentWorkersTest {
         // the SYN-ACK: CREATE_STICKINESS via the LB, the SA SID naming the owner (the worker that accepted)
         long[] sa = viaLb(hop(reply, local, tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, port, 0x12, 0), up), 0x8,
                 CLIENT_LO);
-        assertThat(io.vecflow.dataplane.lb.srlb.SrlbSid.core(sa[1])).as("CORE = the owner").isEqualTo(syn);
+        assertThat(SrlbSid.core(sa[1])).as("CORE = the owner").isEqualTo(syn);
         // the client's ACK and data, steered by the LB with fn 0x2, on both workers: delivered
         for (int w : new int[] {reply, 1 - reply}) {
             byte[] a = hop(w, up, steered(CLIENT_LO, port, 0x10, sa[0], sa[1]), local);
@@ -257,7 +265,7 @@ class SrlbAgentWorkersTest {
         for (int w = 1; w >= 0; w--) {
             long[] sa = viaLb(hop(w, local, tcp6(VIP_HI, VIP_LO, CLIENT_HI, CLIENT_LO, 80, port, 0x12, 0), up), 0x8,
                     CLIENT_LO, lbLo2);
-            assertThat(io.vecflow.dataplane.lb.srlb.SrlbSid.core(sa[1])).isZero();
+            assertThat(SrlbSid.core(sa[1])).isZero();
         }
         assertThat(agent.show()).contains("worker 0 flow table: live 1").contains("worker 1 flow table: live 0");
         assertThat(agent.sharing()).isEqualTo(new SrlbAgent.Sharing(3, 0, 1, 0, 1, 0));
@@ -384,7 +392,7 @@ class SrlbAgentWorkersTest {
      * A port for the allocation test: each receive queue replays the frames the test arms it with (ids into one
      * off-heap copy of every frame), without allocating; transmit counts and frees.
      */
-    static final class ArmedPort extends io.vecflow.dataplane.port.Port {
+    static final class ArmedPort extends Port {
         private final MemorySegment data;
         private final int[] offset, length;
         private final int[][] armed = new int[2][];
@@ -539,7 +547,7 @@ class SrlbAgentWorkersTest {
         for (int i = 0; i < 200; i++) {
             sids.add(viaLb(hop(1 - (i & 1), local, tcp6(VIP_HI, VIP_LO, CLIENT_HI, 100 + i, 80, 41000, 0x12, 0), up),
                     0x8, 100 + i));
-            assertThat(io.vecflow.dataplane.lb.srlb.SrlbSid.core(sids.get(i)[1])).isEqualTo(i & 1);
+            assertThat(SrlbSid.core(sids.get(i)[1])).isEqualTo(i & 1);
         }
         for (int i = 0; i < 200; i++) {
             hop(1 - (i & 1), up, steered(100 + i, 41000, 0x10, sids.get(i)[0], sids.get(i)[1]), local);

@@ -2,15 +2,28 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.control.DataplaneControl.Encap;
-import io.vecflow.dataplane.control.DataplaneControl.Protocol;
-import io.vecflow.dataplane.control.DataplaneControl.VipKey;
-import io.vecflow.dataplane.fib.Forwarding;
-import io.vecflow.dataplane.lb.FlowKey;
-import io.vecflow.dataplane.lb.LoadBalancer;
-import io.vecflow.dataplane.lb.SrlbAgent;
-import io.vecflow.dataplane.lb.srlb.ServerAgentState;
-import io.vecflow.dataplane.lb.srlb.StaticThreshold;
+import io.vecflow.dataplane.control.DataplaneControl;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.plugins.lb.encap.Decap;
+import io.vecflow.dataplane.plugins.lb.encap.Encap;
+import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
+import io.vecflow.dataplane.plugins.sflow.SampleFifo;
+import io.vecflow.dataplane.plugins.sflow.SampleRecord;
+import io.vecflow.dataplane.plugins.sflow.SflowNode;
+import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
+import io.vecflow.dataplane.plugins.srlb.load.SettableLoadSource;
+import io.vecflow.dataplane.plugins.srlb.load.StaticThreshold;
+import io.vecflow.dataplane.plugins.srlb.state.ServerAgentState;
+import io.vecflow.dataplane.port.PcapReplayPort;
+import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
+import io.vecflow.dataplane.vnet.interfaces.Port;
 import io.vecflow.netlink.psample.LbDecisionCookie;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
@@ -26,11 +39,11 @@ import org.junit.jupiter.api.Test;
 /**
  * SRLB through real graphs, in memory: one LB dataplane ({@code lb6} with an {@code encap srlb} VIP) and two server
  * dataplanes with the {@code srlb-sa6} agent (static threshold c = 2 on a settable test load), frames carried between
- * their {@link MemoryPort}s by the test. The whole lb.md §3 exchange of one TCP connection is checked byte by byte:
- * hunting SRH [c1, c2, LB SID, VIP] on the SYN; the loaded first candidate passes (segments left 3 → 2); the second
- * accepts and delivers the SYN with the SRH popped; its SYN-ACK goes [client, SA SID, LB SID fn 0x8] to the LB, which
- * strips it and learns the server; the client's ACK then goes [server SID fn 0x2, LB SID, VIP]; later replies go
- * straight; the server's FIN signals 0x9 and both sides tear down. Counters on both sides. Every decision read back
+ * their {@link MemoryPort}s by the test. The whole docs/load-balancing.md §3 exchange of one TCP connection is checked
+ * byte by byte: hunting SRH [c1, c2, LB SID, VIP] on the SYN; the loaded first candidate passes (segments left 3 → 2);
+ * the second accepts and delivers the SYN with the SRH popped; its SYN-ACK goes [client, SA SID, LB SID fn 0x8] to the
+ * LB, which strips it and learns the server; the client's ACK then goes [server SID fn 0x2, LB SID, VIP]; later replies
+ * go straight; the server's FIN signals 0x9 and both sides tear down. Counters on both sides. Every decision read back
  * from the egress samples' cookies; both paths allocate nothing per packet.
  */
 class SrlbGraphTest {
@@ -53,7 +66,7 @@ class SrlbGraphTest {
         em = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
         lbC = new MemoryPort("vfsr-c", 1, 1);
         lbS = new MemoryPort("vfsr-s", 2, 1);
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(lbC, MAC, 1500, true);
@@ -68,13 +81,13 @@ class SrlbGraphTest {
         t.lb.flowTableSlots = 1 << 10;
         lbDp = new Dataplane(t, em, null, null);
         dps.add(lbDp);
-        lb = lbDp.loadBalancer();
-        lb.addVip(KEY, Encap.SRLB, 7);
+        lb = lbDp.plugin(LoadBalancer.class);
+        lb.addVip(KEY, EncapType.SRLB, 7);
         lb.addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
         for (int k = 1; k <= 2; k++) {
             up[k] = new MemoryPort("vfsr-u" + k, 1, 1);
             local[k] = new MemoryPort("vfsr-l" + k, 2, 1);
-            Dataplane.Topology a = new Dataplane.Topology();
+            DataplaneSpec a = new DataplaneSpec();
             a.workers = 1;
             a.interfaces = new InterfaceTable(4);
             a.interfaces.add(up[k], MAC + 16 * k, 9000, true);
@@ -90,15 +103,15 @@ class SrlbGraphTest {
             a.srlbAgent.flowTableSlots = 1 << 10;
             Dataplane d = new Dataplane(a, em, null, null);
             dps.add(d);
-            agents[k] = d.srlbAgent();
+            agents[k] = d.plugin(SrlbAgent.class);
         }
     }
 
     /** 1-in-1 egress sampling on every port: each frame sent leaves a sample (with its decision cookie, if any). */
-    private static void sampleEverythingOut(Dataplane.Topology t) {
+    private static void sampleEverythingOut(DataplaneSpec t) {
         t.samplingRate = 1;
-        t.direction = io.vecflow.dataplane.control.DataplaneControl.Direction.TX;
-        for (io.vecflow.dataplane.port.Port p : t.interfaces.ports()) {
+        t.direction = DataplaneControl.Direction.TX;
+        for (Port p : t.interfaces.ports()) {
             t.sflowInterfaces.add(p.name());
         }
     }
@@ -525,7 +538,7 @@ class SrlbGraphTest {
     @Test
     void aSignalOnAnotherWorkerIsHandedToTheFlowsOwner() throws Exception {
         MemoryPort c = new MemoryPort("vfsr-c2", 1, 2), sv = new MemoryPort("vfsr-s2", 2, 2);
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 2;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(c, MAC, 1500, true);
@@ -539,8 +552,9 @@ class SrlbGraphTest {
         t.lb.flowTableSlots = 1 << 10;
         Dataplane d = new Dataplane(t, em, null, null);
         dps.add(d);
-        d.loadBalancer().addVip(KEY, Encap.SRLB, 7);
-        d.loadBalancer().addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
+        d.plugin(LoadBalancer.class).addVip(KEY, EncapType.SRLB, 7);
+        d.plugin(LoadBalancer.class).addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"),
+                InetAddress.ofLiteral("fc00:2::")));
         Worker w0 = d.workers().get(0), w1 = d.workers().get(1);
         // the SYN arrives on worker 0: it owns the flow (CORE 0 in the LB SID)
         c.inject(0, List.of(tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x02, 0)));
@@ -552,7 +566,7 @@ class SrlbGraphTest {
         sv.inject(1, List.of(signal(CLIENT_LO, 40000, c1, lbSid[0], lbSid[1])));
         w1.runOnce();
         assertThat(c.sent).as("worker 1 forwards the SYN-ACK to the client").hasSize(1);
-        assertThat(d.loadBalancer().show()).contains("worker 1 srlb flow table: live 0")
+        assertThat(d.plugin(LoadBalancer.class).show()).contains("worker 1 srlb flow table: live 0")
                 .contains("signals handed off 1 (inbox full 0)");
         // the client's ACK on worker 0: the owner applied the handed-off STEER before it, so it goes straight to c1
         c.inject(0, List.of(tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x10, 0)));
@@ -560,8 +574,8 @@ class SrlbGraphTest {
         byte[] ack = sv.sent.remove(0);
         assertThat(ack[14 + 43]).as("steered: [server SID fn 0x2, LB SID, VIP], segments left 2").isEqualTo((byte) 2);
         assertThat(segment(ack, 2)[0]).isEqualTo(c1);
-        assertThat(d.loadBalancer().show()).contains("applied from others 1 (stale 0)");
-        LoadBalancer.SrlbCounters k = d.loadBalancer().srlbCounters(KEY);
+        assertThat(d.plugin(LoadBalancer.class).show()).contains("applied from others 1 (stale 0)");
+        LoadBalancer.SrlbCounters k = d.plugin(LoadBalancer.class).srlbCounters(KEY);
         assertThat(k.firstChoiceAccepts()).as("counted once, by the owner").isEqualTo(1);
         assertThat(k.stickyHits()).isEqualTo(1);
     }
@@ -569,7 +583,7 @@ class SrlbGraphTest {
     @Test
     void aPacketTooBigForTheSteeringSrhGetsPacketTooBigFromTheVip() throws Exception {
         MemoryPort c = new MemoryPort("vfsr-c3", 1, 1), sv = new MemoryPort("vfsr-s3", 2, 1);
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(c, MAC, 1500, true);
@@ -582,8 +596,9 @@ class SrlbGraphTest {
         t.lb.flowTableSlots = 1 << 10;
         Dataplane d = new Dataplane(t, em, null, null);
         dps.add(d);
-        d.loadBalancer().addVip(KEY, Encap.SRLB, 7);
-        d.loadBalancer().addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"), InetAddress.ofLiteral("fc00:2::")));
+        d.plugin(LoadBalancer.class).addVip(KEY, EncapType.SRLB, 7);
+        d.plugin(LoadBalancer.class).addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"),
+                InetAddress.ofLiteral("fc00:2::")));
         byte[] big = tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x10, 1500 - 60);
         byte[] fits = tcp6(CLIENT_HI, CLIENT_LO, VIP_HI, VIP_LO, 40000, 80, 0x02, 1500 - 60 - 72);
         byte[] ptb = hop(d, c, big, c);
@@ -595,7 +610,7 @@ class SrlbGraphTest {
         assertThat(i64(ptb, 14 + 32)).as("to the client").isEqualTo(CLIENT_LO);
         byte[] hunt = hop(d, c, fits, sv);
         assertThat(hunt.length).as("a SYN that fits hunts at 1500 bytes").isEqualTo(14 + 1500);
-        assertThat(d.loadBalancer().show()).contains("too-big 1");
+        assertThat(d.plugin(LoadBalancer.class).show()).contains("too-big 1");
     }
 
 
@@ -604,7 +619,7 @@ class SrlbGraphTest {
         byte[] inner = tcp6(VIP_HI, VIP_LO, CLIENT_HI, clientLo, 80, clientPort, 0x12, 0);
         byte[] out = new byte[inner.length + 56];
         System.arraycopy(inner, 0, out, 0, inner.length);
-        io.vecflow.dataplane.lb.Encap e = new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0);
+        Encap e = new Encap(2048, 64, 0, 0, 0);
         int n = e.srlbReply(java.lang.foreign.MemorySegment.ofArray(out), 0, inner.length, 14, saHi, 0, lbSidHi,
                 lbSidLo | 0x8000_0000_0000L);
         assertThat(n).isEqualTo(out.length);
@@ -616,7 +631,7 @@ class SrlbGraphTest {
         byte[] inner = tcp6(CLIENT_HI, clientLo, VIP_HI, VIP_LO, clientPort, 80, 0x02, 0);
         byte[] out = new byte[inner.length + 72];
         System.arraycopy(inner, 0, out, 0, inner.length);
-        io.vecflow.dataplane.lb.Encap e = new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0);
+        Encap e = new Encap(2048, 64, 0, 0, 0);
         int n = e.srlbHunt(java.lang.foreign.MemorySegment.ofArray(out), 0, 0, inner.length, 14,
                 new long[] {c1Hi, 0, c2Hi, 0}, 2, 0x20010db800050000L, 0x0001_0000_0000_0000L, true);
         assertThat(n).isEqualTo(out.length);
@@ -670,11 +685,11 @@ class SrlbGraphTest {
             lbFrames.add(signal(100 + i, 40000, 0xfc00000100000000L, lbSidHi, lbSidLo));
             lbFrames.add(tcp6(CLIENT_HI, 100 + i, VIP_HI, VIP_LO, 40000, 80, 0x10, 20));
         }
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(new PcapReplayPort("in", capture(lbFrames), 1, 1, Long.MAX_VALUE, 0), MAC, 1500, true);
-        t.interfaces.add(new io.vecflow.dataplane.port.SinkPort("out", 2, 1), MAC + 1, 9000, true);
+        t.interfaces.add(new SinkPort("out", 2, 1), MAC + 1, 9000, true);
         t.forwarding = new Forwarding.Builder().neighbour("fd00:9::2", "02:aa:00:00:00:02")
                 .route("fd00:c::/64", "fd00:9::2", 2).route("fc00::/16", "fd00:9::2", 2).build();
         sampleEverythingOut(t);
@@ -683,11 +698,11 @@ class SrlbGraphTest {
         t.lb.flowTableSlots = 1 << 12;
         t.lb.clock = () -> clock[0];
         try (Dataplane d = new Dataplane(t, em, null, null)) {
-            d.loadBalancer().addVip(KEY, Encap.SRLB, 7);
-            d.loadBalancer().addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"),
+            d.plugin(LoadBalancer.class).addVip(KEY, EncapType.SRLB, 7);
+            d.plugin(LoadBalancer.class).addBackends(KEY, List.of(InetAddress.ofLiteral("fc00:1::"),
                     InetAddress.ofLiteral("fc00:2::")));
             assertThat(leastAllocated(d, clock)).as("bytes allocated for 25,600 SRLB LB packets").isLessThan(1024);
-            LoadBalancer.SrlbCounters c = d.loadBalancer().srlbCounters(KEY);
+            LoadBalancer.SrlbCounters c = d.plugin(LoadBalancer.class).srlbCounters(KEY);
             // ≥ 21 rounds, each of which forgets every flow once: 300 hunts and 300 accepts learnt per round
             assertThat(c.hunts()).isGreaterThanOrEqualTo(21 * 300);
             assertThat(c.firstChoiceAccepts() + c.secondChoiceAccepts() + c.otherAccepts())
@@ -703,7 +718,7 @@ class SrlbGraphTest {
             byte[] h = hunt(100 + i, 40000, last ? 0xfc00000200000000L : 0xfc00000100000000L,
                     last ? 0xfc00000100000000L : 0xfc00000200000000L);
             if (last) { // as passed on by the first candidate: segments left 2, dst = this agent
-                assertThat(new io.vecflow.dataplane.lb.Decap().srhAdvance(java.lang.foreign.MemorySegment.ofArray(h),
+                assertThat(new Decap().srhAdvance(java.lang.foreign.MemorySegment.ofArray(h),
                         0, h.length, 14)).isEqualTo(h.length);
             }
             saFrames.add(h);
@@ -711,17 +726,17 @@ class SrlbGraphTest {
             byte[] ack = tcp6(CLIENT_HI, 100 + i, VIP_HI, VIP_LO, 40000, 80, 0x10, 0);
             byte[] acked = new byte[ack.length + 56];
             System.arraycopy(ack, 0, acked, 0, ack.length);
-            new io.vecflow.dataplane.lb.Encap(2048, 64, 0, 0, 0).srlbToServer(
+            new Encap(2048, 64, 0, 0, 0).srlbToServer(
                     java.lang.foreign.MemorySegment.ofArray(acked), 0, 0, ack.length, 14, 0xfc00000100000000L, 0,
                     lbSidHi, lbSidLo);
             saFrames.add(acked);
             saFrames.add(tcp6(VIP_HI, VIP_LO, CLIENT_HI, 100 + i, 80, 40000, 0x18, 40));
         }
-        Dataplane.Topology a = new Dataplane.Topology();
+        DataplaneSpec a = new DataplaneSpec();
         a.workers = 1;
         a.interfaces = new InterfaceTable(4);
         a.interfaces.add(new PcapReplayPort("in", capture(saFrames), 1, 1, Long.MAX_VALUE, 0), MAC, 9000, true);
-        a.interfaces.add(new io.vecflow.dataplane.port.SinkPort("out", 2, 1), MAC + 1, 9000, true);
+        a.interfaces.add(new SinkPort("out", 2, 1), MAC + 1, 9000, true);
         a.forwarding = new Forwarding.Builder().neighbour("fd00:9::1", "02:aa:00:00:00:03")
                 .route("::/0", "fd00:9::1", 2).route(VIP + "/128", "fd00:9::1", 2).build();
         sampleEverythingOut(a);
@@ -729,12 +744,12 @@ class SrlbGraphTest {
         a.srlbAgent.sid = InetAddress.ofLiteral("fc00:1::");
         a.srlbAgent.vips = List.of(InetAddress.ofLiteral(VIP));
         a.srlbAgent.policy = new StaticThreshold(2);
-        a.srlbAgent.load = new io.vecflow.dataplane.lb.srlb.SettableLoadSource("test", 5); // busy: first SYNs pass
+        a.srlbAgent.load = new SettableLoadSource("test", 5); // busy: first SYNs pass
         a.srlbAgent.flowTableSlots = 1 << 12;
         a.srlbAgent.clock = () -> clock[0];
         try (Dataplane d = new Dataplane(a, em, null, null)) {
             assertThat(leastAllocated(d, clock)).as("bytes allocated for 25,600 SRLB agent packets").isLessThan(1024);
-            ServerAgentState.Counters c = d.srlbAgent().counters();
+            ServerAgentState.Counters c = d.plugin(SrlbAgent.class).counters();
             assertThat(c.rejects).as("first-candidate SYNs passed under load").isGreaterThanOrEqualTo(21 * 100);
             assertThat(c.secondChoiceAccepts).as("last-candidate SYNs accepted").isGreaterThanOrEqualTo(21 * 100);
             assertThat(c.firstChoiceAccepts).isZero();

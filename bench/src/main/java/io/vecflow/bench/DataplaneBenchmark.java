@@ -1,13 +1,14 @@
 package io.vecflow.bench;
 
 import io.vecflow.dataplane.Dataplane;
-import io.vecflow.dataplane.InterfaceTable;
-import io.vecflow.dataplane.PcapReplayPort;
-import io.vecflow.dataplane.SampleFifo;
-import io.vecflow.dataplane.SampleRecord;
-import io.vecflow.dataplane.Worker;
-import io.vecflow.dataplane.fib.Forwarding;
+import io.vecflow.dataplane.DataplaneSpec;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.sflow.SampleFifo;
+import io.vecflow.dataplane.plugins.sflow.SampleRecord;
+import io.vecflow.dataplane.port.PcapReplayPort;
 import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import io.vecflow.packet.LinkType;
@@ -85,7 +86,7 @@ public class DataplaneBenchmark extends QuietGate {
         boolean l2 = mode.startsWith("l2-");
         String rate = mode.substring(mode.lastIndexOf('-') + 1);
         PcapFile cap;
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(2);
         Forwarding.Builder fb = new Forwarding.Builder().neighbour("10.0.4.2", "02:aa:00:00:00:02");

@@ -1,6 +1,6 @@
 package io.vecflow.bench;
 
-import io.vecflow.dataplane.lb.Encap;
+import io.vecflow.dataplane.plugins.lb.encap.Encap;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

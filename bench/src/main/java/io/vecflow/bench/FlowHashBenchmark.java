@@ -1,7 +1,7 @@
 package io.vecflow.bench;
 
-import io.vecflow.dataplane.lb.FlowHash;
-import io.vecflow.dataplane.lb.FlowKey;
+import io.vecflow.dataplane.plugins.lb.maglev.FlowHash;
+import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,21 +1,22 @@
 package io.vecflow.bench;
 
-import io.vecflow.dataplane.BufferPool;
 import io.vecflow.dataplane.Dataplane;
-import io.vecflow.dataplane.InterfaceTable;
-import io.vecflow.dataplane.Node;
-import io.vecflow.dataplane.PacketVector;
-import io.vecflow.dataplane.Worker;
-import io.vecflow.dataplane.control.DataplaneControl.Encap;
-import io.vecflow.dataplane.control.DataplaneControl.Protocol;
-import io.vecflow.dataplane.control.DataplaneControl.VipKey;
-import io.vecflow.dataplane.fib.Forwarding;
-import io.vecflow.dataplane.lb.ConnectionTable;
-import io.vecflow.dataplane.lb.LoadBalancer;
-import io.vecflow.dataplane.lb.MaglevTable;
-import io.vecflow.dataplane.port.Port;
-import io.vecflow.dataplane.port.PortCounters;
+import io.vecflow.dataplane.DataplaneSpec;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.Node;
+import io.vecflow.dataplane.graph.PacketVector;
+import io.vecflow.dataplane.graph.Worker;
+import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.plugins.lb.maglev.ConnectionTable;
+import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
 import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.dataplane.vnet.fib.Forwarding;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
+import io.vecflow.dataplane.vnet.interfaces.Port;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import io.vecflow.netlink.psample.Psample;
 import io.vecflow.netlink.psample.PsampleEmitter;
 import java.lang.foreign.MemorySegment;
@@ -324,7 +325,7 @@ public class LbGraphBenchmark extends QuietGate {
         long step = fresh ? ConnectionTable.DEFAULT_TCP_IDLE_NANOS / flows : 0;
         FrameGenerator gen = v6 ? new Generator6(1, flows, fresh, clock, step)
                 : new Generator(1, reference && !l2 ? 0x0A010009 : VIP, flows, fresh, clock, step); // 10.1.0.9
-        Dataplane.Topology t = new Dataplane.Topology();
+        DataplaneSpec t = new DataplaneSpec();
         t.workers = 1;
         t.interfaces = new InterfaceTable(2);
         t.interfaces.add(gen, MAC_IN, 1500, !l2);
@@ -360,17 +361,18 @@ public class LbGraphBenchmark extends QuietGate {
         }
         VipKey key = v6 ? new VipKey(InetAddress.ofLiteral("2001:db8:ffff::1"), 128, Protocol.TCP, 80)
                 : new VipKey(InetAddress.ofLiteral("192.0.2.1"), 32, Protocol.UDP, 5678);
-        LoadBalancer lb = dp.loadBalancer();
+        LoadBalancer lb = dp.plugin(LoadBalancer.class);
         if (vips < 1 || vips > LoadBalancer.MAX_VIPS || (vips > 1 && mode.startsWith("srlb-"))) {
             throw new IllegalArgumentException("LbGraphBenchmark vips " + vips + ": 1.." + LoadBalancer.MAX_VIPS
                     + ", and 1 for srlb modes (their signals name VIP slot 0)");
         }
         for (int i = 0; i < vips - 1; i++) {
             lb.addVip(new VipKey(InetAddress.ofLiteral(v6 ? "2001:db8:fffe::" + Integer.toHexString(i + 1)
-                    : "198.51.100." + i), v6 ? 128 : 32, key.protocol(), key.port()), v6 ? Encap.SRV6 : Encap.GRE4,
-                            251);
+                    : "198.51.100." + i), v6 ? 128 : 32, key.protocol(), key.port()),
+                    v6 ? EncapType.SRV6 : EncapType.GRE4, 251);
         }
-        lb.addVip(key, mode.startsWith("srlb-") ? Encap.SRLB : v6 ? Encap.SRV6 : Encap.GRE4, MaglevTable.DEFAULT_SIZE);
+        lb.addVip(key, mode.startsWith("srlb-") ? EncapType.SRLB : v6 ? EncapType.SRV6 : EncapType.GRE4,
+                MaglevTable.DEFAULT_SIZE);
         lb.addBackends(key, backends);
         if (fresh || reference) {
             return;

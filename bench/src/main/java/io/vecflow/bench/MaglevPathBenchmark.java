@@ -1,10 +1,10 @@
 package io.vecflow.bench;
 
-import io.vecflow.dataplane.lb.ConnectionTable;
-import io.vecflow.dataplane.lb.Encap;
-import io.vecflow.dataplane.lb.FlowHash;
-import io.vecflow.dataplane.lb.FlowKey;
-import io.vecflow.dataplane.lb.MaglevTable;
+import io.vecflow.dataplane.plugins.lb.encap.Encap;
+import io.vecflow.dataplane.plugins.lb.maglev.ConnectionTable;
+import io.vecflow.dataplane.plugins.lb.maglev.FlowHash;
+import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
+import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

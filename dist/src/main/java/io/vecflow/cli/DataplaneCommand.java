@@ -3,7 +3,7 @@ package io.vecflow.cli;
 import static io.vecflow.cli.VecflowCommand.require;
 
 import io.vecflow.dataplane.Dataplane;
-import io.vecflow.dataplane.config.DataplaneAssembly;
+import io.vecflow.dataplane.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.config.DataplaneConfigException;
 import io.vecflow.netlink.psample.Psample;
@@ -13,9 +13,9 @@ import io.vecflow.packet.PcapFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code vecflow dataplane}: replays a capture through the dataplane and emits PSAMPLE for any listening agent. */
 @Command(name = "dataplane", mixinStandardHelpOptions = true, versionProvider = VecflowCommand.Version.class,

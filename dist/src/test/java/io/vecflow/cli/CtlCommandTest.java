@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vecflow.dataplane.control.ControlException;
 import io.vecflow.dataplane.control.ControlServer;
 import io.vecflow.dataplane.control.DataplaneControl;
+import io.vecflow.dataplane.plugins.lb.Vip;
+import io.vecflow.dataplane.plugins.lb.VipKey;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;

@@ -2,15 +2,17 @@ package io.vecflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.BufferPool;
 import io.vecflow.dataplane.Dataplane;
-import io.vecflow.dataplane.DropReason;
-import io.vecflow.dataplane.PacketVector;
-import io.vecflow.dataplane.config.DataplaneAssembly;
+import io.vecflow.dataplane.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig;
+import io.vecflow.dataplane.control.ControlClient;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.PacketVector;
 import io.vecflow.dataplane.netns.NetnsLab;
+import io.vecflow.dataplane.port.AfPacketOptions;
 import io.vecflow.dataplane.port.AfPacketPort;
-import io.vecflow.dataplane.port.PortCounters;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import io.vecflow.hsflowd.dropmon.DropmonModule;
 import io.vecflow.hsflowd.dropmon.DropmonSettings;
 import io.vecflow.netlink.netdm.NetDmSubscriber;
@@ -318,9 +320,9 @@ class DataplaneNamespaceTest {
         List<byte[]> got;
         try (Agent agent = new Agent();
                 DataplaneAssembly a = DataplaneAssembly.open(config(false), System.err::println, true);
-                AfPacketPort tx = AfPacketPort.open(lab.ns("a"), lab.dev("a"), 1, 1, AfPacketPort.Options.defaults());
-                AfPacketPort txc = AfPacketPort.open(lab.ns("c"), lab.dev("c"), 1, 1, AfPacketPort.Options.defaults());
-                AfPacketPort rx = AfPacketPort.open(lab.ns("b"), lab.dev("b"), 1, 1, AfPacketPort.Options.defaults())) {
+                AfPacketPort tx = AfPacketPort.open(lab.ns("a"), lab.dev("a"), 1, 1, AfPacketOptions.defaults());
+                AfPacketPort txc = AfPacketPort.open(lab.ns("c"), lab.dev("c"), 1, 1, AfPacketOptions.defaults());
+                AfPacketPort rx = AfPacketPort.open(lab.ns("b"), lab.dev("b"), 1, 1, AfPacketOptions.defaults())) {
             Dataplane dp = a.dataplane();
             dp.start();
             send(tx, capture);
@@ -349,7 +351,7 @@ class DataplaneNamespaceTest {
             assertThat(prom).contains("vecflow_dataplane_drops_total{interface=\"p2\",reason=\"l2 no xconnect\"} 4.0");
             assertThat(prom).contains("vecflow_dataplane_sflow_samples_total{direction=\"egress\"} "
                     + capture.size() + ".0");
-            var reply = io.vecflow.dataplane.control.ControlClient.send(tmp.resolve("dp.sock"), "show errors",
+            var reply = ControlClient.send(tmp.resolve("dp.sock"), "show errors",
                     Duration.ofSeconds(10));
             assertThat(reply.rc()).isZero();
             assertThat(reply.text()).containsPattern("\\s4\\s+l2 no xconnect");
@@ -450,8 +452,8 @@ class DataplaneNamespaceTest {
                         java.net.InetAddress.getByName("192.0.2.9"));
                 Agent agent = new Agent(sflow);
                 DataplaneAssembly a = DataplaneAssembly.open(config(true), System.err::println, true);
-                AfPacketPort tx = AfPacketPort.open(lab.ns("a"), lab.dev("a"), 1, 1, AfPacketPort.Options.defaults());
-                AfPacketPort rx = AfPacketPort.open(lab.ns("b"), lab.dev("b"), 1, 1, AfPacketPort.Options.defaults())) {
+                AfPacketPort tx = AfPacketPort.open(lab.ns("a"), lab.dev("a"), 1, 1, AfPacketOptions.defaults());
+                AfPacketPort rx = AfPacketPort.open(lab.ns("b"), lab.dev("b"), 1, 1, AfPacketOptions.defaults())) {
             Dataplane dp = a.dataplane();
             dp.start();
             send(tx, all);

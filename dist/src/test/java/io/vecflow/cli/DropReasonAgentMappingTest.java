@@ -2,10 +2,10 @@ package io.vecflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.DropReason;
-import io.vecflow.dataplane.SampleFifo;
-import io.vecflow.dataplane.SampleRecord;
-import io.vecflow.dataplane.SflowMainThread;
+import io.vecflow.dataplane.plugins.sflow.SampleFifo;
+import io.vecflow.dataplane.plugins.sflow.SampleRecord;
+import io.vecflow.dataplane.plugins.sflow.SflowMainThread;
+import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.hsflowd.dropmon.DropmonModule;
 import io.vecflow.hsflowd.dropmon.DropmonSettings;
 import io.vecflow.netlink.netdm.NetDm;

@@ -7,7 +7,7 @@ import io.vecflow.collector.schema.CounterRow;
 import io.vecflow.collector.schema.FlowRow;
 import io.vecflow.collector.sink.FlowSink;
 import io.vecflow.dataplane.Dataplane;
-import io.vecflow.dataplane.config.DataplaneAssembly;
+import io.vecflow.dataplane.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.hsflowd.HsflowdDaemon;
 import io.vecflow.hsflowd.SflowAgent;

@@ -6,12 +6,13 @@ import static io.vecflow.dataplane.OffloadLab.diagnostics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vecflow.common.NetNamespace;
-import io.vecflow.dataplane.config.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.control.ControlClient;
+import io.vecflow.dataplane.graph.mem.Bytes;
 import io.vecflow.dataplane.netns.NetnsLab;
 import io.vecflow.dataplane.port.AfPacketPort;
-import io.vecflow.dataplane.port.PortCounters;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import io.vecflow.hsflowd.dropmon.DropmonModule;
 import io.vecflow.hsflowd.dropmon.DropmonSettings;
 import io.vecflow.netlink.netdm.NetDmSubscriber;

@@ -2,17 +2,17 @@ package io.vecflow.dataplane;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.config.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.control.ControlClient;
 import io.vecflow.dataplane.control.ControlProtocol;
-import io.vecflow.dataplane.control.DataplaneControl.Protocol;
-import io.vecflow.dataplane.control.DataplaneControl.VipKey;
-import io.vecflow.dataplane.lb.FlowKey;
-import io.vecflow.dataplane.lb.LoadBalancer;
-import io.vecflow.dataplane.lb.srlb.ServerAgentState;
 import io.vecflow.dataplane.netns.IdPages;
 import io.vecflow.dataplane.netns.NetnsLab;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
+import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
+import io.vecflow.dataplane.plugins.srlb.state.ServerAgentState;
 import io.vecflow.netlink.NetlinkFormatException;
 import io.vecflow.netlink.psample.LbDecisionCookie;
 import io.vecflow.netlink.psample.PsampleSubscriber;
@@ -310,10 +310,10 @@ class SrlbNamespaceTest {
                 a.dataplane().start();
             }
             try {
-                scenario(lbA.dataplane().loadBalancer(), all);
+                scenario(lbA.dataplane().plugin(LoadBalancer.class), all);
                 // the signals and the client's packets hash independently over the LB's two workers: about half
                 // of the CREATE_STICKINESS signals land on the worker that does not own the flow and are handed over
-                String lbShow = lbA.dataplane().loadBalancer().show();
+                String lbShow = lbA.dataplane().plugin(LoadBalancer.class).show();
                 long handed = 0, stale = 0;
                 java.util.regex.Matcher hm = java.util.regex.Pattern.compile(
                         "signals handed off (\\d+) \\(inbox full 0\\), applied from others \\d+ \\(stale (\\d+)\\)")
@@ -328,8 +328,8 @@ class SrlbNamespaceTest {
                 long remote = 0, agentHanded = 0, lost = 0;
                 StringBuilder agentShow = new StringBuilder();
                 for (int k = 1; k <= SERVERS; k++) {
-                    io.vecflow.dataplane.lb.SrlbAgent sa = all.get(k).dataplane().srlbAgent();
-                    io.vecflow.dataplane.lb.SrlbAgent.Sharing sh = sa.sharing();
+                    SrlbAgent sa = all.get(k).dataplane().plugin(SrlbAgent.class);
+                    SrlbAgent.Sharing sh = sa.sharing();
                     remote += sh.remote();
                     agentHanded += sh.handedOver();
                     lost += sh.inboxFull() + sh.stale();
@@ -341,14 +341,16 @@ class SrlbNamespaceTest {
                 assertThat(lost).as("changes refused (inbox full) or stale\n" + agentShow).isZero();
                 System.out.printf("srlb namespace test: agents decided %d packets on the non-owner worker, handed %d "
                         + "state changes over%n", remote, agentHanded);
-                decisionsArrived(lbA.dataplane().loadBalancer(), all, decisions);
+                decisionsArrived(lbA.dataplane().plugin(LoadBalancer.class), all, decisions);
                 assertThat(badCookies.get()).as("undecodable cookies / subscriber errors").isZero();
-                inClickHouse(lbA.dataplane().loadBalancer(), all, decisions.size(), agent, collector, url, db);
+                inClickHouse(lbA.dataplane().plugin(LoadBalancer.class), all, decisions.size(), agent, collector, url,
+                        db);
             } catch (Throwable t) {
                 for (DataplaneAssembly a : all) {
                     Dataplane d = a.dataplane();
                     System.err.println("DIAGNOSTICS\n" + d.showErrors() + d.showInterfaces()
-                            + (d.loadBalancer() != null ? d.loadBalancer().show() : d.srlbAgent().show()));
+                            + (d.plugin(LoadBalancer.class) != null ? d.plugin(LoadBalancer.class).show()
+                                    : d.plugin(SrlbAgent.class).show()));
                 }
                 for (int k = 1; k <= SERVERS; k++) {
                     System.err.println("server " + k + ":\n" + lab.exec(lab.ns("s" + k), NSTAT, "nstat", "-a"));
@@ -414,7 +416,7 @@ class SrlbNamespaceTest {
         LoadBalancer.SrlbCounters c = lb.srlbCounters(key);
         long rejects = 0;
         for (int k = 1; k <= SERVERS; k++) {
-            rejects += all.get(k).dataplane().srlbAgent().counters().rejects;
+            rejects += all.get(k).dataplane().plugin(SrlbAgent.class).counters().rejects;
         }
         String byDecision = query(url, "SELECT Decision, ChoiceIndex, count(), min(PolicyMetric), max(PolicyMetric)"
                 + " FROM " + db + ".lb_decisions WHERE Algorithm = 'srlb' AND VIP = IPv6StringToNum('" + VIP + "')"
@@ -456,7 +458,7 @@ class SrlbNamespaceTest {
         LoadBalancer.SrlbCounters c = lb.srlbCounters(key);
         long rejects = 0;
         for (int k = 1; k <= SERVERS; k++) {
-            rejects += all.get(k).dataplane().srlbAgent().counters().rejects;
+            rejects += all.get(k).dataplane().plugin(SrlbAgent.class).counters().rejects;
         }
         long expected = c.hunts() + rejects + 2 * (c.firstChoiceAccepts() + c.secondChoiceAccepts());
         long end = System.nanoTime() + 10_000_000_000L;
@@ -503,7 +505,7 @@ class SrlbNamespaceTest {
             share.merge(server, 1, Integer::sum);
         }
         assertThat(passed).as("connections whose first candidate was the loaded server 1").isPositive();
-        ServerAgentState.Counters s1 = all.get(1).dataplane().srlbAgent().counters();
+        ServerAgentState.Counters s1 = all.get(1).dataplane().plugin(SrlbAgent.class).counters();
         LoadBalancer.SrlbCounters lc = lb.srlbCounters(key);
         // a SYN the client retransmits (a slow first answer on this shared machine) is hunted and passed again
         long retransmittedSyns = lc.hunts() - lc.newFlows();

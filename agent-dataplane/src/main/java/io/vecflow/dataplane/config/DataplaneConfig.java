@@ -14,6 +14,18 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.vecflow.dataplane.control.CommandParser;
 import io.vecflow.dataplane.control.ControlServer;
 import io.vecflow.dataplane.control.DataplaneControl.Direction;
+import io.vecflow.dataplane.graph.FeatureArc;
+import io.vecflow.dataplane.plugins.clove.Clove;
+import io.vecflow.dataplane.plugins.clove.path.PathWeights;
+import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.plugins.lb.encap.Encap;
+import io.vecflow.dataplane.plugins.lb.maglev.ConnectionTable;
+import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
+import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
+import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Inet4Address;
@@ -34,7 +46,7 @@ import java.util.Set;
 /**
  * The dataplane's YAML configuration ({@code ./vecflow dataplane --config FILE}): workers and buffers, ports
  * (AF_PACKET, pcap replay, traffic generator), L2 cross-connects, IPv4/IPv6 routes with static neighbours (no ARP/ND),
- * the sFlow settings of VPP's sflow plugin (spec {@code netlink-channels.md}: sampling-rate 10000, polling-interval
+ * the sFlow settings of VPP's sflow plugin (docs/netlink.md §8: sampling-rate 10000, polling-interval
  * 20 s, header-bytes 128, direction rx, PSAMPLE groups 3/4), the netlink transports, the control socket and the
  * metrics endpoint. The documented example with every key is {@link #example()} (resource
  * {@code dataplane-example.yaml}).
@@ -42,8 +54,9 @@ import java.util.Set;
  * <p>Keys are kebab-case. Unknown keys, wrong types and values out of range are errors naming the source, the line and
  * the key path, e.g. {@code dp.yaml line 12: ports[1].name: "eth0" is already the name of ports[0]}; all problems are
  * reported at once ({@link DataplaneConfigException#problems()}). Relative pcap paths are resolved against the
- * configuration file's directory. After {@link #load}/{@link #parse} the typed accessors ({@link Port#portType()},
- * {@link Route#prefixAddress()}, {@link Neighbour#macBytes()}, ...) are valid. Not thread-safe while loading; read-only
+ * configuration file's directory. After {@link #load}/{@link #parse} the typed accessors
+ * ({@link PortSpec#portType()}, {@link RouteSpec#prefixAddress()}, {@link NeighbourSpec#macBytes()}, ...) are valid.
+ * Not thread-safe while loading; read-only
  * afterwards.
  */
 public final class DataplaneConfig {
@@ -52,13 +65,13 @@ public final class DataplaneConfig {
     /** Packet buffers per worker pool, {@value #MIN_BUFFERS}..{@value #MAX_BUFFERS}. */
     public int buffersPerWorker = 4096;
     /** Ports, in order; at least one. */
-    public List<Port> ports = new ArrayList<>();
+    public List<PortSpec> ports = new ArrayList<>();
     /** L2 cross-connects: pairs of port names, each pair forwarding both ways. */
     public List<List<String>> xconnects = new ArrayList<>();
     /** IPv4 and IPv6 routes. */
-    public List<Route> routes = new ArrayList<>();
+    public List<RouteSpec> routes = new ArrayList<>();
     /** Static neighbours (the only way next hops get a MAC: no ARP, no ND). */
-    public List<Neighbour> neighbours = new ArrayList<>();
+    public List<NeighbourSpec> neighbours = new ArrayList<>();
     /** sFlow settings. */
     public Sflow sflow = new Sflow();
     /** Control socket path ({@code ./vecflow ctl}). */
@@ -67,14 +80,15 @@ public final class DataplaneConfig {
     public Metrics metrics = new Metrics();
     /** Maglev load balancer (VIPs, backends, outer sources, timeouts); absent = no load balancer. */
     public Lb lb;
-    /** SRLB server agent of this (server's) dataplane; absent = none (lb.md §3). */
+    /** SRLB server agent of this (server's) dataplane; absent = none (docs/load-balancing.md §3). */
     public SrlbAgentSection srlbAgent;
-    /** CLOVE vSwitch (overlay encap per flowlet, probes, ECN relay; lb.md §4); absent = none. */
+    /** CLOVE vSwitch (overlay encap per flowlet, probes, ECN relay; docs/load-balancing.md §4); absent = none. */
     public CloveSection clove;
 
     /**
-     * The {@code clove} section: this dataplane as a CLOVE hypervisor vSwitch (lb.md §4): its tunnel endpoint, the
-     * encapsulation, the path choice and the destinations (remote endpoints with the inner IPv4 prefixes behind them).
+     * The {@code clove} section: this dataplane as a CLOVE hypervisor vSwitch (docs/load-balancing.md §4): its tunnel
+     * endpoint, the encapsulation, the path choice and the destinations (remote endpoints with the inner IPv4 prefixes
+     * behind them).
      */
     public static final class CloveSection {
         /** This endpoint's IPv4 address (outer source; tunnelled packets and probe replies come to it). */
@@ -94,22 +108,22 @@ public final class DataplaneConfig {
         /** Minimum time between two weight cuts of one path, µs, 0..10000000 (default 40). */
         public long ecnWindowUs = 40;
         /** Outer TTL, 1..255. */
-        public int ttl = io.vecflow.dataplane.lb.Encap.DEFAULT_TTL;
+        public int ttl = Encap.DEFAULT_TTL;
         /** Path discovery. */
         public CloveProbe probe = new CloveProbe();
         /** Destinations, 1..64. */
         public List<CloveDestination> destinations = new ArrayList<>();
 
         @JsonIgnore
-        private io.vecflow.dataplane.lb.Clove.Settings settings;
+        Clove.Settings settings;
 
-        /** The settings for {@link io.vecflow.dataplane.lb.Clove} (valid after loading). */
-        public io.vecflow.dataplane.lb.Clove.Settings settings() {
+        /** The settings for {@link Clove} (valid after loading). */
+        public Clove.Settings settings() {
             return settings;
         }
     }
 
-    /** {@code clove.probe}: traceroute-style path discovery (lb.md §4). */
+    /** {@code clove.probe}: traceroute-style path discovery (docs/load-balancing.md §4). */
     public static final class CloveProbe {
         /** First candidate outer UDP source port, 1..65535 (default 49152). */
         public int firstPort = 49152;
@@ -133,7 +147,7 @@ public final class DataplaneConfig {
 
     /**
      * The {@code srlb-agent} section: one application instance's SID /80, the VIPs its server answers from, and the
-     * connect-if-available policy with its load source (lb.md §3 "Acceptance policies").
+     * connect-if-available policy with its load source (docs/load-balancing.md §3 "Acceptance policies").
      */
     public static final class SrlbAgentSection {
         /** The agent's SID /80 prefix, e.g. {@code fc00:1::} (bytes 10–15 must be zero). */
@@ -171,9 +185,9 @@ public final class DataplaneConfig {
         public int teardownTimeout = 2;
 
         @JsonIgnore
-        private InetAddress sidAddress;
+        InetAddress sidAddress;
         @JsonIgnore
-        private List<InetAddress> vipAddresses = new ArrayList<>();
+        List<InetAddress> vipAddresses = new ArrayList<>();
 
         /** The SID (valid after loading). */
         public InetAddress sidAddress() {
@@ -204,7 +218,7 @@ public final class DataplaneConfig {
     }
 
     /** One port. */
-    public static final class Port {
+    public static final class PortSpec {
         /** Port name, used by xconnects, routes, neighbours, sflow.interfaces and the control commands. */
         public String name;
         /** af_packet, pcap or generator. */
@@ -214,7 +228,7 @@ public final class DataplaneConfig {
         /**
          * The port's number outside the dataplane (IF_COUNTERS OSINDEX and NET_DM IN_PORT: VPP's linux-cp Linux
          * ifindex), 1..4294967295; absent: {@code sflow.if-offset} + if-index
-         * ({@link io.vecflow.dataplane.Dataplane#osIndex}).
+         * ({@code Dataplane#osIndex}).
          */
         public Long osIndex;
         /** Network namespace name (af_packet only; {@code ip netns} name under /run/netns). */
@@ -252,9 +266,9 @@ public final class DataplaneConfig {
         public Generator generator;
 
         @JsonIgnore
-        private PortType portType;
+        PortType portType;
         @JsonIgnore
-        private byte[] macBytes;
+        byte[] macBytes;
 
         /** The type (valid after loading). */
         public PortType portType() {
@@ -297,7 +311,7 @@ public final class DataplaneConfig {
         public double pps;
 
         @JsonIgnore
-        private Path path;
+        Path path;
 
         /** The capture path, resolved (valid after loading). */
         public Path path() {
@@ -323,7 +337,7 @@ public final class DataplaneConfig {
         public long packets;
 
         @JsonIgnore
-        private int frameBytes;
+        int frameBytes;
 
         /** Fixed frame size in bytes, or 0 for IMIX (valid after loading). */
         public int frameBytes() {
@@ -337,7 +351,7 @@ public final class DataplaneConfig {
     }
 
     /** One route. */
-    public static final class Route {
+    public static final class RouteSpec {
         /** Destination prefix, e.g. 10.0.2.0/24 or 2001:db8:2::/64 (host bits clear). */
         public String prefix;
         /** Next-hop address (same family as the prefix). */
@@ -346,9 +360,9 @@ public final class DataplaneConfig {
         public String port;
 
         @JsonIgnore
-        private InetAddress prefixAddress, viaAddress;
+        InetAddress prefixAddress, viaAddress;
         @JsonIgnore
-        private int prefixLength;
+        int prefixLength;
 
         /** Network address of the prefix (valid after loading). */
         public InetAddress prefixAddress() {
@@ -367,7 +381,7 @@ public final class DataplaneConfig {
     }
 
     /** One static neighbour. */
-    public static final class Neighbour {
+    public static final class NeighbourSpec {
         /** IPv4 or IPv6 address. */
         public String address;
         /** MAC, six colon-separated hex bytes. */
@@ -376,9 +390,9 @@ public final class DataplaneConfig {
         public String port;
 
         @JsonIgnore
-        private InetAddress inetAddress;
+        InetAddress inetAddress;
         @JsonIgnore
-        private byte[] macBytes;
+        byte[] macBytes;
 
         /** The address (valid after loading). */
         public InetAddress inetAddress() {
@@ -419,7 +433,7 @@ public final class DataplaneConfig {
          * OSINDEX of a port without {@code os-index}: if-offset + its if-index (default 1,000,000,000, hsflowd's
          * {@code vpp { ifOffset }}); 0..4294967295 − the largest if-index.
          */
-        public long ifOffset = io.vecflow.dataplane.Dataplane.DEFAULT_IF_OFFSET;
+        public long ifOffset = InterfaceTable.DEFAULT_IF_OFFSET;
         /** Sample FIFO slots per worker, 2..1048576 (VPP: 2048). */
         public int sampleFifoSlots = 2048;
         /** Discard FIFO slots per worker, 2..1048576 (VPP: 4). */
@@ -453,7 +467,7 @@ public final class DataplaneConfig {
 
     /**
      * The {@code lb} section: VPP lb plugin's {@code lb conf} (outer source addresses, flow timeout) plus the VIPs
-     * and their application servers ({@code lb vip}, {@code lb as}); lb.md §1–§2.
+     * and their application servers ({@code lb vip}, {@code lb as}); docs/load-balancing.md §1–§2.
      */
     public static final class Lb {
         /** Outer IPv4 source for gre4 and IPv4-outer ipip (VPP {@code ip4-src-address}). */
@@ -467,14 +481,14 @@ public final class DataplaneConfig {
         /** UDP (and other protocols) idle timeout, seconds, 1..86400 (Katran: 30). */
         public int udpTimeout = 30;
         /** Outer TTL / hop limit and ICMP reply TTL, 1..255. */
-        public int ttl = io.vecflow.dataplane.lb.Encap.DEFAULT_TTL;
+        public int ttl = Encap.DEFAULT_TTL;
         /** The VIPs. */
         public List<LbVip> vips = new ArrayList<>();
         /** SRLB: the /64 of the LB SIDs (each srlb VIP gets a /80 under it); default the ip6-src-address's /64. */
         public String srlbSidPrefix;
 
         @JsonIgnore
-        private InetAddress ip4, ip6, srlbSid;
+        InetAddress ip4, ip6, srlbSid;
 
         /** The SRLB SID /64 (valid after loading), or null. */
         public InetAddress srlbSidPrefixAddress() {
@@ -503,24 +517,24 @@ public final class DataplaneConfig {
         /** gre4, gre6, ipip or srv6 (default gre4, as VPP). */
         public String encap = "gre4";
         /** Maglev table size M, a prime (default 65537). */
-        public int newLen = io.vecflow.dataplane.lb.MaglevTable.DEFAULT_SIZE;
+        public int newLen = MaglevTable.DEFAULT_SIZE;
         /** Backend (application server) addresses; srv6: their SIDs. */
         public List<String> backends = new ArrayList<>();
 
         @JsonIgnore
-        private io.vecflow.dataplane.control.DataplaneControl.VipKey key;
+        VipKey key;
         @JsonIgnore
-        private io.vecflow.dataplane.control.DataplaneControl.Encap encapEnum;
+        EncapType encapEnum;
         @JsonIgnore
-        private List<InetAddress> backendAddresses = new ArrayList<>();
+        List<InetAddress> backendAddresses = new ArrayList<>();
 
         /** The VIP key (valid after loading). */
-        public io.vecflow.dataplane.control.DataplaneControl.VipKey key() {
+        public VipKey key() {
             return key;
         }
 
         /** The encapsulation (valid after loading). */
-        public io.vecflow.dataplane.control.DataplaneControl.Encap encapType() {
+        public EncapType encapType() {
             return encapEnum;
         }
 
@@ -538,32 +552,15 @@ public final class DataplaneConfig {
         public int port = 9478;
     }
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-            .setPropertyNamingStrategy(PropertyNamingStrategies.KEBAB_CASE)
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-
     /**
-     * Reads and validates a configuration file.
+     * Reads and validates a configuration file ({@link DataplaneConfigLoader}, {@link DataplaneConfigValidator}).
      *
      * @throws DataplaneConfigException unknown keys, wrong types, values out of range, dangling port names, a missing
      *                                  pcap file (each problem names the file, line and key path)
      * @throws IOException              the file cannot be read (the message names it: a directory, an I/O error)
      */
     public static DataplaneConfig load(Path file) throws IOException {
-        Path dir = file.toAbsolutePath().getParent();
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (java.nio.file.FileSystemException e) {
-            throw e; // names the file already (NoSuchFileException, AccessDeniedException, ...)
-        } catch (IOException e) {
-            // e.g. "Is a directory" from read(2), or malformed UTF-8: say which file
-            throw new IOException("cannot read " + file + ": " + e.getMessage(), e);
-        }
-        return parse(text, file.toString(), dir);
+        return DataplaneConfigLoader.load(file);
     }
 
     /**
@@ -576,782 +573,14 @@ public final class DataplaneConfig {
      * @throws DataplaneConfigException as {@link #load}
      */
     public static DataplaneConfig parse(String yaml, String source, Path baseDir) {
-        DataplaneConfig c;
-        try {
-            c = yaml.isBlank() ? null : YAML.readValue(yaml, DataplaneConfig.class);
-        } catch (UnrecognizedPropertyException e) {
-            List<String> known = new ArrayList<>();
-            for (Object k : e.getKnownPropertyIds()) {
-                known.add(String.valueOf(k));
-            }
-            java.util.Collections.sort(known);
-            throw new DataplaneConfigException(List.of(source + " line " + line(e.getLocation()) + ": " + path(e)
-                    + ": unknown key (known here: " + String.join(", ", known) + ")"));
-        } catch (JsonProcessingException e) {
-            if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException
-                    && e.getOriginalMessage().startsWith("No content to map")) {
-                c = null; // only comments: every default
-            } else {
-                String where = e instanceof JsonMappingException m && !m.getPath().isEmpty() ? path(m) + ": " : "";
-                String what = e.getOriginalMessage().lines().findFirst().orElse("");
-                if (e instanceof com.fasterxml.jackson.databind.exc.InvalidFormatException f
-                        && f.getTargetType() != null) {
-                    what = quote(f.getValue()) + " is not " + expected(f.getTargetType());
-                } else if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException f
-                        && f.getTargetType() != null) {
-                    what = "expected " + expected(f.getTargetType());
-                }
-                throw new DataplaneConfigException(List.of(source + " line " + line(e.getLocation()) + ": " + where
-                        + what));
-            }
-        }
-        if (c == null) {
-            c = new DataplaneConfig();
-        }
-        c.validate(new Problems(source, YamlLines.of(yaml)), baseDir);
-        return c;
+        return DataplaneConfigLoader.parse(yaml, source, baseDir);
     }
 
     /** The documented example configuration (resource {@code dataplane-example.yaml}). */
     public static String example() {
-        try (InputStream in = DataplaneConfig.class.getResourceAsStream("dataplane-example.yaml")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return DataplaneConfigLoader.example();
     }
 
-    private static int line(JsonLocation l) {
-        return l == null ? 0 : l.getLineNr();
-    }
-
-    /** What a YAML value of Java type {@code t} must look like, in the words of the example config. */
-    private static String expected(Class<?> t) {
-        if (List.class.isAssignableFrom(t) || t.isArray()) {
-            return "a list, e.g. [a, b] or one \"- item\" per line";
-        }
-        if (t == int.class || t == Integer.class || t == long.class || t == Long.class) {
-            return "a whole number";
-        }
-        if (t == double.class || t == Double.class) {
-            return "a number";
-        }
-        if (t == boolean.class || t == Boolean.class) {
-            return "true or false";
-        }
-        if (t == String.class) {
-            return "a single value (text or number)";
-        }
-        return "a section of key: value lines";
-    }
-
-    private static String path(JsonMappingException e) {
-        StringBuilder b = new StringBuilder();
-        for (JsonMappingException.Reference r : e.getPath()) {
-            if (r.getFieldName() != null) {
-                b.append(b.isEmpty() ? "" : ".").append(r.getFieldName());
-            } else {
-                b.append('[').append(r.getIndex()).append(']');
-            }
-        }
-        return b.toString();
-    }
-
-    /** Collects problems with their lines. */
-    private static final class Problems {
-        final String source;
-        final YamlLines lines;
-        final List<String> list = new ArrayList<>();
-
-        Problems(String source, YamlLines lines) {
-            this.source = source;
-            this.lines = lines;
-        }
-
-        void add(String path, String problem) {
-            if (list.size() < MAX_PROBLEMS) {
-                int l = lines.line(path);
-                list.add(source + (l > 0 ? " line " + l : "") + ": " + path + ": " + problem);
-            }
-        }
-
-        boolean check(boolean ok, String path, Object value, String rule) {
-            if (!ok) {
-                add(path, value == null ? "is missing (" + rule + ")" : quote(value) + " is invalid (" + rule + ")");
-            }
-            return ok;
-        }
-    }
-
-    private static String quote(Object v) {
-        return v instanceof String s ? "\"" + s + "\"" : String.valueOf(v);
-    }
-
-    private void validate(Problems p, Path baseDir) {
-        // sections written with no value (e.g. "sflow:") are YAML null: the defaults
-        ports = ports == null ? new ArrayList<>() : ports;
-        xconnects = xconnects == null ? new ArrayList<>() : xconnects;
-        routes = routes == null ? new ArrayList<>() : routes;
-        neighbours = neighbours == null ? new ArrayList<>() : neighbours;
-        sflow = sflow == null ? new Sflow() : sflow;
-        metrics = metrics == null ? new Metrics() : metrics;
-        if (sflow.interfaces == null) {
-            sflow.interfaces = new ArrayList<>();
-        }
-        if (sflow.usersockGroups == null) {
-            sflow.usersockGroups = new UsersockGroups();
-        }
-
-        p.check(workers >= 1 && workers <= MAX_WORKERS, "workers", workers, "need 1.." + MAX_WORKERS);
-        p.check(buffersPerWorker >= MIN_BUFFERS && buffersPerWorker <= MAX_BUFFERS, "buffers-per-worker",
-                buffersPerWorker, "need " + MIN_BUFFERS + ".." + MAX_BUFFERS);
-        Map<String, Integer> byName = validatePorts(p, baseDir);
-        validateXconnects(p, byName);
-        Map<InetAddress, Neighbour> neigh = validateNeighbours(p, byName);
-        validateRoutes(p, byName, neigh);
-        validateSflow(p, byName);
-        if (lb != null) {
-            validateLb(p);
-        }
-        if (srlbAgent != null) {
-            validateSrlbAgent(p);
-        }
-        if (clove != null) {
-            validateClove(p);
-        }
-        p.check(controlSocket != null && !controlSocket.isBlank() && controlSocket.getBytes(StandardCharsets.UTF_8)
-                .length <= 107, "control-socket", controlSocket, "need a path of 1..107 bytes (sun_path)");
-        p.check(metrics.port >= 0 && metrics.port <= 65535, "metrics.port", metrics.port, "need 0..65535 (0 = off)");
-        p.check(metrics.listen != null && ipLiteral(metrics.listen) != null, "metrics.listen", metrics.listen,
-                "need an IP address");
-        if (!p.list.isEmpty()) {
-            throw new DataplaneConfigException(p.list);
-        }
-    }
-
-    private Map<String, Integer> validatePorts(Problems p, Path baseDir) {
-        Map<String, Integer> byName = new LinkedHashMap<>();
-        Map<Long, Integer> byIfIndex = new HashMap<>();
-        Map<Long, Integer> byOsIndex = new HashMap<>();
-        Map<String, Integer> byDevice = new HashMap<>();
-        if (ports.isEmpty()) {
-            p.add("ports", "at least one port is needed");
-        }
-        for (int i = 0; i < ports.size(); i++) {
-            String at = "ports[" + i + "]";
-            Port port = ports.get(i);
-            if (port == null) {
-                p.add(at, "empty port entry");
-                continue;
-            }
-            if (port.name == null) {
-                p.add(at, "name is required");
-            } else if (p.check(port.name.matches("[A-Za-z0-9_.:/-]{1,63}"), at + ".name", port.name,
-                    "need 1..63 of A-Z a-z 0-9 _ . : / -")) {
-                Integer prev = byName.putIfAbsent(port.name, i);
-                if (prev != null) {
-                    p.add(at + ".name", quote(port.name) + " is already the name of ports[" + prev + "]");
-                }
-            }
-            if (port.type == null) {
-                p.add(at, "type is required (af_packet, pcap or generator)");
-            } else {
-                port.portType = switch (port.type) {
-                    case "af_packet" -> PortType.AF_PACKET;
-                    case "pcap" -> PortType.PCAP;
-                    case "generator" -> PortType.GENERATOR;
-                    default -> null;
-                };
-                p.check(port.portType != null, at + ".type", port.type, "need af_packet, pcap or generator");
-                p.check(port.mode == null || port.mode.equals("l2") || port.mode.equals("l3"), at + ".mode", port.mode,
-                        "need l2 or l3");
-            }
-            if (port.ifIndex != null && p.check(port.ifIndex >= 1 && port.ifIndex <= io.vecflow.dataplane.FeatureArc.MAX_IF_INDEX,
-                    at + ".if-index", port.ifIndex, "need 1.." + io.vecflow.dataplane.FeatureArc.MAX_IF_INDEX)) {
-                Integer prev = byIfIndex.putIfAbsent(port.ifIndex, i);
-                if (prev != null) {
-                    p.add(at + ".if-index", port.ifIndex + " is already the if-index of ports[" + prev + "]");
-                }
-            }
-            if (port.osIndex != null && p.check(port.osIndex >= 1 && port.osIndex <= 0xFFFF_FFFFL, at + ".os-index",
-                    port.osIndex, "need 1..4294967295")) {
-                Integer prev = byOsIndex.putIfAbsent(port.osIndex, i);
-                if (prev != null) {
-                    p.add(at + ".os-index", port.osIndex + " is already the os-index of ports[" + prev + "]");
-                }
-            }
-            p.check(port.mtu >= 68 && port.mtu <= 65535, at + ".mtu", port.mtu, "need 68..65535 bytes");
-            if (port.mac != null) {
-                port.macBytes = mac(port.mac);
-                p.check(port.macBytes != null && (port.macBytes[0] & 1) == 0, at + ".mac", port.mac,
-                        "need a unicast MAC like 02:00:00:00:00:01");
-            }
-            if (port.netns != null) {
-                p.check(port.netns.matches("[A-Za-z0-9_.-]{1,64}") && !port.netns.startsWith("."), at + ".netns",
-                        port.netns, "need a network namespace name of 1..64 of A-Z a-z 0-9 _ . -");
-                p.check(port.portType == null || port.portType == PortType.AF_PACKET, at + ".netns", port.netns,
-                        "only af_packet ports live in a network namespace");
-            }
-            checkOptionSections(p, at, port);
-            if (port.portType == PortType.AF_PACKET) {
-                AfPacket a = port.afPacket == null ? (port.afPacket = new AfPacket()) : port.afPacket;
-                if (a.device == null) {
-                    a.device = port.name;
-                }
-                if (a.device != null && p.check(a.device.matches("[^\\s/:]{1,15}") && !a.device.equals(".")
-                        && !a.device.equals(".."), at + ".af-packet.interface", a.device,
-                        "need a Linux interface name of 1..15 characters without blanks, / or :")) {
-                    String key = (port.netns == null ? "" : port.netns) + "/" + a.device;
-                    Integer prev = byDevice.putIfAbsent(key, i);
-                    if (prev != null) {
-                        p.add(at + ".af-packet.interface", quote(a.device) + (port.netns == null ? ""
-                                : " in netns " + port.netns) + " is already used by ports[" + prev + "]");
-                    }
-                }
-                p.check(a.ringBlocks >= 2 && a.ringBlocks <= 1024, at + ".af-packet.ring-blocks", a.ringBlocks,
-                        "need 2..1024");
-                p.check(a.ringBlockBytes >= 4096 && a.ringBlockBytes <= 16 << 20
-                        && Integer.bitCount(a.ringBlockBytes) == 1, at + ".af-packet.ring-block-bytes",
-                        a.ringBlockBytes, "need a power of two, 4096..16777216");
-            } else if (port.portType == PortType.PCAP) {
-                Pcap c = port.pcap;
-                if (c == null || c.file == null || c.file.isBlank()) {
-                    p.add(at + (c == null ? "" : ".pcap"), "a pcap port needs pcap.file");
-                } else {
-                    Path f = Path.of(c.file);
-                    c.path = baseDir == null || f.isAbsolute() ? f : baseDir.resolve(f).normalize();
-                    if (baseDir != null && !Files.isRegularFile(c.path)) {
-                        p.add(at + ".pcap.file", "no such file " + c.path);
-                    }
-                }
-                if (c != null) {
-                    p.check(c.loops >= 1, at + ".pcap.loops", c.loops, "need >= 1");
-                    p.check(c.pps >= 0 && Double.isFinite(c.pps), at + ".pcap.pps", c.pps,
-                            "need >= 0 packets/s (0 = as fast as possible)");
-                }
-            } else if (port.portType == PortType.GENERATOR) {
-                Generator g = port.generator == null ? (port.generator = new Generator()) : port.generator;
-                String s = g.size == null ? "" : g.size.trim();
-                if (s.equals("imix")) {
-                    g.frameBytes = 0;
-                } else if (s.matches("[0-9]{1,5}") && Integer.parseInt(s) >= 60 && Integer.parseInt(s) <= 9216) {
-                    g.frameBytes = Integer.parseInt(s);
-                } else {
-                    p.add(at + ".generator.size", quote(g.size) + " is invalid (need imix or 60..9216 bytes)");
-                }
-                p.check(g.flows >= 1 && g.flows <= 1 << 24, at + ".generator.flows", g.flows, "need 1..16777216");
-                p.check("uniform".equals(g.popularity) || "zipf".equals(g.popularity), at + ".generator.popularity",
-                        g.popularity, "need uniform or zipf");
-                p.check(g.zipfExponent > 0 && g.zipfExponent <= 10, at + ".generator.zipf-exponent", g.zipfExponent,
-                        "need 0 < s <= 10");
-                p.check(g.ipVersion == 4 || g.ipVersion == 6, at + ".generator.ip-version", g.ipVersion,
-                        "need 4 or 6");
-                p.check(g.pps >= 0 && Double.isFinite(g.pps), at + ".generator.pps", g.pps,
-                        "need >= 0 packets/s (0 = as fast as possible)");
-                p.check(g.packets >= 0, at + ".generator.packets", g.packets, "need >= 0 (0 = until stopped)");
-            }
-        }
-        return byName;
-    }
-
-    /** Options of one type given on a port of another type are a mistake worth naming. */
-    private static void checkOptionSections(Problems p, String at, Port port) {
-        if (port.portType == null) {
-            return;
-        }
-        if (port.afPacket != null && port.portType != PortType.AF_PACKET) {
-            p.add(at + ".af-packet", "af-packet options on a " + port.type + " port");
-        }
-        if (port.pcap != null && port.portType != PortType.PCAP) {
-            p.add(at + ".pcap", "pcap options on a " + port.type + " port");
-        }
-        if (port.generator != null && port.portType != PortType.GENERATOR) {
-            p.add(at + ".generator", "generator options on a " + port.type + " port");
-        }
-    }
-
-    private boolean knownPort(Problems p, Map<String, Integer> byName, String path, String name) {
-        if (name == null) {
-            p.add(path, "a port name is required");
-            return false;
-        }
-        if (!byName.containsKey(name)) {
-            p.add(path, "no port named " + quote(name) + " (ports: " + String.join(", ", byName.keySet()) + ")");
-            return false;
-        }
-        return true;
-    }
-
-    private void validateXconnects(Problems p, Map<String, Integer> byName) {
-        Map<String, Integer> used = new HashMap<>();
-        for (int i = 0; i < xconnects.size(); i++) {
-            String at = "xconnects[" + i + "]";
-            List<String> pair = xconnects.get(i);
-            if (pair == null || pair.size() != 2) {
-                p.add(at, "need a pair of two port names, e.g. [eth0, eth1]");
-                continue;
-            }
-            if (pair.get(0) != null && pair.get(0).equals(pair.get(1))) {
-                p.add(at + "[1]", "a port cannot be cross-connected to itself");
-                continue;
-            }
-            for (int j = 0; j < 2; j++) {
-                String path = at + "[" + j + "]";
-                if (knownPort(p, byName, path, pair.get(j))) {
-                    Integer prev = used.putIfAbsent(pair.get(j), i);
-                    if (prev != null) {
-                        p.add(path, quote(pair.get(j)) + " is already in xconnects[" + prev + "]");
-                    }
-                }
-            }
-        }
-    }
-
-    private Map<InetAddress, Neighbour> validateNeighbours(Problems p, Map<String, Integer> byName) {
-        Map<InetAddress, Neighbour> out = new HashMap<>();
-        Map<InetAddress, Integer> first = new HashMap<>();
-        for (int i = 0; i < neighbours.size(); i++) {
-            String at = "neighbours[" + i + "]";
-            Neighbour n = neighbours.get(i);
-            if (n == null) {
-                p.add(at, "empty neighbour entry");
-                continue;
-            }
-            n.inetAddress = n.address == null ? null : ipLiteral(n.address);
-            boolean ok = p.check(n.inetAddress != null, at + ".address", n.address, "need an IPv4 or IPv6 address");
-            n.macBytes = n.mac == null ? null : mac(n.mac);
-            ok &= p.check(n.macBytes != null && (n.macBytes[0] & 1) == 0, at + ".mac", n.mac,
-                    "need a unicast MAC like 02:00:00:00:00:02");
-            ok &= knownPort(p, byName, at + ".port", n.port);
-            if (n.inetAddress != null) {
-                Integer prev = first.putIfAbsent(n.inetAddress, i);
-                if (prev != null) {
-                    p.add(at + ".address", n.address + " is already neighbours[" + prev + "]");
-                    ok = false;
-                }
-            }
-            if (ok) {
-                out.put(n.inetAddress, n);
-            }
-        }
-        return out;
-    }
-
-    private void validateRoutes(Problems p, Map<String, Integer> byName, Map<InetAddress, Neighbour> neigh) {
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < routes.size(); i++) {
-            String at = "routes[" + i + "]";
-            Route r = routes.get(i);
-            if (r == null) {
-                p.add(at, "empty route entry");
-                continue;
-            }
-            boolean prefixOk = parsePrefix(p, at + ".prefix", r);
-            if (prefixOk && !seen.add(r.prefixAddress.getHostAddress() + "/" + r.prefixLength)) {
-                p.add(at + ".prefix", r.prefix + " is routed twice");
-            }
-            r.viaAddress = r.via == null ? null : ipLiteral(r.via);
-            boolean viaOk = p.check(r.viaAddress != null, at + ".via", r.via, "need a next-hop IPv4 or IPv6 address");
-            if (prefixOk && viaOk && r.viaAddress.getClass() != r.prefixAddress.getClass()) {
-                p.add(at + ".via", r.via + " is not of the prefix's address family");
-                viaOk = false;
-            }
-            boolean portOk = knownPort(p, byName, at + ".port", r.port);
-            if (viaOk && portOk) {
-                Neighbour n = neigh.get(r.viaAddress);
-                if (n == null) {
-                    p.add(at + ".via", "no neighbour " + r.via + " in neighbours (no ARP/ND: every next hop needs a "
-                            + "static MAC)");
-                } else if (!n.port.equals(r.port)) {
-                    p.add(at + ".port", quote(r.port) + " is not the port of neighbour " + r.via + " (" + n.port
-                            + ")");
-                }
-            }
-        }
-    }
-
-    private static boolean parsePrefix(Problems p, String path, Route r) {
-        String s = r.prefix;
-        int slash = s == null ? -1 : s.indexOf('/');
-        InetAddress a = slash < 0 ? null : ipLiteral(s.substring(0, slash));
-        String len = slash < 0 ? "" : s.substring(slash + 1);
-        if (a == null || !len.matches("[0-9]{1,3}") || Integer.parseInt(len) > a.getAddress().length * 8) {
-            p.add(path, quote(s) + " is invalid (need a prefix like 10.0.2.0/24 or 2001:db8::/64)");
-            return false;
-        }
-        int n = Integer.parseInt(len);
-        byte[] b = a.getAddress();
-        for (int bit = n; bit < b.length * 8; bit++) {
-            if ((b[bit / 8] & (0x80 >>> (bit % 8))) != 0) {
-                p.add(path, s + " has host bits set");
-                return false;
-            }
-        }
-        r.prefixAddress = a;
-        r.prefixLength = n;
-        return true;
-    }
-
-    private void validateSflow(Problems p, Map<String, Integer> byName) {
-        Sflow s = sflow;
-        p.check(s.samplingRate >= 0, "sflow.sampling-rate", s.samplingRate, "need 0 (off) or 1..2147483647");
-        p.check(s.pollingInterval >= 1 && s.pollingInterval <= CommandParser.MAX_POLLING_INTERVAL_S,
-                "sflow.polling-interval", s.pollingInterval, "need 1.." + CommandParser.MAX_POLLING_INTERVAL_S
-                        + " s (0 is rejected: VPP divides by it)");
-        p.check(s.headerBytes >= CommandParser.MIN_HEADER_BYTES && s.headerBytes <= CommandParser.MAX_HEADER_BYTES
-                && s.headerBytes % CommandParser.HEADER_BYTES_STEP == 0, "sflow.header-bytes", s.headerBytes,
-                "need 64..256, a multiple of 32");
-        p.check(List.of("rx", "tx", "both").contains(s.direction), "sflow.direction", s.direction,
-                "need rx, tx or both");
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < s.interfaces.size(); i++) {
-            String at = "sflow.interfaces[" + i + "]";
-            if (knownPort(p, byName, at, s.interfaces.get(i)) && !seen.add(s.interfaces.get(i))) {
-                p.add(at, quote(s.interfaces.get(i)) + " is listed twice");
-            }
-        }
-        p.check(s.psampleIngressGroup >= 1, "sflow.psample-ingress-group", s.psampleIngressGroup,
-                "need a PSAMPLE group >= 1 (VPP: 3)");
-        p.check(s.psampleEgressGroup >= 1, "sflow.psample-egress-group", s.psampleEgressGroup,
-                "need a PSAMPLE group >= 1 (VPP: 4)");
-        if (s.psampleIngressGroup == s.psampleEgressGroup) {
-            p.add("sflow.psample-egress-group", s.psampleEgressGroup + " is also the ingress group: the agent could "
-                    + "not tell the directions apart");
-        }
-        p.check("genl".equals(s.transport) || "usersock".equals(s.transport), "sflow.transport", s.transport,
-                "need genl or usersock");
-        UsersockGroups g = s.usersockGroups;
-        p.check(g.psample >= 1 && g.psample <= 32, "sflow.usersock-groups.psample", g.psample, "need 1..32");
-        p.check(g.netDm >= 1 && g.netDm <= 32, "sflow.usersock-groups.net-dm", g.netDm, "need 1..32");
-        p.check(g.counters >= 1 && g.counters <= 32, "sflow.usersock-groups.counters", g.counters,
-                "need 1..32 (VPP and hsflowd: 29)");
-        if ("usersock".equals(s.transport)) {
-            if (g.psample == g.netDm) {
-                p.add("sflow.usersock-groups.net-dm", g.netDm + " is also the psample group");
-            }
-            if (g.counters == g.psample || g.counters == g.netDm) {
-                p.add("sflow.usersock-groups.counters", g.counters + " is also the "
-                        + (g.counters == g.psample ? "psample" : "net-dm") + " group (VPP's types 1/2 would mix "
-                        + "with theirs)");
-            }
-        }
-        p.check("nested".equals(s.netDmConvention) || "flat".equals(s.netDmConvention), "sflow.net-dm-convention",
-                s.netDmConvention, "need nested (kernel) or flat (VPP)");
-        long maxIf = 1;
-        for (int i = 0; i < ports.size(); i++) {
-            if (ports.get(i) != null) {
-                maxIf = Math.max(maxIf, ports.get(i).ifIndexOr(i + 1));
-            }
-        }
-        p.check(s.ifOffset >= 0 && s.ifOffset + maxIf <= 0xFFFF_FFFFL, "sflow.if-offset", s.ifOffset,
-                "need 0.." + (0xFFFF_FFFFL - maxIf) + " (if-offset + the largest if-index is a u32 OSINDEX)");
-        p.check(s.sampleFifoSlots >= 2 && s.sampleFifoSlots <= 1 << 20, "sflow.sample-fifo-slots",
-                s.sampleFifoSlots, "need 2..1048576");
-        p.check(s.discardFifoSlots >= 2 && s.discardFifoSlots <= 1 << 20, "sflow.discard-fifo-slots",
-                s.discardFifoSlots, "need 2..1048576");
-    }
-
-    private void validateLb(Problems p) {
-        Lb l = lb;
-        if (l.vips == null) {
-            l.vips = new ArrayList<>();
-        }
-        if (l.ip4SrcAddress != null) {
-            l.ip4 = ipLiteral(l.ip4SrcAddress);
-            if (!p.check(l.ip4 instanceof Inet4Address, "lb.ip4-src-address", l.ip4SrcAddress,
-                    "need an IPv4 address")) {
-                l.ip4 = null;
-            }
-        }
-        if (l.ip6SrcAddress != null) {
-            l.ip6 = ipLiteral(l.ip6SrcAddress);
-            if (!p.check(l.ip6 instanceof Inet6Address, "lb.ip6-src-address", l.ip6SrcAddress,
-                    "need an IPv6 address")) {
-                l.ip6 = null;
-            }
-        }
-        if (l.srlbSidPrefix != null) {
-            l.srlbSid = ipLiteral(l.srlbSidPrefix);
-            if (!p.check(l.srlbSid instanceof Inet6Address, "lb.srlb-sid-prefix", l.srlbSidPrefix,
-                    "need an IPv6 address (the LB SIDs' /64)")) {
-                l.srlbSid = null;
-            }
-        }
-        p.check(l.flowTableSlots >= io.vecflow.dataplane.lb.ConnectionTable.MIN_CAPACITY
-                && l.flowTableSlots <= io.vecflow.dataplane.lb.ConnectionTable.MAX_CAPACITY
-                && Integer.bitCount(l.flowTableSlots) == 1, "lb.flow-table-slots", l.flowTableSlots,
-                "need a power of two, 8..16777216");
-        p.check(l.tcpTimeout >= 1 && l.tcpTimeout <= 86_400, "lb.tcp-timeout", l.tcpTimeout, "need 1..86400 s");
-        p.check(l.udpTimeout >= 1 && l.udpTimeout <= 86_400, "lb.udp-timeout", l.udpTimeout, "need 1..86400 s");
-        p.check(l.ttl >= 1 && l.ttl <= 255, "lb.ttl", l.ttl, "need 1..255");
-        p.check(l.vips.size() <= io.vecflow.dataplane.lb.LoadBalancer.MAX_VIPS, "lb.vips", l.vips.size() + " VIPs",
-                "at most " + io.vecflow.dataplane.lb.LoadBalancer.MAX_VIPS);
-        Map<io.vecflow.dataplane.control.DataplaneControl.VipKey, Integer> seen = new HashMap<>();
-        for (int i = 0; i < l.vips.size(); i++) {
-            String at = "lb.vips[" + i + "]";
-            LbVip v = l.vips.get(i);
-            if (v == null) {
-                p.add(at, "empty VIP entry");
-                continue;
-            }
-            Route r = new Route();
-            r.prefix = v.prefix;
-            boolean ok = parsePrefix(p, at + ".prefix", r);
-            io.vecflow.dataplane.control.DataplaneControl.Protocol proto = null;
-            if (v.protocol != null) {
-                proto = switch (v.protocol) {
-                    case "tcp" -> io.vecflow.dataplane.control.DataplaneControl.Protocol.TCP;
-                    case "udp" -> io.vecflow.dataplane.control.DataplaneControl.Protocol.UDP;
-                    default -> null;
-                };
-                ok &= p.check(proto != null, at + ".protocol", v.protocol, "need tcp or udp");
-            }
-            if ((v.protocol == null) != (v.port == 0)) {
-                p.add(at + (v.protocol == null ? ".port" : ".protocol"), "a per-port VIP needs both protocol and "
-                        + "port (1..65535); an all-port VIP neither");
-                ok = false;
-            }
-            ok &= p.check(v.port >= 0 && v.port <= 65535, at + ".port", v.port, "need 1..65535");
-            v.encapEnum = switch (v.encap == null ? "" : v.encap) {
-                case "gre4" -> io.vecflow.dataplane.control.DataplaneControl.Encap.GRE4;
-                case "gre6" -> io.vecflow.dataplane.control.DataplaneControl.Encap.GRE6;
-                case "ipip" -> io.vecflow.dataplane.control.DataplaneControl.Encap.IPIP;
-                case "srv6" -> io.vecflow.dataplane.control.DataplaneControl.Encap.SRV6;
-                case "srlb" -> io.vecflow.dataplane.control.DataplaneControl.Encap.SRLB;
-                default -> null;
-            };
-            ok &= p.check(v.encapEnum != null, at + ".encap", v.encap, "need gre4, gre6, ipip, srv6 or srlb");
-            if (v.encapEnum == io.vecflow.dataplane.control.DataplaneControl.Encap.SRLB && l.ip6 == null
-                    && l.srlbSid == null) {
-                p.add(at + ".encap", "srlb needs lb.srlb-sid-prefix or lb.ip6-src-address");
-            }
-            if (v.encapEnum == io.vecflow.dataplane.control.DataplaneControl.Encap.GRE4 && l.ip4 == null) {
-                p.add(at + ".encap", "gre4 needs lb.ip4-src-address");
-            }
-            if ((v.encapEnum == io.vecflow.dataplane.control.DataplaneControl.Encap.GRE6
-                    || v.encapEnum == io.vecflow.dataplane.control.DataplaneControl.Encap.SRV6) && l.ip6 == null) {
-                p.add(at + ".encap", v.encap + " needs lb.ip6-src-address");
-            }
-            ok &= p.check(v.newLen >= 2 && v.newLen <= io.vecflow.dataplane.lb.MaglevTable.MAX_SIZE
-                    && java.math.BigInteger.valueOf(v.newLen).isProbablePrime(30), at + ".new-len", v.newLen,
-                    "need a prime, 2.." + io.vecflow.dataplane.lb.MaglevTable.MAX_SIZE + " (default 65537)");
-            if (ok) {
-                v.key = new io.vecflow.dataplane.control.DataplaneControl.VipKey(r.prefixAddress, r.prefixLength,
-                        proto, v.port);
-                Integer prev = seen.putIfAbsent(v.key, i);
-                if (prev != null) {
-                    p.add(at, "VIP " + v.key + " is already lb.vips[" + prev + "]");
-                }
-                for (InetAddress own : new InetAddress[] {l.ip4, l.ip6}) {
-                    if (own != null && io.vecflow.dataplane.lb.LoadBalancer.covers(v.key, own)) {
-                        p.add(at + ".prefix", "VIP " + v.key + " covers lb.ip" + (own instanceof Inet6Address ? 6 : 4)
-                                + "-src-address " + io.vecflow.common.IpAddresses.toString(own.getAddress(), 0,
-                                own.getAddress().length) + ", the LB's own outer source: replies to it "
-                                + "would be load-balanced");
-                    }
-                }
-            }
-            v.backendAddresses = new ArrayList<>();
-            if (v.backends == null) {
-                v.backends = new ArrayList<>();
-            }
-            for (int j = 0; j < v.backends.size(); j++) {
-                String bat = at + ".backends[" + j + "]";
-                String text = v.backends.get(j);
-                InetAddress a = text == null ? null : ipLiteral(text);
-                if (!p.check(a != null, bat, text, "need an IPv4 or IPv6 address")) {
-                    continue;
-                }
-                boolean six = a instanceof Inet6Address;
-                if (v.encapEnum != null) {
-                    switch (v.encapEnum) {
-                        case GRE4 -> p.check(!six, bat, text, "gre4 needs IPv4 backends");
-                        case GRE6, SRV6, SRLB -> p.check(six, bat, text, v.encap + " needs IPv6 backends");
-                        case IPIP -> p.check(six ? l.ip6 != null : l.ip4 != null, bat, text, "ipip to this family "
-                                + "needs lb.ip" + (six ? 6 : 4) + "-src-address");
-                        default -> { }
-                    }
-                }
-                if (v.backendAddresses.contains(a)) {
-                    p.add(bat, text + " is listed twice");
-                } else {
-                    v.backendAddresses.add(a);
-                }
-            }
-        }
-    }
-
-    private void validateSrlbAgent(Problems p) {
-        SrlbAgentSection a = srlbAgent;
-        a.sidAddress = a.sid == null ? null : ipLiteral(a.sid);
-        if (p.check(a.sidAddress instanceof Inet6Address, "srlb-agent.sid", a.sid, "need an IPv6 /80 prefix")) {
-            byte[] b = a.sidAddress.getAddress();
-            boolean clear = true;
-            for (int i = 10; i < 16; i++) {
-                clear &= b[i] == 0;
-            }
-            p.check(clear, "srlb-agent.sid", a.sid, "bytes 10-15 must be zero (FUNCTION, CORE, ENTRY go there)");
-        }
-        a.vipAddresses = new ArrayList<>();
-        if (a.vips == null) {
-            a.vips = new ArrayList<>();
-        }
-        p.check(!a.vips.isEmpty() && a.vips.size() <= io.vecflow.dataplane.lb.SrlbAgent.MAX_VIPS, "srlb-agent.vips",
-                a.vips.size() + " VIPs", "need 1.." + io.vecflow.dataplane.lb.SrlbAgent.MAX_VIPS);
-        for (int i = 0; i < a.vips.size(); i++) {
-            InetAddress v = a.vips.get(i) == null ? null : ipLiteral(a.vips.get(i));
-            if (p.check(v instanceof Inet6Address, "srlb-agent.vips[" + i + "]", a.vips.get(i),
-                    "need an IPv6 address")) {
-                a.vipAddresses.add(v);
-            }
-        }
-        p.check(java.util.Set.of("always-accept", "always-reject", "only-last", "static-threshold")
-                .contains(String.valueOf(a.policy)), "srlb-agent.policy", a.policy,
-                "need always-accept, always-reject, only-last or static-threshold");
-        p.check(Double.isFinite(a.threshold), "srlb-agent.threshold", a.threshold, "need a finite number");
-        if (p.check(java.util.Set.of("test", "apache", "nginx", "cgroup").contains(String.valueOf(a.load)),
-                "srlb-agent.load", a.load, "need test, apache, nginx or cgroup")) {
-            if (a.load.equals("apache") || a.load.equals("nginx")) {
-                java.net.URI u = null;
-                try {
-                    u = a.loadUrl == null ? null : new java.net.URI(a.loadUrl);
-                } catch (java.net.URISyntaxException e) {
-                    u = null;
-                }
-                p.check(u != null && u.getHost() != null && ("http".equals(u.getScheme())
-                        || "https".equals(u.getScheme())), "srlb-agent.load-url", a.loadUrl,
-                        "need the status page's http(s) URL, e.g. http://127.0.0.1/server-status?auto");
-            }
-            if (a.load.equals("apache")) {
-                p.check("busy-workers".equals(a.loadMetric) || "sending".equals(a.loadMetric),
-                        "srlb-agent.load-metric", a.loadMetric, "need busy-workers or sending");
-            }
-            if (a.load.equals("cgroup")) {
-                p.check(a.loadCgroup != null && !a.loadCgroup.isBlank(), "srlb-agent.load-cgroup", a.loadCgroup,
-                        "need the path of the group's cpu.stat, e.g. /sys/fs/cgroup/system.slice/nginx.service/"
-                                + "cpu.stat");
-                p.check(a.loadCpus > 0 && Double.isFinite(a.loadCpus), "srlb-agent.load-cpus", a.loadCpus,
-                        "need a CPU count > 0");
-            }
-        }
-        p.check(a.loadIntervalMs >= 10 && a.loadIntervalMs <= 60_000, "srlb-agent.load-interval-ms",
-                a.loadIntervalMs, "need 10..60000 ms");
-        p.check(Double.isFinite(a.loadInitial), "srlb-agent.load-initial", a.loadInitial, "need a finite number");
-        p.check(a.flowTableSlots >= 8 && a.flowTableSlots <= 1 << 24 && Integer.bitCount(a.flowTableSlots) == 1,
-                "srlb-agent.flow-table-slots", a.flowTableSlots, "need a power of two, 8..16777216");
-        p.check(a.activeTimeout >= 1 && a.activeTimeout <= 86_400, "srlb-agent.active-timeout", a.activeTimeout,
-                "need 1..86400 s");
-        p.check(a.teardownTimeout >= 1 && a.teardownTimeout <= 86_400, "srlb-agent.teardown-timeout",
-                a.teardownTimeout, "need 1..86400 s");
-    }
-
-    private void validateClove(Problems p) {
-        CloveSection c = clove;
-        io.vecflow.dataplane.lb.Clove.Settings s = new io.vecflow.dataplane.lb.Clove.Settings();
-        InetAddress v = c.vtep == null ? null : ipLiteral(c.vtep);
-        if (p.check(v instanceof Inet4Address, "clove.vtep", c.vtep, "need an IPv4 address")
-                && p.check(unicastVtep(v), "clove.vtep", c.vtep, VTEP_UNICAST)) {
-            s.vtep = ipv4Int(v);
-        }
-        if (p.check("geneve".equals(c.encap) || "vxlan".equals(c.encap), "clove.encap", c.encap,
-                "need geneve or vxlan")) {
-            s.geneve = "geneve".equals(c.encap);
-        }
-        if (p.check("ecn".equals(c.mode) || "edge-flowlet".equals(c.mode), "clove.mode", c.mode,
-                "need ecn or edge-flowlet (CLOVE-INT needs INT-capable switches)")) {
-            s.mode = "ecn".equals(c.mode) ? io.vecflow.dataplane.lb.Clove.Mode.ECN
-                    : io.vecflow.dataplane.lb.Clove.Mode.EDGE_FLOWLET;
-            p.check(!("ecn".equals(c.mode) && "vxlan".equals(c.encap)), "clove.mode", c.mode,
-                    "CLOVE-ECN relays marks in a Geneve option: use encap geneve, or mode edge-flowlet");
-        }
-        p.check(c.vni >= 0 && c.vni <= 0xFF_FFFF, "clove.vni", c.vni, "need 0..16777215");
-        p.check(c.flowletGapUs >= 1 && c.flowletGapUs <= 10_000_000, "clove.flowlet-gap-us", c.flowletGapUs,
-                "need 1..10000000 µs");
-        p.check(c.flowletTableSlots >= 8 && c.flowletTableSlots <= 1 << 24
-                && Integer.bitCount(c.flowletTableSlots) == 1, "clove.flowlet-table-slots", c.flowletTableSlots,
-                "need a power of two, 8..16777216");
-        p.check(c.ecnWindowUs >= 0 && c.ecnWindowUs <= 10_000_000, "clove.ecn-window-us", c.ecnWindowUs,
-                "need 0..10000000 µs");
-        p.check(c.ttl >= 1 && c.ttl <= 255, "clove.ttl", c.ttl, "need 1..255");
-        CloveProbe pr = c.probe == null ? new CloveProbe() : c.probe;
-        p.check(pr.candidates >= 1 && pr.candidates <= 256, "clove.probe.candidates", pr.candidates, "need 1..256");
-        p.check(pr.firstPort >= 1 && pr.firstPort + pr.candidates <= 0x10000, "clove.probe.first-port",
-                pr.firstPort, "need 1..65535 with first-port + candidates - 1 <= 65535");
-        p.check(pr.maxTtl >= 1 && pr.maxTtl <= 16, "clove.probe.max-ttl", pr.maxTtl, "need 1..16");
-        p.check(pr.interval >= 1 && pr.interval <= 86_400, "clove.probe.interval", pr.interval, "need 1..86400 s");
-        p.check(pr.settleMs >= 10 && pr.settleMs <= 60_000, "clove.probe.settle-ms", pr.settleMs,
-                "need 10..60000 ms");
-        p.check(c.paths >= 1 && c.paths <= Math.min(pr.candidates, io.vecflow.dataplane.lb.clove.PathWeights.MAX_PATHS),
-                "clove.paths", c.paths, "need 1..probe.candidates");
-        if (c.destinations == null) {
-            c.destinations = new ArrayList<>();
-        }
-        p.check(!c.destinations.isEmpty() && c.destinations.size() <= io.vecflow.dataplane.lb.Clove.MAX_DESTINATIONS,
-                "clove.destinations", c.destinations.size() + " destinations",
-                "need 1.." + io.vecflow.dataplane.lb.Clove.MAX_DESTINATIONS);
-        int before = p.list.size();
-        Set<InetAddress> seen = new HashSet<>();
-        for (int i = 0; i < c.destinations.size(); i++) {
-            CloveDestination d = c.destinations.get(i);
-            String at = "clove.destinations[" + i + "]";
-            if (d == null) {
-                p.add(at, "is empty");
-                continue;
-            }
-            InetAddress dv = d.vtep == null ? null : ipLiteral(d.vtep);
-            if (p.check(dv instanceof Inet4Address, at + ".vtep", d.vtep, "need an IPv4 address")
-                    && p.check(unicastVtep(dv), at + ".vtep", d.vtep, VTEP_UNICAST)) {
-                if (dv.equals(v)) {
-                    p.add(at + ".vtep", d.vtep + " is this endpoint's own clove.vtep");
-                } else if (!seen.add(dv)) {
-                    p.add(at + ".vtep", d.vtep + " is listed twice");
-                }
-            }
-            List<String> pf = d.prefixes == null ? List.of() : d.prefixes;
-            p.check(!pf.isEmpty() && pf.size() <= io.vecflow.dataplane.lb.Clove.MAX_PREFIXES, at + ".prefixes",
-                    pf.size() + " prefixes", "need 1.." + io.vecflow.dataplane.lb.Clove.MAX_PREFIXES);
-            int[] addrs = new int[pf.size()], lens = new int[pf.size()];
-            for (int j = 0; j < pf.size(); j++) {
-                Route r = new Route();
-                r.prefix = pf.get(j);
-                if (parsePrefix(p, at + ".prefixes[" + j + "]", r)
-                        && p.check(r.prefixAddress instanceof Inet4Address, at + ".prefixes[" + j + "]", pf.get(j),
-                                "need an IPv4 prefix (the clove4 node carries inner IPv4)")) {
-                    addrs[j] = ipv4Int(r.prefixAddress);
-                    lens[j] = r.prefixLength;
-                }
-            }
-            if (p.list.size() == before && dv != null && !pf.isEmpty()) {
-                s.destinations.add(new io.vecflow.dataplane.lb.Clove.DestinationSpec(ipv4Int(dv), addrs, lens));
-            }
-        }
-        s.vni = c.vni;
-        s.paths = c.paths;
-        s.flowletGapNanos = c.flowletGapUs * 1000;
-        s.flowletSlots = c.flowletTableSlots;
-        s.ecnWindowNanos = c.ecnWindowUs * 1000;
-        s.ttl = c.ttl;
-        s.probeFirstPort = pr.firstPort;
-        s.probeCandidates = pr.candidates;
-        s.probeMaxTtl = pr.maxTtl;
-        s.probeIntervalNanos = pr.interval * 1_000_000_000L;
-        s.probeSettleNanos = pr.settleMs * 1_000_000L;
-        c.settings = s;
-    }
-
-    private static final String VTEP_UNICAST =
-            "need a unicast IPv4 address: not 0.0.0.0/8, loopback, multicast, 240/4 or broadcast";
-
-    /** A tunnel endpoint must be a unicast address another host can send to (RFC 1122 §3.2.1.3, RFC 5771). */
-    private static boolean unicastVtep(InetAddress a) {
-        return !(a.isAnyLocalAddress() || a.isLoopbackAddress() || a.isMulticastAddress()
-                || ipv4Int(a) == 0xFFFF_FFFF || (ipv4Int(a) >>> 28) == 0xF || (ipv4Int(a) >>> 24) == 0);
-    }
-
-    private static int ipv4Int(InetAddress a) {
-        byte[] b = a.getAddress();
-        return (b[0] & 0xFF) << 24 | (b[1] & 0xFF) << 16 | (b[2] & 0xFF) << 8 | b[3] & 0xFF;
-    }
 
     /** An IPv4 dotted quad or an IPv6 literal, without name lookups; null otherwise. */
     static InetAddress ipLiteral(String s) {
@@ -1381,8 +610,8 @@ public final class DataplaneConfig {
     }
 
     /** Port by name, or {@code null}. */
-    public Port port(String name) {
-        for (Port p : ports) {
+    public PortSpec port(String name) {
+        for (PortSpec p : ports) {
             if (p.name.equals(name)) {
                 return p;
             }

@@ -1,11 +1,11 @@
 package io.vecflow.dataplane.control;
 
 import io.vecflow.dataplane.control.DataplaneControl.Direction;
-import io.vecflow.dataplane.control.DataplaneControl.Encap;
-import io.vecflow.dataplane.control.DataplaneControl.Protocol;
-import io.vecflow.dataplane.control.DataplaneControl.Vip;
-import io.vecflow.dataplane.control.DataplaneControl.VipKey;
-import io.vecflow.dataplane.lb.MaglevTable;
+import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.plugins.lb.Protocol;
+import io.vecflow.dataplane.plugins.lb.Vip;
+import io.vecflow.dataplane.plugins.lb.VipKey;
+import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
 import java.math.BigInteger;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -21,13 +21,14 @@ import java.util.List;
  * <p>Commands (VPP's words; sources: FDio/vpp {@code src/plugins/sflow/sflow.c} and {@code src/plugins/lb/cli.c}):
  * <pre>
  * sflow sampling-rate N               N = 0 disables, else 1..2147483647 (VPP default 10000)
- * sflow polling-interval S            seconds, 1..86400 (0 rejected: VPP divides by it, spec §6 rule 15)
+ * sflow polling-interval S            seconds, 1..86400 (0 rejected: VPP divides by it, docs/netlink.md §6 rule 15)
  * sflow header-bytes B                64..256 in steps of 32 (VPP rounds and clamps; vecflow rejects)
  * sflow direction rx|tx|both
  * sflow enable IF | sflow disable IF  (VPP's sflow enable-disable IF [disable] is accepted too)
  * sflow drop-monitoring enable|disable
  * show sflow | show errors | show interfaces | show runtime | show lb | show lb flows | show srlb | show clove
- * srlb load N                          the SRLB server agent's test load metric (a finite number, lb.md §3)
+ * srlb load N                          the SRLB server agent's test load metric (a finite number,
+ *                                      docs/load-balancing.md §3)
  * lb vip [add|del] PREFIX [protocol tcp|udp port N] [encap gre4|gre6|ipip|srv6|srlb] [new_len M] [del]
  * lb as [add|del] VIP-PREFIX [protocol tcp|udp port N] ADDRESS... [del] [flush]
  * help
@@ -338,7 +339,7 @@ public final class CommandParser {
         Prefix p = prefix(c, "a VIP prefix such as 192.0.2.1/32 or 2001:db8::1/128");
         L4 l4 = new L4();
         Tok encapTok = null, newLenTok = null, delTok = verb != null && verb.text.equals("del") ? verb : null;
-        Encap encap = Encap.GRE4;
+        EncapType encap = EncapType.GRE4;
         int newLen = DEFAULT_NEW_LEN;
         while (!c.atEnd()) {
             Tok t = c.next("");
@@ -351,11 +352,11 @@ public final class CommandParser {
                     encapTok = t;
                     Tok v = c.next("gre4, gre6, ipip, srv6 or srlb");
                     encap = switch (v.text) {
-                        case "gre4" -> Encap.GRE4;
-                        case "gre6" -> Encap.GRE6;
-                        case "ipip" -> Encap.IPIP;
-                        case "srv6" -> Encap.SRV6;
-                        case "srlb" -> Encap.SRLB;
+                        case "gre4" -> EncapType.GRE4;
+                        case "gre6" -> EncapType.GRE6;
+                        case "ipip" -> EncapType.IPIP;
+                        case "srv6" -> EncapType.SRV6;
+                        case "srlb" -> EncapType.SRLB;
                         case "l3dsr", "nat4", "nat6" -> throw c.errorAt(v, "VPP's encap " + v.text
                                 + " is not implemented by vecflow; use gre4, gre6, ipip, srv6 or srlb");
                         default -> throw c.errorAt(v, "expected gre4, gre6, ipip, srv6 or srlb");

@@ -1,5 +1,7 @@
 package io.vecflow.dataplane.control;
 
+import io.vecflow.dataplane.plugins.lb.Vip;
+import io.vecflow.dataplane.plugins.lb.VipKey;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Locale;
@@ -7,7 +9,7 @@ import java.util.Objects;
 
 /**
  * What the control socket can ask of a running dataplane: the sFlow settings of VPP's sflow plugin (FDio/vpp
- * {@code src/plugins/sflow/sflow.c} CLI; spec {@code netlink-channels.md} "Settings"), the {@code show} views, and
+ * {@code src/plugins/sflow/sflow.c} CLI; docs/netlink.md §8 "Settings"), the {@code show} views, and
  * the load-balancer VIP / application-server (backend) tables of VPP's lb plugin ({@code src/plugins/lb/cli.c}).
  * {@link CommandParser} turns a command line into exactly one call; every argument has been range-checked by then.
  *
@@ -33,92 +35,9 @@ public interface DataplaneControl {
         }
     }
 
-    /** L4 protocol of a per-port VIP (IANA protocol numbers). */
-    enum Protocol {
-        /** TCP, protocol 6. */
-        TCP(6),
-        /** UDP, protocol 17. */
-        UDP(17);
 
-        private final int number;
 
-        Protocol(int number) {
-            this.number = number;
-        }
 
-        /** IANA protocol number. */
-        public int number() {
-            return number;
-        }
-    }
-
-    /**
-     * How a VIP's packets reach the chosen backend. VPP's lb has gre4, gre6, l3dsr, nat4 and nat6; vecflow implements
-     * the GRE pair plus IP-in-IP, SRv6 and SRLB (issue 6; spec {@code lb.md}).
-     */
-    enum Encap {
-        /** GRE in an outer IPv4 header (VPP {@code encap gre4}, its default). */
-        GRE4,
-        /** GRE in an outer IPv6 header (VPP {@code encap gre6}). */
-        GRE6,
-        /** IPv4-in-IPv4 or IPv6-in-IPv6, the backend's family (Katran's default). */
-        IPIP,
-        /** SRv6 H.Encaps with a one-segment SRH (the backend's SID). */
-        SRV6,
-        /** SRv6 service hunting (6LB): SRH [candidate 1, candidate 2, LB SID, VIP]. */
-        SRLB;
-
-        /** The CLI word, e.g. gre4. */
-        public String word() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-    }
-
-    /**
-     * Identifies a VIP as VPP's lb does ({@code lb_vip_find_index}): prefix, and protocol + port for a per-port VIP.
-     *
-     * @param prefix       network address (host bits zero), IPv4 or IPv6
-     * @param prefixLength 0..32 (IPv4) or 0..128 (IPv6)
-     * @param protocol     TCP or UDP for a per-port VIP; {@code null} for an all-port VIP
-     * @param port         1..65535 for a per-port VIP; 0 for an all-port VIP
-     */
-    record VipKey(InetAddress prefix, int prefixLength, Protocol protocol, int port) {
-        /** @throws IllegalArgumentException inconsistent fields */
-        public VipKey {
-            Objects.requireNonNull(prefix, "prefix");
-            int max = prefix.getAddress().length * 8;
-            if (prefixLength < 0 || prefixLength > max) {
-                throw new IllegalArgumentException("prefix length " + prefixLength + " outside 0.." + max);
-            }
-            if ((protocol == null) != (port == 0) || port < 0 || port > 65535) {
-                throw new IllegalArgumentException("protocol " + protocol + " with port " + port
-                        + ": a per-port VIP needs both (port 1..65535), an all-port VIP neither");
-            }
-        }
-
-        @Override
-        public String toString() {
-            byte[] a = prefix.getAddress(); // RFC 5952 text for IPv6 (2001:db8::1, not 2001:db8:0:0:0:0:0:1)
-            return io.vecflow.common.IpAddresses.toString(a, 0, a.length) + "/" + prefixLength
-                    + (protocol == null ? "" : " protocol " + protocol.name().toLowerCase(Locale.ROOT) + " port " + port);
-        }
-    }
-
-    /**
-     * A VIP to add.
-     *
-     * @param key       which VIP
-     * @param encap     encapsulation toward the backends
-     * @param newLength Maglev lookup-table size M, a prime (VPP's {@code new_len}; default
-     *                  {@link CommandParser#DEFAULT_NEW_LEN})
-     */
-    record Vip(VipKey key, Encap encap, int newLength) {
-        /** Requires non-null fields. */
-        public Vip {
-            Objects.requireNonNull(key, "key");
-            Objects.requireNonNull(encap, "encap");
-        }
-    }
 
     /** {@code sflow sampling-rate N}: mean 1-in-N random skip per worker; 0 disables sampling. */
     void setSamplingRate(int n) throws ControlException;
@@ -184,8 +103,8 @@ public interface DataplaneControl {
     String showLbFlows() throws ControlException;
 
     /**
-     * {@code srlb load N}: sets the SRLB server agent's test load metric (lb.md §3; the policy's unit, e.g. busy
-     * workers). @throws ControlException no server agent here, or its load source is not the test source
+     * {@code srlb load N}: sets the SRLB server agent's test load metric (docs/load-balancing.md §3; the policy's unit,
+     * e.g. busy workers). @throws ControlException no server agent here, or its load source is not the test source
      */
     default void setSrlbLoad(double load) throws ControlException {
         throw new ControlException("srlb load is not supported by this control endpoint");

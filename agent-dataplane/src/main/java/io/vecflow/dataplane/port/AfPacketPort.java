@@ -1,13 +1,16 @@
 package io.vecflow.dataplane.port;
 
 import static io.vecflow.dataplane.port.PacketSys.*;
+import static io.vecflow.dataplane.port.RxFrames.*;
 
-import io.vecflow.common.NetNamespace;
-import io.vecflow.dataplane.BufferPool;
-import io.vecflow.dataplane.DropReason;
-import io.vecflow.dataplane.PacketVector;
 import io.vecflow.common.Errno;
 import io.vecflow.common.Libc;
+import io.vecflow.common.NetNamespace;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.PacketVector;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.interfaces.Port;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -25,14 +28,14 @@ import java.nio.file.Path;
  * <ul>
  *   <li>one {@code AF_PACKET SOCK_RAW} socket per queue (worker), bound to the interface (resolved by name with
  *       {@code SIOCGIFINDEX} in the network namespace the socket is opened in; see {@link #open(String, String, int,
- *       int, Options)} for another namespace) for {@code ETH_P_ALL};</li>
- *   <li>a {@code TPACKET_V3} receive ring per socket ({@code PACKET_RX_RING}, {@link Options#blockSize} ×
- *       {@link Options#blockCount}, block retire timeout {@link Options#blockTimeoutMs}), mmap'd and read in place;
- *       {@link #rx} never makes a system call on the fast path and never blocks;</li>
+ *       int, AfPacketOptions)} for another namespace) for {@code ETH_P_ALL};</li>
+ *   <li>a {@code TPACKET_V3} receive ring per socket ({@code PACKET_RX_RING}, {@link AfPacketOptions#blockSize} ×
+ *       {@link AfPacketOptions#blockCount}, block retire timeout {@link AfPacketOptions#blockTimeoutMs}), mmap'd
+ *       and read in place; {@link #rx} never makes a system call on the fast path and never blocks;</li>
  *   <li>all sockets of the port in one {@code PACKET_FANOUT} group of type {@code PACKET_FANOUT_HASH} (the kernel's
  *       symmetric flow hash, {@code __skb_get_hash_symmetric}: both directions of a flow reach one queue), with
- *       {@code PACKET_FANOUT_FLAG_DEFRAG} optional ({@link Options#defrag}, <b>off</b> by default: with it the kernel
- *       reassembles IP fragments before the hash and hands one frame larger than the MTU, which a forwarding
+ *       {@code PACKET_FANOUT_FLAG_DEFRAG} optional ({@link AfPacketOptions#defrag}, <b>off</b> by default: with it
+ *       the kernel reassembles IP fragments before the hash and hands one frame larger than the MTU, which a forwarding
  *       dataplane cannot send on — fragments are forwarded as they arrived; without it a datagram's fragments may
  *       reach different workers, and its non-first fragments hash on addresses only) and
  *       {@code PACKET_FANOUT_FLAG_IGNORE_OUTGOING}; the group id is chosen by the kernel
@@ -40,11 +43,11 @@ import java.nio.file.Path;
  *   <li>{@code PACKET_IGNORE_OUTGOING} (and the fanout flag of the same name): frames sent on the interface, by this
  *       port or by the host, never come back on {@link #rx};</li>
  *   <li>promiscuous mode ({@code PACKET_ADD_MEMBERSHIP} / {@code PACKET_MR_PROMISC}, undone by the kernel when the
- *       socket closes), {@link Options#promiscuous};</li>
- *   <li>transmit through a {@code PACKET_TX_RING} per socket ({@link Options#txFrames} slots of
- *       {@link Options#txFrameSize} bytes) and one {@code sendto(fd, NULL, 0, MSG_DONTWAIT)} per vector to kick it,
- *       with {@code PACKET_LOSS} so the kernel skips a malformed slot instead of stalling the ring (none is: frames
- *       are checked against the MTU and the slot before they are queued);</li>
+ *       socket closes), {@link AfPacketOptions#promiscuous};</li>
+ *   <li>transmit through a {@code PACKET_TX_RING} per socket ({@link AfPacketOptions#txFrames} slots of
+ *       {@link AfPacketOptions#txFrameSize} bytes) and one {@code sendto(fd, NULL, 0, MSG_DONTWAIT)} per vector to
+ *       kick it, with {@code PACKET_LOSS} so the kernel skips a malformed slot instead of stalling the ring (none
+ *       is: frames are checked against the MTU and the slot before they are queued);</li>
  *   <li>{@code PACKET_VNET_HDR}: a virtio_net_hdr per frame, for offloaded frames ("Offloads" below);</li>
  *   <li>{@code PACKET_STATISTICS} ({@code tp_drops}: frames the kernel dropped because the ring was full) added to
  *       {@link PortCounters#RX_DISCARDS} whenever a retired block carries {@code TP_STATUS_LOSING}, and on
@@ -64,16 +67,16 @@ import java.nio.file.Path;
  *
  * <p><b>Offloads.</b> Frames the Linux stack sends on a veth (or any interface with checksum offload or GSO), and
  * frames a NIC aggregated with GRO, reach AF_PACKET before any NIC finished or split them. The sockets set
- * {@code PACKET_VNET_HDR} ({@link Options#vnetHeader}, on by default; VPP's af_packet does the same), so the kernel
- * writes a {@code struct virtio_net_hdr} in front of each received frame ({@code virtio_net_hdr_from_skb}: gso_type,
- * gso_size, checksum flags and start). (1) A GSO super-frame (TCPv4, TCPv6, UDP_L4 up to 64 KiB) is cut on receive
- * into the segments the wire would have carried, each in its own buffer ({@link GsoSegmenter}: headers copied, IPv4
- * id and lengths, TCP sequence and flags, full checksums), so the graph, sFlow and the counters see ordinary frames.
- * A super-frame it cannot cut (GSO over tunnels never arrives: the kernel drops those itself, counted in
+ * {@code PACKET_VNET_HDR} ({@link AfPacketOptions#vnetHeader}, on by default; VPP's af_packet does the same), so the
+ * kernel writes a {@code struct virtio_net_hdr} in front of each received frame ({@code virtio_net_hdr_from_skb}:
+ * gso_type, gso_size, checksum flags and start). (1) A GSO super-frame (TCPv4, TCPv6, UDP_L4 up to 64 KiB) is cut on
+ * receive into the segments the wire would have carried, each in its own buffer ({@link GsoSegmenter}: headers copied,
+ * IPv4 id and lengths, TCP sequence and flags, full checksums), so the graph, sFlow and the counters see ordinary
+ * frames. A super-frame it cannot cut (GSO over tunnels never arrives: the kernel drops those itself, counted in
  * {@code tp_drops}; a ring block too small for it; a segment longer than a buffer; IPv6 extension headers) goes to
  * error-drop as {@link DropReason#GSO_SEGMENTATION_ERROR} and counts as RX_ERRORS. (2) The UDP/TCP checksum of a
  * non-GSO frame may be partial ({@code TP_STATUS_CSUMNOTREADY}; the field holds the folded pseudo-header sum,
- * {@code CHECKSUM_PARTIAL} in {@code include/linux/skbuff.h}): with {@link Options#completeChecksums} (default)
+ * {@code CHECKSUM_PARTIAL} in {@code include/linux/skbuff.h}): with {@link AfPacketOptions#completeChecksums} (default)
  * {@link #rx} finishes it as the NIC would, the ones' complement sum from the L4 header to the end of the IP payload
  * (RFC 1071), for IPv4 and IPv6 without extension headers, under up to two VLAN tags; counted by
  * {@link #checksumsCompleted()}. The interface's own offload settings (ethtool features) are left as they are: on a
@@ -106,152 +109,12 @@ import java.nio.file.Path;
 @SuppressWarnings("restricted")
 public final class AfPacketPort extends Port {
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
-    private static final ValueLayout.OfShort BE_SHORT =
-            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     /** virtio_net_hdr fields: host order (little-endian on the platforms this runs on, af_packet's vio_le()). */
     private static final ValueLayout.OfShort HOST_SHORT =
             ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.nativeOrder());
-    private static final int ETH_HEADER = 14;
-    private static final int MACS = 12;
-    private static final int VLAN_TAG = 4;
-    private static final int TPID_8021Q = 0x8100;
-    private static final int TPID_8021AD = 0x88A8;
-
-    /**
-     * Ring and socket settings. Defaults: 128 KiB blocks × 32 (4 MiB receive ring per queue), 2048-byte frame slots,
-     * 1 ms block retire timeout, 512 transmit slots of 2048 bytes, defrag off, promiscuous on, qdisc bypass off.
-     */
-    public static final class Options {
-        int blockSize = 128 * 1024;
-        int blockCount = 32;
-        int frameSize = 2048;
-        int blockTimeoutMs = 1;
-        int txFrameSize = 2048;
-        int txFrames = 512;
-        boolean defrag;
-        boolean promiscuous = true;
-        boolean qdiscBypass = false;
-        boolean completeChecksums = true;
-        boolean vnetHeader = true;
-
-        /** @return a copy of the defaults. */
-        public static Options defaults() {
-            return new Options();
-        }
-
-        /**
-         * @param bytes receive ring block size ({@code tp_block_size}): a multiple of the page size (4096) and of
-         *     {@link #frameSize}; the longest frame received uncut is {@code bytes − 48 − 48 − 16} or so
-         * @return this
-         */
-        public Options blockSize(int bytes) {
-            this.blockSize = bytes;
-            return this;
-        }
-
-        /** @param n receive ring blocks ({@code tp_block_nr}), ≥ 2 @return this */
-        public Options blockCount(int n) {
-            this.blockCount = n;
-            return this;
-        }
-
-        /**
-         * @param bytes nominal receive frame slot ({@code tp_frame_size}), a multiple of 16, ≥ 128; TPACKET_V3 packs
-         *     frames of any size into a block, this only sets {@code tp_frame_nr}
-         * @return this
-         */
-        public Options frameSize(int bytes) {
-            this.frameSize = bytes;
-            return this;
-        }
-
-        /**
-         * @param ms block retire timeout ({@code tp_retire_blk_tov}, milliseconds, ≥ 1): a partly filled block is
-         *     handed to {@link #rx} after at most this long, which bounds receive latency at low rates
-         * @return this
-         */
-        public Options blockTimeoutMs(int ms) {
-            this.blockTimeoutMs = ms;
-            return this;
-        }
-
-        /** @param bytes transmit slot size, a multiple of 16 dividing {@link #blockSize}; frames up to bytes − 48 @return this */
-        public Options txFrameSize(int bytes) {
-            this.txFrameSize = bytes;
-            return this;
-        }
-
-        /** @param n transmit slots per queue (rounded up to whole blocks), ≥ 1 @return this */
-        public Options txFrames(int n) {
-            this.txFrames = n;
-            return this;
-        }
-
-        /** @param on {@code PACKET_FANOUT_FLAG_DEFRAG}: reassemble IPv4 fragments before the fanout hash @return this */
-        public Options defrag(boolean on) {
-            this.defrag = on;
-            return this;
-        }
-
-        /** @param on put the interface in promiscuous mode while the port is open @return this */
-        public Options promiscuous(boolean on) {
-            this.promiscuous = on;
-            return this;
-        }
-
-        /**
-         * @param on {@code PACKET_QDISC_BYPASS}: transmit straight to the driver, skipping the qdisc (faster; a busy
-         *     device drops instead of queueing)
-         * @return this
-         */
-        public Options qdiscBypass(boolean on) {
-            this.qdiscBypass = on;
-            return this;
-        }
-
-        /**
-         * @param on complete the partial UDP/TCP checksum of frames the kernel marks {@code TP_STATUS_CSUMNOTREADY}
-         *     (class comment), so they can be forwarded; on by default
-         * @return this
-         */
-        public Options completeChecksums(boolean on) {
-            this.completeChecksums = on;
-            return this;
-        }
-
-        /**
-         * @param on {@code PACKET_VNET_HDR} (class comment, "Offloads"): the kernel puts a virtio_net_hdr in front of
-         *     every received frame, so GSO/GRO super-frames are recognised and cut into segments; on by default. Off,
-         *     a super-frame is an ordinary frame longer than a buffer: delivered cut, a receive error
-         * @return this
-         */
-        public Options vnetHeader(boolean on) {
-            this.vnetHeader = on;
-            return this;
-        }
-
-        void validate(String where) {
-            check(blockSize > 0 && blockSize % 4096 == 0, where, "blockSize must be a positive multiple of 4096, got "
-                    + blockSize);
-            check(blockCount >= 2, where, "blockCount must be >= 2, got " + blockCount);
-            check(frameSize >= 128 && frameSize % TPACKET_ALIGNMENT == 0 && frameSize <= blockSize, where,
-                    "frameSize must be a multiple of 16 in [128, blockSize], got " + frameSize);
-            check(blockTimeoutMs >= 1, where, "blockTimeoutMs must be >= 1, got " + blockTimeoutMs);
-            check(txFrameSize >= 128 && txFrameSize % TPACKET_ALIGNMENT == 0 && txFrameSize <= blockSize, where,
-                    "txFrameSize must be a multiple of 16 in [128, blockSize], got " + txFrameSize);
-            check(txFrames >= 1, where, "txFrames must be >= 1, got " + txFrames);
-            check((long) blockSize * blockCount <= 1L << 30, where, "receive ring above 1 GiB per queue");
-        }
-
-        private static void check(boolean ok, String where, String msg) {
-            if (!ok) {
-                throw new IllegalArgumentException(where + ": " + msg);
-            }
-        }
-    }
 
     /** Per-queue state, touched only by the queue's worker. */
-    private static final class Queue {
+    static final class Queue {
         int fd = -1;
         MemorySegment map; // raw mmap address (for munmap)
         MemorySegment ring; // the same, bounded and tied to the port's arena
@@ -281,6 +144,7 @@ public final class AfPacketPort extends Port {
     }
 
     private final Arena arena = Arena.ofShared();
+    private final AfPacketSockets sockets = new AfPacketSockets(arena);
     private final Queue[] q;
     private final int linuxIfIndex;
     private final int mtu;
@@ -298,7 +162,7 @@ public final class AfPacketPort extends Port {
     private final int vnet; // bytes of virtio_net_hdr in front of each frame (0 or 10)
     private volatile boolean closed;
 
-    private AfPacketPort(String name, int ifIndex, int queues, Options o, long speed) throws IOException {
+    private AfPacketPort(String name, int ifIndex, int queues, AfPacketOptions o, long speed) throws IOException {
         super(name, ifIndex, queues);
         String where = "afpacket port " + name;
         o.validate(where);
@@ -330,29 +194,30 @@ public final class AfPacketPort extends Port {
                 MemorySegment st = s.callState;
                 s.fd = Libc.socket(st, AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
                 if (s.fd < 0) {
-                    throw fail(w, "socket(AF_PACKET, SOCK_RAW)", st, " (needs root / CAP_NET_RAW)");
+                    throw AfPacketSockets.fail(w, "socket(AF_PACKET, SOCK_RAW)", st, " (needs root / CAP_NET_RAW)");
                 }
                 if (i == 0) {
-                    ifx = ifreq(s, w, SIOCGIFINDEX, name);
-                    m = ifreq(s, w, SIOCGIFMTU, name);
-                    hw = hwaddr(s, w, name);
+                    ifx = sockets.ifreq(s, w, SIOCGIFINDEX, name);
+                    m = sockets.ifreq(s, w, SIOCGIFMTU, name);
+                    hw = sockets.hwaddr(s, w, name);
                 }
-                setInt(s, w, PACKET_VERSION, "PACKET_VERSION=TPACKET_V3", TPACKET_V3);
-                setInt(s, w, PACKET_LOSS, "PACKET_LOSS", 1);
-                setInt(s, w, PACKET_IGNORE_OUTGOING, "PACKET_IGNORE_OUTGOING", 1);
+                sockets.setInt(s, w, PACKET_VERSION, "PACKET_VERSION=TPACKET_V3", TPACKET_V3);
+                sockets.setInt(s, w, PACKET_LOSS, "PACKET_LOSS", 1);
+                sockets.setInt(s, w, PACKET_IGNORE_OUTGOING, "PACKET_IGNORE_OUTGOING", 1);
                 if (o.qdiscBypass) {
-                    setInt(s, w, PACKET_QDISC_BYPASS, "PACKET_QDISC_BYPASS", 1);
+                    sockets.setInt(s, w, PACKET_QDISC_BYPASS, "PACKET_QDISC_BYPASS", 1);
                 }
                 if (vnet != 0) {
-                    setInt(s, w, PACKET_VNET_HDR, "PACKET_VNET_HDR", 1); // before the rings (EBUSY after)
+                    sockets.setInt(s, w, PACKET_VNET_HDR, "PACKET_VNET_HDR", 1); // before the rings (EBUSY after)
                 }
-                ring(s, w, PACKET_RX_RING, "PACKET_RX_RING", o.blockSize, o.blockCount,
+                sockets.ring(s, w, PACKET_RX_RING, "PACKET_RX_RING", o.blockSize, o.blockCount,
                         o.blockSize / o.frameSize * o.blockCount, o.frameSize, o.blockTimeoutMs);
-                ring(s, w, PACKET_TX_RING, "PACKET_TX_RING", o.blockSize, txBlocks, txFrameCount, o.txFrameSize, 0);
+                sockets.ring(s, w, PACKET_TX_RING, "PACKET_TX_RING", o.blockSize, txBlocks, txFrameCount, o.txFrameSize,
+                        0);
                 s.map = PacketSys.mmap(st, mapBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, s.fd, 0);
                 if (PacketSys.mapFailed(s.map)) {
                     s.map = null;
-                    throw fail(w, "mmap(" + mapBytes + " bytes of rings)", st, "");
+                    throw AfPacketSockets.fail(w, "mmap(" + mapBytes + " bytes of rings)", st, "");
                 }
                 s.ring = s.map.reinterpret(mapBytes, arena, null);
                 for (int k = 0; vnet != 0 && k < txFrameCount; k++) {
@@ -361,31 +226,31 @@ public final class AfPacketPort extends Port {
                 if (i > 0) {
                     // until this socket joins the group it would also get frames on its own (bind registers its
                     // hook): drop everything meanwhile, so no frame is delivered twice during setup
-                    filter(s, w, true);
+                    sockets.filter(s, w, true);
                 }
-                bind(s, w, ifx);
+                sockets.bind(s, w, ifx);
                 if (i == 0 && o.promiscuous) {
                     MemorySegment mreq = arena.allocate(PACKET_MREQ, 4);
                     mreq.set(ValueLayout.JAVA_INT, 0, ifx);
                     mreq.set(ValueLayout.JAVA_SHORT, 4, (short) PACKET_MR_PROMISC);
                     if (Libc.setsockopt(st, s.fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, mreq, PACKET_MREQ) < 0) {
-                        throw fail(w, "setsockopt(PACKET_ADD_MEMBERSHIP, PACKET_MR_PROMISC)", st, "");
+                        throw AfPacketSockets.fail(w, "setsockopt(PACKET_ADD_MEMBERSHIP, PACKET_MR_PROMISC)", st, "");
                     }
                 }
                 int flags = PACKET_FANOUT_HASH | PACKET_FANOUT_FLAG_IGNORE_OUTGOING
                         | (o.defrag ? PACKET_FANOUT_FLAG_DEFRAG : 0);
                 if (i == 0) {
-                    setInt(s, w, PACKET_FANOUT, "PACKET_FANOUT(HASH, UNIQUEID)",
+                    sockets.setInt(s, w, PACKET_FANOUT, "PACKET_FANOUT(HASH, UNIQUEID)",
                             (flags | PACKET_FANOUT_FLAG_UNIQUEID) << 16);
                     MemorySegment len = s.statsLen;
                     len.set(ValueLayout.JAVA_INT, 0, 4);
                     if (Libc.getsockopt(st, s.fd, SOL_PACKET, PACKET_FANOUT, s.stats, len) < 0) {
-                        throw fail(w, "getsockopt(PACKET_FANOUT)", st, "");
+                        throw AfPacketSockets.fail(w, "getsockopt(PACKET_FANOUT)", st, "");
                     }
                     group = s.stats.get(ValueLayout.JAVA_INT, 0) & 0xffff;
                 } else {
-                    setInt(s, w, PACKET_FANOUT, "PACKET_FANOUT(HASH, id " + group + ")", group | flags << 16);
-                    filter(s, w, false);
+                    sockets.setInt(s, w, PACKET_FANOUT, "PACKET_FANOUT(HASH, id " + group + ")", group | flags << 16);
+                    sockets.filter(s, w, false);
                 }
             }
         } catch (IOException | RuntimeException | Error e) {
@@ -410,7 +275,8 @@ public final class AfPacketPort extends Port {
      *     such interface; EPERM: not root)
      * @throws IllegalArgumentException bad options or queue count
      */
-    public static AfPacketPort open(String linuxName, int ifIndex, int queues, Options options) throws IOException {
+    public static AfPacketPort open(String linuxName, int ifIndex, int queues, AfPacketOptions options)
+            throws IOException {
         if (linuxName == null || linuxName.isEmpty() || linuxName.getBytes(StandardCharsets.UTF_8).length >= IFNAMSIZ) {
             throw new IllegalArgumentException("afpacket port: interface name must be 1..15 bytes, got '" + linuxName
                     + "'");
@@ -436,7 +302,7 @@ public final class AfPacketPort extends Port {
      * @throws IOException no such namespace, setns failed, or a socket call failed (message names it)
      * @throws InterruptedException interrupted while waiting for the namespace thread
      */
-    public static AfPacketPort open(String netns, String linuxName, int ifIndex, int queues, Options options)
+    public static AfPacketPort open(String netns, String linuxName, int ifIndex, int queues, AfPacketOptions options)
             throws IOException, InterruptedException {
         if (netns == null) {
             return open(linuxName, ifIndex, queues, options);
@@ -458,103 +324,6 @@ public final class AfPacketPort extends Port {
             return mbps > 0 ? mbps * 1_000_000L : 0;
         } catch (IOException | NumberFormatException e) {
             return 0; // reading speed of a virtual or down link fails with EINVAL: unknown
-        }
-    }
-
-    // ---- setup helpers (open time; may allocate) ------------------------------------------------------------
-
-    private IOException fail(String where, String call, MemorySegment st, String hint) {
-        return new IOException(where + ": " + call + " failed: " + Errno.describe(Libc.errno(st)) + hint);
-    }
-
-    private int ifreq(Queue s, String w, long request, String ifName) throws IOException {
-        MemorySegment ifr = arena.allocate(IFREQ, 8);
-        byte[] n = ifName.getBytes(StandardCharsets.UTF_8);
-        MemorySegment.copy(n, 0, ifr, ValueLayout.JAVA_BYTE, 0, n.length);
-        if (PacketSys.ioctl(s.callState, s.fd, request, ifr) < 0) {
-            int e = Libc.errno(s.callState);
-            String call = request == SIOCGIFINDEX ? "ioctl(SIOCGIFINDEX)" : "ioctl(SIOCGIFMTU)";
-            throw new IOException(w + ": " + call + " for interface '" + ifName + "' failed: " + Errno.describe(e)
-                    + (e == Errno.ENODEV ? ": no such interface in this network namespace" : ""));
-        }
-        return ifr.get(ValueLayout.JAVA_INT, IFNAMSIZ);
-    }
-
-    /**
-     * SIOCGIFHWADDR on the socket, so in the socket's network namespace (where /sys/class/net may show another one).
-     *
-     * @return the 48-bit MAC (first octet most significant), or 0 when the device is not Ethernet (ARPHRD_ETHER)
-     */
-    private long hwaddr(Queue s, String w, String ifName) throws IOException {
-        MemorySegment ifr = arena.allocate(IFREQ, 8);
-        byte[] n = ifName.getBytes(StandardCharsets.UTF_8);
-        MemorySegment.copy(n, 0, ifr, ValueLayout.JAVA_BYTE, 0, n.length);
-        if (PacketSys.ioctl(s.callState, s.fd, SIOCGIFHWADDR, ifr) < 0) {
-            throw fail(w, "ioctl(SIOCGIFHWADDR) for interface '" + ifName + "'", s.callState, "");
-        }
-        if ((ifr.get(ValueLayout.JAVA_SHORT, IFNAMSIZ) & 0xffff) != ARPHRD_ETHER) {
-            return 0;
-        }
-        long mac = 0;
-        for (int i = 0; i < 6; i++) {
-            mac = mac << 8 | ifr.get(ValueLayout.JAVA_BYTE, IFNAMSIZ + 2 + i) & 0xff;
-        }
-        return mac;
-    }
-
-    private void setInt(Queue s, String w, int option, String what, int value) throws IOException {
-        MemorySegment v = arena.allocate(ValueLayout.JAVA_INT);
-        v.set(ValueLayout.JAVA_INT, 0, value);
-        if (Libc.setsockopt(s.callState, s.fd, SOL_PACKET, option, v, 4) < 0) {
-            throw fail(w, "setsockopt(SOL_PACKET, " + what + ")", s.callState, "");
-        }
-    }
-
-    private void ring(Queue s, String w, int option, String what, int blockSize, int blocks, int frames,
-            int frameSize, int timeoutMs) throws IOException {
-        MemorySegment req = arena.allocate(TPACKET_REQ3, 4);
-        req.set(ValueLayout.JAVA_INT, 0, blockSize); // tp_block_size
-        req.set(ValueLayout.JAVA_INT, 4, blocks); // tp_block_nr
-        req.set(ValueLayout.JAVA_INT, 8, frameSize); // tp_frame_size
-        req.set(ValueLayout.JAVA_INT, 12, frames); // tp_frame_nr
-        req.set(ValueLayout.JAVA_INT, 16, timeoutMs); // tp_retire_blk_tov (must be 0 for the TX ring)
-        // tp_sizeof_priv = 0, tp_feature_req_word = 0
-        if (Libc.setsockopt(s.callState, s.fd, SOL_PACKET, option, req, TPACKET_REQ3) < 0) {
-            throw fail(w, "setsockopt(SOL_PACKET, " + what + ", " + blocks + " × " + blockSize + " B blocks, "
-                    + frames + " × " + frameSize + " B frames)", s.callState, "");
-        }
-    }
-
-    private void bind(Queue s, String w, int ifx) throws IOException {
-        MemorySegment ll = arena.allocate(SOCKADDR_LL, 4);
-        ll.set(ValueLayout.JAVA_SHORT, 0, (short) AF_PACKET); // sll_family
-        ll.set(BE_SHORT, 2, (short) ETH_P_ALL); // sll_protocol, network order
-        ll.set(ValueLayout.JAVA_INT, 4, ifx); // sll_ifindex
-        if (Libc.bind(s.callState, s.fd, ll, SOCKADDR_LL) < 0) {
-            throw fail(w, "bind(AF_PACKET, ETH_P_ALL, ifindex " + ifx + ")", s.callState, "");
-        }
-    }
-
-    /** SO_ATTACH_FILTER with a one-instruction classic BPF "ret #0" (drop all), or SO_DETACH_FILTER. */
-    private void filter(Queue s, String w, boolean dropAll) throws IOException {
-        final int solSocket = 1;
-        final int soAttachFilter = 26;
-        final int soDetachFilter = 27;
-        if (dropAll) {
-            MemorySegment insn = arena.allocate(8, 8); // struct sock_filter {u16 code; u8 jt; u8 jf; u32 k}
-            insn.set(ValueLayout.JAVA_SHORT, 0, (short) 0x06); // BPF_RET | BPF_K
-            insn.set(ValueLayout.JAVA_INT, 4, 0); // k = 0: keep 0 bytes = drop
-            MemorySegment prog = arena.allocate(16, 8); // struct sock_fprog {u16 len; (pad); struct sock_filter *}
-            prog.set(ValueLayout.JAVA_SHORT, 0, (short) 1);
-            prog.set(ValueLayout.ADDRESS, 8, insn);
-            if (Libc.setsockopt(s.callState, s.fd, solSocket, soAttachFilter, prog, 16) < 0) {
-                throw fail(w, "setsockopt(SO_ATTACH_FILTER)", s.callState, "");
-            }
-        } else {
-            MemorySegment v = arena.allocate(ValueLayout.JAVA_INT);
-            if (Libc.setsockopt(s.callState, s.fd, solSocket, soDetachFilter, v, 4) < 0) {
-                throw fail(w, "setsockopt(SO_DETACH_FILTER)", s.callState, "");
-            }
         }
     }
 
@@ -734,90 +503,6 @@ public final class AfPacketPort extends Port {
             refreshStatistics(queue);
         }
         return n;
-    }
-
-    /**
-     * Copies the frame at ring offset {@code src} ({@code snap} bytes; header at {@code h}) to {@code dst[d, …)}, at
-     * most {@code bufBytes}, putting back the outer VLAN tag the kernel stripped.
-     *
-     * @return bytes copied
-     */
-    private static int copyFrame(MemorySegment ring, long h, long src, int snap, int status, MemorySegment dst, long d,
-            int bufBytes) {
-        if ((status & TP_STATUS_VLAN_VALID) == 0) {
-            int copied = Math.min(snap, bufBytes);
-            MemorySegment.copy(ring, src, dst, d, copied);
-            return copied;
-        }
-        int tpid = (status & TP_STATUS_VLAN_TPID_VALID) != 0
-                ? ring.get(ValueLayout.JAVA_SHORT, h + TP_VLAN_TPID) & 0xffff : TPID_8021Q;
-        int tci = ring.get(ValueLayout.JAVA_INT, h + TP_VLAN_TCI) & 0xffff;
-        MemorySegment.copy(ring, src, dst, d, MACS);
-        dst.set(BE_SHORT, d + MACS, (short) tpid);
-        dst.set(BE_SHORT, d + MACS + 2, (short) tci);
-        int rest = Math.min(snap - MACS, bufBytes - MACS - VLAN_TAG);
-        MemorySegment.copy(ring, src + MACS, dst, d + MACS + VLAN_TAG, rest);
-        return MACS + VLAN_TAG + rest;
-    }
-
-    /**
-     * Finishes the partial UDP/TCP checksum of the frame at {@code d} ({@code len} bytes): sums the L4 header (whose
-     * checksum field holds the pseudo-header sum) and payload, stores the complement (a UDP zero as 0xFFFF).
-     *
-     * @return true when a checksum was written; false for other protocols, IPv4 fragments, IPv6 extension headers
-     *     or a segment not wholly in the buffer (left as is)
-     */
-    private static boolean completeChecksum(MemorySegment m, long d, int len) {
-        int l3 = ETH_HEADER;
-        int type = m.get(BE_SHORT, d + MACS) & 0xffff;
-        for (int tags = 0; (type == TPID_8021Q || type == TPID_8021AD) && tags < 2; tags++) {
-            if (l3 + VLAN_TAG > len) {
-                return false;
-            }
-            type = m.get(BE_SHORT, d + l3 + 2) & 0xffff;
-            l3 += VLAN_TAG;
-        }
-        int proto;
-        int l4;
-        int end;
-        if (type == 0x0800 && l3 + 20 <= len) {
-            int ihl = (m.get(ValueLayout.JAVA_BYTE, d + l3) & 0x0f) * 4;
-            int frag = m.get(BE_SHORT, d + l3 + 6) & 0x3fff; // MF + fragment offset
-            proto = m.get(ValueLayout.JAVA_BYTE, d + l3 + 9) & 0xff;
-            l4 = l3 + ihl;
-            end = l3 + (m.get(BE_SHORT, d + l3 + 2) & 0xffff);
-            if (ihl < 20 || frag != 0) {
-                return false;
-            }
-        } else if (type == 0x86DD && l3 + 40 <= len) {
-            proto = m.get(ValueLayout.JAVA_BYTE, d + l3 + 6) & 0xff;
-            l4 = l3 + 40;
-            end = l4 + (m.get(BE_SHORT, d + l3 + 4) & 0xffff);
-        } else {
-            return false;
-        }
-        int field = proto == 6 ? 16 : proto == 17 ? 6 : -1;
-        if (field < 0 || end > len || l4 + field + 2 > end) {
-            return false;
-        }
-        long sum = 0;
-        long p = d + l4;
-        long stop = d + end;
-        for (; p + 1 < stop; p += 2) {
-            sum += m.get(BE_SHORT, p) & 0xffff;
-        }
-        if (p < stop) {
-            sum += (m.get(ValueLayout.JAVA_BYTE, p) & 0xff) << 8;
-        }
-        while ((sum >>> 16) != 0) {
-            sum = (sum & 0xffff) + (sum >>> 16);
-        }
-        int c = (int) (~sum & 0xffff);
-        if (c == 0 && proto == 17) {
-            c = 0xffff;
-        }
-        m.set(BE_SHORT, d + l4 + field, (short) c);
-        return true;
     }
 
     /**
@@ -1098,7 +783,7 @@ public final class AfPacketPort extends Port {
         return n;
     }
 
-    /** @return true when the sockets carry a virtio_net_hdr per frame ({@link Options#vnetHeader}). */
+    /** @return true when the sockets carry a virtio_net_hdr per frame ({@link AfPacketOptions#vnetHeader}). */
     public boolean vnetHeader() {
         return vnet != 0;
     }

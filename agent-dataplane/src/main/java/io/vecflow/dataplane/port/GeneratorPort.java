@@ -1,7 +1,9 @@
 package io.vecflow.dataplane.port;
 
-import io.vecflow.dataplane.BufferPool;
-import io.vecflow.dataplane.PacketVector;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.PacketVector;
+import io.vecflow.dataplane.vnet.interfaces.Port;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -13,7 +15,7 @@ import java.util.SplittableRandom;
  * and/or IPv6, fixed size or IMIX, flows picked with uniform or Zipf popularity, with correct IPv4 header, UDP and TCP
  * checksums (RFC 791 §3.1, RFC 768, RFC 9293 §3.1, IPv6 pseudo-header RFC 8200 §8.1; ones' complement sum RFC 1071).
  *
- * <p><b>Frames.</b> Sizes are frame lengths in bytes <i>without</i> FCS, as a port puts them in
+ * <p><b>Bytes.</b> Sizes are frame lengths in bytes <i>without</i> FCS, as a port puts them in
  * {@link BufferPool#length}. Each frame is Ethernet II (src {@link Options#srcMac}, dst {@link Options#dstMac}), then
  * IPv4 (IHL 5, DF, TTL 64) or IPv6 (hop limit 64), then UDP or TCP (data offset 5, flags ACK, window 65535, fixed
  * per-flow sequence numbers), then a payload pattern shared by all flows (byte {@code i} of the payload is

@@ -1,7 +1,9 @@
 package io.vecflow.dataplane.port;
 
-import io.vecflow.dataplane.BufferPool;
-import io.vecflow.dataplane.PacketVector;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.PacketVector;
+import io.vecflow.dataplane.vnet.interfaces.Port;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 
 /**
  * A port that receives nothing and whose transmit counts and frees frames (a null device): the output side of the

@@ -3,8 +3,11 @@ package io.vecflow.dataplane.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vecflow.dataplane.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig.PortType;
 import io.vecflow.dataplane.control.DataplaneControl.Direction;
+import io.vecflow.dataplane.plugins.lb.EncapType;
+import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,9 +58,9 @@ class DataplaneConfigTest {
         assertThat(c.workers).isEqualTo(2);
         assertThat(c.buffersPerWorker).isEqualTo(4096);
         assertThat(c.ports).extracting(p -> p.name).containsExactly("eth0", "eth1", "replay0", "gen0");
-        assertThat(c.ports).extracting(DataplaneConfig.Port::portType)
+        assertThat(c.ports).extracting(DataplaneConfig.PortSpec::portType)
                 .containsExactly(PortType.AF_PACKET, PortType.AF_PACKET, PortType.PCAP, PortType.GENERATOR);
-        DataplaneConfig.Port eth0 = c.port("eth0");
+        DataplaneConfig.PortSpec eth0 = c.port("eth0");
         assertThat(eth0.ifIndexOr(99)).isEqualTo(1);
         assertThat(eth0.netns).isEqualTo("dp-left");
         assertThat(eth0.mtu).isEqualTo(1500);
@@ -66,7 +69,7 @@ class DataplaneConfigTest {
         assertThat(eth0.afPacket.ringBlocks).isEqualTo(16);
         assertThat(eth0.afPacket.ringBlockBytes).isEqualTo(1 << 20);
         assertThat(c.port("eth1").afPacket.device).isEqualTo("veth-dp1");
-        DataplaneConfig.Port replay = c.port("replay0");
+        DataplaneConfig.PortSpec replay = c.port("replay0");
         assertThat(replay.pcap.path()).isEqualTo(ROOT.resolve("testdata/traffic/ipv4_tcp_http_xml.pcap"));
         assertThat(replay.pcap.path()).isRegularFile();
         assertThat(replay.pcap.loops).isEqualTo(1);
@@ -267,7 +270,7 @@ class DataplaneConfigTest {
         assertThat(c.lb.vips).hasSize(1);
         DataplaneConfig.LbVip v = c.lb.vips.get(0);
         assertThat(v.key().toString()).isEqualTo("192.0.2.1/32 protocol tcp port 80");
-        assertThat(v.encapType()).isEqualTo(io.vecflow.dataplane.control.DataplaneControl.Encap.GRE4);
+        assertThat(v.encapType()).isEqualTo(EncapType.GRE4);
         assertThat(v.newLen).isEqualTo(65537);
         assertThat(v.backendAddresses()).containsExactly(InetAddress.ofLiteral("10.0.2.10"),
                 InetAddress.ofLiteral("10.0.2.11"));
@@ -354,7 +357,7 @@ class DataplaneConfigTest {
                   load-initial: 1.5
                 """, "dp.yaml", null);
         assertThat(c.lb.srlbSidPrefixAddress()).isEqualTo(InetAddress.ofLiteral("fd00:ff::"));
-        assertThat(c.lb.vips.get(0).encapType()).isEqualTo(io.vecflow.dataplane.control.DataplaneControl.Encap.SRLB);
+        assertThat(c.lb.vips.get(0).encapType()).isEqualTo(EncapType.SRLB);
         assertThat(c.srlbAgent.sidAddress()).isEqualTo(InetAddress.ofLiteral("fc00:1::"));
         assertThat(c.srlbAgent.vipAddresses()).containsExactly(InetAddress.ofLiteral("2001:db8::1"));
         assertThat(c.srlbAgent.threshold).isEqualTo(3.0);
@@ -443,10 +446,10 @@ class DataplaneConfigTest {
                     """.formatted(http.getAddress().getPort()), "dp.yaml", null);
             try (DataplaneAssembly a = DataplaneAssembly.open(c, m -> { }, false)) {
                 long end = System.nanoTime() + 10_000_000_000L;
-                String show = a.dataplane().srlbAgent().show();
+                String show = a.dataplane().plugin(SrlbAgent.class).show();
                 while (!show.contains("= 7.0") && System.nanoTime() < end) {
                     Thread.sleep(20);
-                    show = a.dataplane().srlbAgent().show();
+                    show = a.dataplane().plugin(SrlbAgent.class).show();
                 }
                 assertThat(show).contains("policy static-threshold c=5", "load nginx", "= 7.0");
             }

@@ -1,5 +1,7 @@
 package io.vecflow.dataplane.control;
 
+import io.vecflow.dataplane.plugins.lb.Vip;
+import io.vecflow.dataplane.plugins.lb.VipKey;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,11 +1,11 @@
 package io.vecflow.dataplane.port;
 
-import io.vecflow.dataplane.ThreadAllocation;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.BufferPool;
-import io.vecflow.dataplane.PacketVector;
+import io.vecflow.dataplane.ThreadAllocation;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.PacketVector;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
@@ -31,8 +31,8 @@ class AfPacketAllocationTest {
     void rxAndTxAllocateNothingPerFrame() throws Exception {
         List<byte[]> frames = AfPacketPortTest.frames("tcpreplay-test.pcap").subList(0, VECTOR);
         try (VethLab lab = VethLab.create();
-                AfPacketPort a = AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketPort.Options.defaults());
-                AfPacketPort b = AfPacketPort.open(lab.nsB, lab.ifB, 2, 1, AfPacketPort.Options.defaults());
+                AfPacketPort a = AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketOptions.defaults());
+                AfPacketPort b = AfPacketPort.open(lab.nsB, lab.ifB, 2, 1, AfPacketOptions.defaults());
                 BufferPool txPool = new BufferPool(256, 2048);
                 BufferPool rxPool = new BufferPool(1024, 2048)) {
             PacketVector tv = new PacketVector();

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vecflow.common.NetNamespace;
-import io.vecflow.dataplane.BufferPool;
-import io.vecflow.dataplane.DropReason;
-import io.vecflow.dataplane.PacketVector;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.PacketVector;
+import io.vecflow.dataplane.vnet.error.DropReason;
+import io.vecflow.dataplane.vnet.interfaces.Port;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import io.vecflow.packet.PcapFile;
 import io.vecflow.packet.PcapPacket;
 import io.vecflow.packet.PcapReader;
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * AF_PACKET port on a real kernel: two network namespaces joined by a veth pair ({@link VethLab}; needs root and
- * fails, never skips, without it). Frames are the real captures of testdata/traffic (MANIFEST.md): tcpreplay's
+ * fails, never skips, without it). Frames are the real captures of testdata/traffic (testdata/MANIFEST.md): tcpreplay's
  * test capture (179 frames, 10 with an 802.1Q tag), tcpdump's 802.1ad_QinQ.pcap (S-tag + C-tag) and
  * ipv4_tcp_http_xml.pcap (802.1Q).
  */
@@ -130,7 +132,7 @@ class AfPacketPortTest {
         assertThat(sent).hasSize(282);
         // outer tags: 2 × 802.1ad S-tag (QinQ), 1 + 51 × 802.1Q; the kernel strips each into tp_vlan_tci/tpid
         assertThat(sent.stream().filter(AfPacketPortTest::vlanTagged).count()).as("tagged frames sent").isEqualTo(54);
-        AfPacketPort port = keep(AfPacketPort.open(lab.nsA, lab.ifA, 7, 1, AfPacketPort.Options.defaults()));
+        AfPacketPort port = keep(AfPacketPort.open(lab.nsA, lab.ifA, 7, 1, AfPacketOptions.defaults()));
         RawSender sender = keep(NetNamespace.callIn(lab.nsB, () -> new RawSender(lab.ifB)));
         BufferPool pool = keep(new BufferPool(1024, 2048));
         for (byte[] f : sent) {
@@ -156,7 +158,7 @@ class AfPacketPortTest {
 
     @Test
     void promiscuousWhileOpenAndDroppedAtClose() throws Exception {
-        AfPacketPort port = AfPacketPort.open(lab.nsA, lab.ifA, 1, 2, AfPacketPort.Options.defaults());
+        AfPacketPort port = AfPacketPort.open(lab.nsA, lab.ifA, 1, 2, AfPacketOptions.defaults());
         try {
             assertThat(promiscuity(lab.nsA, lab.ifA)).isEqualTo(1);
         } finally {
@@ -164,7 +166,7 @@ class AfPacketPortTest {
         }
         assertThat(promiscuity(lab.nsA, lab.ifA)).isZero();
         AfPacketPort quiet = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1,
-                AfPacketPort.Options.defaults().promiscuous(false)));
+                AfPacketOptions.defaults().promiscuous(false)));
         assertThat(promiscuity(lab.nsA, lab.ifA)).isZero();
         assertThat(quiet.queues()).isEqualTo(1);
     }
@@ -174,7 +176,7 @@ class AfPacketPortTest {
         // /sys/class/net of the JVM's namespace does not show this device: SIOCGIFHWADDR on the port's socket does
         lab.exec(lab.nsA, "ip", "link", "set", lab.ifA, "address", "02:5e:00:12:34:56");
         assertThat(java.nio.file.Files.exists(Path.of("/sys/class/net", lab.ifA))).isFalse();
-        AfPacketPort port = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketPort.Options.defaults()));
+        AfPacketPort port = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketOptions.defaults()));
         assertThat(port.hardwareAddress()).isEqualTo(0x025e00123456L);
     }
 
@@ -192,7 +194,7 @@ class AfPacketPortTest {
     void kernelRingDropsAreCountedAsRxDiscards() throws Exception {
         // 2 blocks of 4 KiB: the 179 frames (≈ 90 KB) of the capture cannot fit while nobody polls
         AfPacketPort port = keep(AfPacketPort.open(lab.nsA, lab.ifA, 3, 1,
-                AfPacketPort.Options.defaults().blockSize(4096).blockCount(2).frameSize(2048).txFrameSize(2048)));
+                AfPacketOptions.defaults().blockSize(4096).blockCount(2).frameSize(2048).txFrameSize(2048)));
         RawSender sender = keep(NetNamespace.callIn(lab.nsB, () -> new RawSender(lab.ifB)));
         BufferPool pool = keep(new BufferPool(1024, 2048));
         List<byte[]> sent = frames("tcpreplay-test.pcap");
@@ -218,7 +220,7 @@ class AfPacketPortTest {
 
     @Test
     void framesLongerThanTheBufferAreTruncatedAndCounted() throws Exception {
-        AfPacketPort port = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketPort.Options.defaults()));
+        AfPacketPort port = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketOptions.defaults()));
         RawSender sender = keep(NetNamespace.callIn(lab.nsB, () -> new RawSender(lab.ifB)));
         BufferPool pool = keep(new BufferPool(64, 256));
         List<byte[]> sent = frames("tcpreplay-test.pcap");
@@ -241,16 +243,16 @@ class AfPacketPortTest {
 
     @Test
     void errorsNameTheInterfaceTheCallAndErrno() {
-        assertThatThrownBy(() -> AfPacketPort.open(lab.nsA, "afpacketnone", 1, 1, AfPacketPort.Options.defaults()))
+        assertThatThrownBy(() -> AfPacketPort.open(lab.nsA, "afpacketnone", 1, 1, AfPacketOptions.defaults()))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("afpacket port afpacketnone queue 0")
                 .hasMessageContaining("ioctl(SIOCGIFINDEX)")
                 .hasMessageContaining("ENODEV");
         assertThatThrownBy(() -> AfPacketPort.open(lab.nsA, lab.ifA, 1, 1,
-                AfPacketPort.Options.defaults().blockSize(5000)))
+                AfPacketOptions.defaults().blockSize(5000)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(lab.ifA).hasMessageContaining("blockSize");
-        assertThatThrownBy(() -> AfPacketPort.open("afpacket-none-x", lab.ifA, 1, 1, AfPacketPort.Options.defaults()))
+        assertThatThrownBy(() -> AfPacketPort.open("afpacket-none-x", lab.ifA, 1, 1, AfPacketOptions.defaults()))
                 .isInstanceOf(IOException.class).hasMessageContaining("no such network namespace 'afpacket-none-x'");
     }
 
@@ -269,8 +271,8 @@ class AfPacketPortTest {
     void transmittedFramesArriveIdenticalOnThePeerAndNeverComeBack() throws Exception {
         List<byte[]> sent = frames("tcpreplay-test.pcap", "802.1ad_QinQ.pcap", "ipv4_tcp_http_xml.pcap",
                 "various_gre.pcap");
-        AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 2, AfPacketPort.Options.defaults()));
-        AfPacketPort b = keep(AfPacketPort.open(lab.nsB, lab.ifB, 2, 1, AfPacketPort.Options.defaults()));
+        AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 2, AfPacketOptions.defaults()));
+        AfPacketPort b = keep(AfPacketPort.open(lab.nsB, lab.ifB, 2, 1, AfPacketOptions.defaults()));
         BufferPool txPool = keep(new BufferPool(1024, 2048));
         BufferPool rxPool = keep(new BufferPool(1024, 2048));
         PacketVector v = new PacketVector();
@@ -304,8 +306,8 @@ class AfPacketPortTest {
     @Test
     void framesSentOnTheInterfaceByOtherSocketsAreIgnoredToo() throws Exception {
         List<byte[]> sent = frames("tcpreplay-test.pcap");
-        AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketPort.Options.defaults()));
-        AfPacketPort b = keep(AfPacketPort.open(lab.nsB, lab.ifB, 2, 1, AfPacketPort.Options.defaults()));
+        AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketOptions.defaults()));
+        AfPacketPort b = keep(AfPacketPort.open(lab.nsB, lab.ifB, 2, 1, AfPacketOptions.defaults()));
         RawSender other = keep(NetNamespace.callIn(lab.nsA, () -> new RawSender(lab.ifA)));
         BufferPool pool = keep(new BufferPool(1024, 2048));
         for (byte[] f : sent) {
@@ -318,8 +320,8 @@ class AfPacketPortTest {
     @Test
     void oversizeAndRuntFramesAreTransmitErrorsAndAFullRingDiscardsEachWithItsDropReason() throws Exception {
         AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1,
-                AfPacketPort.Options.defaults().txFrames(64)));
-        AfPacketPort b = keep(AfPacketPort.open(lab.nsB, lab.ifB, 2, 1, AfPacketPort.Options.defaults()));
+                AfPacketOptions.defaults().txFrames(64)));
+        AfPacketPort b = keep(AfPacketPort.open(lab.nsB, lab.ifB, 2, 1, AfPacketOptions.defaults()));
         BufferPool pool = keep(new BufferPool(1024, 4096));
         PacketVector v = new PacketVector();
         PacketVector rejected = new PacketVector();
@@ -381,8 +383,8 @@ class AfPacketPortTest {
      */
     @Test
     void framesStuckBehindAFatalSendErrorAreTakenBackAsDrops() throws Exception {
-        AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketPort.Options.defaults()));
-        AfPacketPort b = keep(AfPacketPort.open(lab.nsB, lab.ifB, 2, 1, AfPacketPort.Options.defaults()));
+        AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketOptions.defaults()));
+        AfPacketPort b = keep(AfPacketPort.open(lab.nsB, lab.ifB, 2, 1, AfPacketOptions.defaults()));
         BufferPool pool = keep(new BufferPool(1024, 2048));
         PacketVector v = new PacketVector();
         PacketVector rejected = new PacketVector();
@@ -431,8 +433,8 @@ class AfPacketPortTest {
             sent.addAll(capture);
         }
         int queues = 4;
-        AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, queues, AfPacketPort.Options.defaults()));
-        AfPacketPort again = keep(AfPacketPort.open(lab.nsA, lab.ifA, 2, 2, AfPacketPort.Options.defaults()));
+        AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, queues, AfPacketOptions.defaults()));
+        AfPacketPort again = keep(AfPacketPort.open(lab.nsA, lab.ifA, 2, 2, AfPacketOptions.defaults()));
         assertThat(again.fanoutId()).as("each port its own kernel-chosen group").isNotEqualTo(a.fanoutId());
         again.close();
         RawSender sender = keep(NetNamespace.callIn(lab.nsB, () -> new RawSender(lab.ifB)));
@@ -473,8 +475,8 @@ class AfPacketPortTest {
     void generatedFlowsOverIpv4AndIpv6EachStayOnOneFanoutQueue() throws Exception {
         GeneratorPort gen = keep(new GeneratorPort("gen", 1, 1, GeneratorPort.Options.defaults().imix().flows(256)
                 .ipv6Fraction(0.5).tcpFraction(0.5).seed(5)));
-        AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketPort.Options.defaults()));
-        AfPacketPort b = keep(AfPacketPort.open(lab.nsB, lab.ifB, 2, 4, AfPacketPort.Options.defaults()));
+        AfPacketPort a = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketOptions.defaults()));
+        AfPacketPort b = keep(AfPacketPort.open(lab.nsB, lab.ifB, 2, 4, AfPacketOptions.defaults()));
         BufferPool txPool = keep(new BufferPool(512, 2048));
         BufferPool rxPool = keep(new BufferPool(4096, 2048));
         PacketVector v = new PacketVector();
@@ -536,7 +538,7 @@ class AfPacketPortTest {
         io.vecflow.packet.ParsedPacket pp = new io.vecflow.packet.ParsedPacket();
         for (boolean complete : new boolean[] {true, false}) {
             AfPacketPort a = AfPacketPort.open(lab.nsA, lab.ifA, 1, 1,
-                    AfPacketPort.Options.defaults().completeChecksums(complete));
+                    AfPacketOptions.defaults().completeChecksums(complete));
             try {
                 java.nio.channels.DatagramChannel udp = NetNamespace.callIn(lab.nsB,
                         java.nio.channels.DatagramChannel::open);
@@ -585,7 +587,7 @@ class AfPacketPortTest {
                 """;
         BufferPool pool = keep(new BufferPool(256, 2048));
         io.vecflow.packet.ParsedPacket pp = new io.vecflow.packet.ParsedPacket();
-        AfPacketPort a = AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketPort.Options.defaults());
+        AfPacketPort a = AfPacketPort.open(lab.nsA, lab.ifA, 1, 1, AfPacketOptions.defaults());
         try {
             lab.exec(lab.nsB, "python3", "-c", udpGso);
             List<byte[]> got = receive(a, pool, 10).get(0);
@@ -609,7 +611,7 @@ class AfPacketPortTest {
             a.close();
         }
         AfPacketPort small = keep(AfPacketPort.open(lab.nsA, lab.ifA, 1, 1,
-                AfPacketPort.Options.defaults().blockSize(4096).blockCount(8).frameSize(2048).txFrameSize(2048)));
+                AfPacketOptions.defaults().blockSize(4096).blockCount(8).frameSize(2048).txFrameSize(2048)));
         lab.exec(lab.nsB, "python3", "-c", udpGso);
         PacketVector v = new PacketVector();
         int n = 0;

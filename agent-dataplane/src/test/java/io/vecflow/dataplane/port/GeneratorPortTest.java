@@ -1,13 +1,13 @@
 package io.vecflow.dataplane.port;
 
-import io.vecflow.dataplane.ThreadAllocation;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import io.vecflow.dataplane.BufferPool;
-import io.vecflow.dataplane.PacketVector;
+import io.vecflow.dataplane.ThreadAllocation;
+import io.vecflow.dataplane.graph.BufferPool;
+import io.vecflow.dataplane.graph.PacketVector;
+import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import io.vecflow.packet.LinkType;
 import io.vecflow.packet.PacketParser;
 import io.vecflow.packet.ParsedPacket;

@@ -1,12 +1,12 @@
 package io.vecflow.lab.fabric;
 
-import io.vecflow.dataplane.lb.MurmurHash3;
-import io.vecflow.dataplane.lb.clove.EdgeFlowlet;
-import io.vecflow.dataplane.lb.clove.FlowletTable;
-import io.vecflow.dataplane.lb.clove.LeastUtilisedPath;
-import io.vecflow.dataplane.lb.clove.PathSelector;
-import io.vecflow.dataplane.lb.clove.PathWeights;
-import io.vecflow.dataplane.lb.clove.SplitMix64;
+import io.vecflow.dataplane.plugins.clove.path.EdgeFlowlet;
+import io.vecflow.dataplane.plugins.clove.path.FlowletTable;
+import io.vecflow.dataplane.plugins.clove.path.LeastUtilisedPath;
+import io.vecflow.dataplane.plugins.clove.path.PathSelector;
+import io.vecflow.dataplane.plugins.clove.path.PathWeights;
+import io.vecflow.dataplane.plugins.clove.path.SplitMix64;
+import io.vecflow.dataplane.plugins.lb.maglev.MurmurHash3;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.random.RandomGenerator;

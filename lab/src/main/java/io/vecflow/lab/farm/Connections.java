@@ -1,6 +1,6 @@
 package io.vecflow.lab.farm;
 
-import io.vecflow.dataplane.lb.MurmurHash3;
+import io.vecflow.dataplane.plugins.lb.maglev.MurmurHash3;
 import java.util.random.RandomGenerator;
 
 /**

@@ -1,12 +1,13 @@
 package io.vecflow.lab.farm;
 
+import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
 import java.util.Locale;
 
 /**
  * A dispatcher by name, as the lab's {@code --dispatchers} option and its results spell it:
  * <ul>
  *   <li>{@code random} — uniformly random server (the analytical Maglev of docs/load-balancing.md §5);</li>
- *   <li>{@code maglev} — vecflow's {@link io.vecflow.dataplane.lb.MaglevTable} over the connection's 5-tuple hash;</li>
+ *   <li>{@code maglev} — vecflow's {@link MaglevTable} over the connection's 5-tuple hash;</li>
  *   <li>{@code jsq2}, {@code jsqD} — JSQ(d); {@code jsq} — full join-the-shortest-queue (bounds);</li>
  *   <li>{@code srC} (C = 1..64) — SRLB with static threshold c: vecflow's SRLB candidate table (2 choices) and
  *       static-threshold acceptance policy on each server's busy workers;</li>

@@ -1,7 +1,7 @@
 package io.vecflow.lab.farm;
 
-import io.vecflow.dataplane.lb.MaglevTable;
-import io.vecflow.dataplane.lb.MurmurHash3;
+import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
+import io.vecflow.dataplane.plugins.lb.maglev.MurmurHash3;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;

@@ -1,11 +1,11 @@
 package io.vecflow.lab.farm;
 
-import io.vecflow.dataplane.lb.MurmurHash3;
-import io.vecflow.dataplane.lb.srlb.AcceptPolicy;
-import io.vecflow.dataplane.lb.srlb.CandidateTable;
-import io.vecflow.dataplane.lb.srlb.DynamicThreshold;
-import io.vecflow.dataplane.lb.srlb.SettableLoadSource;
-import io.vecflow.dataplane.lb.srlb.StaticThreshold;
+import io.vecflow.dataplane.plugins.lb.maglev.MurmurHash3;
+import io.vecflow.dataplane.plugins.srlb.load.AcceptPolicy;
+import io.vecflow.dataplane.plugins.srlb.load.DynamicThreshold;
+import io.vecflow.dataplane.plugins.srlb.load.SettableLoadSource;
+import io.vecflow.dataplane.plugins.srlb.load.StaticThreshold;
+import io.vecflow.dataplane.plugins.srlb.state.CandidateTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
