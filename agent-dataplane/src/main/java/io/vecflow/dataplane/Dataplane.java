@@ -52,10 +52,10 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <pre>
  * port-input → [device-input arc: sflow] → ethernet-input → l2-xconnect ─────────────────────────┐
- *                                                         → ip4-input → [ip4-unicast arc: clove4, lb4] → ip4-lookup → ip4-rewrite ┤
- *                                                         → ip6-input → [ip6-unicast arc: lb6] → ip6-lookup → ip6-rewrite ┤
- * interface-output → [interface-output arc: sflow-egress] → port-output                                          ◄─┘
- * error-drop (per reason, per interface) → [error-drop arc: sflow-drop] → drop
+ *                                                         → ip4-input → [ip4-unicast arc: clove4, lb4] → ip4-lookup →
+ * ip4-rewrite ┤                                                         → ip6-input → [ip6-unicast arc: lb6] →
+ * ip6-lookup → ip6-rewrite ┤ interface-output → [interface-output arc: sflow-egress] → port-output
+ * ◄─┘ error-drop (per reason, per interface) → [error-drop arc: sflow-drop] → drop
  * </pre>
  *
  * and the {@link SflowMainThread} that turns samples into PSAMPLE, discards into NET_DM alerts and port counters

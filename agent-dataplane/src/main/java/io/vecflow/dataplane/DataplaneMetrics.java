@@ -29,17 +29,18 @@ import java.util.List;
  *   <li>{@code vecflow_dataplane_interface_packets|octets|discards|errors} {interface, direction=rx|tx}</li>
  *   <li>{@code vecflow_dataplane_drops} {reason, interface}: packets sent to error-drop, by {@link DropReason}</li>
  *   <li>{@code vecflow_dataplane_sflow_samples} {direction=ingress|egress|drop}, {@code vecflow_dataplane_sflow_pool},
- *       {@code vecflow_dataplane_sflow_fifo_drops} {fifo=sample|discard}, {@code vecflow_dataplane_sflow_sampling_rate}</li>
- *   <li>{@code vecflow_dataplane_netlink_messages} {channel=psample|net_dm|if_counters|status, result=sent|failed},
- *       {@code vecflow_dataplane_net_dm_rate_limited}</li>
- *   <li>{@code vecflow_dataplane_node_vectors|packets|seconds} {node}: VPP's runtime statistics per graph node</li>
- *   <li>{@code vecflow_dataplane_lb_decisions} {role=maglev|srlb|srlb-agent, vip, protocol, port, backend (address,
- *       or "all" for the VIP's totals), counter=new_flows|first_choice_accepts|second_choice_accepts|rejects|
- *       sticky_hits|table_full}: the load balancer's / SRLB agent's decision counters (issue 6 §4)</li>
- *   <li>{@code vecflow_dataplane_clove_path_weight} {destination, port}: CLOVE-ECN weight of each path (outer UDP
- *       source port) per destination endpoint; {@code vecflow_dataplane_clove_events} {event=encapsulated|
- *       decapsulated|new_flowlets|ce_received|ce_to_inner|feedback_sent|feedback_received|weight_cuts|probes_sent|
- *       probe_replies|probes_received|errors|refused|not_tunnel|unknown_peer} (docs/load-balancing.md §4)</li>
+ *       {@code vecflow_dataplane_sflow_fifo_drops} {fifo=sample|discard}, {@code
+ * vecflow_dataplane_sflow_sampling_rate}</li>   <li>{@code vecflow_dataplane_netlink_messages}
+ * {channel=psample|net_dm|if_counters|status, result=sent|failed},       {@code
+ * vecflow_dataplane_net_dm_rate_limited}</li>   <li>{@code vecflow_dataplane_node_vectors|packets|seconds} {node}:
+ * VPP's runtime statistics per graph node</li>   <li>{@code vecflow_dataplane_lb_decisions}
+ * {role=maglev|srlb|srlb-agent, vip, protocol, port, backend (address,       or "all" for the VIP's totals),
+ * counter=new_flows|first_choice_accepts|second_choice_accepts|rejects|       sticky_hits|table_full}: the load
+ * balancer's / SRLB agent's decision counters (issue 6 §4)</li>   <li>{@code vecflow_dataplane_clove_path_weight}
+ * {destination, port}: CLOVE-ECN weight of each path (outer UDP       source port) per destination endpoint; {@code
+ * vecflow_dataplane_clove_events} {event=encapsulated|
+ * decapsulated|new_flowlets|ce_received|ce_to_inner|feedback_sent|feedback_received|weight_cuts|probes_sent|
+ * probe_replies|probes_received|errors|refused|not_tunnel|unknown_peer} (docs/load-balancing.md §4)</li>
  * </ul>
  */
 public final class DataplaneMetrics implements AutoCloseable {

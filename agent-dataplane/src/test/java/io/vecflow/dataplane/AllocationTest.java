@@ -14,7 +14,6 @@ import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.fib.Forwarding;
 import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import io.vecflow.dataplane.vnet.interfaces.PortCounters;
-import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
 /**

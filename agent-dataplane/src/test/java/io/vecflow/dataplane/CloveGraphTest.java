@@ -71,7 +71,8 @@ class CloveGraphTest {
         t.interfaces = new InterfaceTable(4);
         t.interfaces.add(ports.vm, mac, 1500, true);
         t.interfaces.add(ports.up, mac + 1, 1500, true);
-        t.forwarding = new Forwarding.Builder().neighbour(host, "02:aa:00:00:00:01").neighbour(leaf, "02:aa:00:00:00:02")
+        t.forwarding = new Forwarding.Builder().neighbour(host, "02:aa:00:00:00:01").neighbour(leaf,
+                "02:aa:00:00:00:02")
                 .route(host + "/32", host, 1).route("10.255.0.0/16", leaf, 2).build();
         t.samplingRate = 1;
         t.direction = DataplaneControl.Direction.TX;

@@ -121,8 +121,10 @@ class CloveNamespaceTest {
         // the fabric: leaf1 ═ spine k ═ leaf2
         StringBuilder up = new StringBuilder("10.255.2.0/24"), down = new StringBuilder("10.255.1.0/24");
         for (int k = 1; k <= SPINES; k++) {
-            lab.link(ns("leaf1"), dev("a" + k), "10.1." + k + ".1/24", ns("s" + k), dev("x" + k), "10.1." + k + ".2/24");
-            lab.link(ns("s" + k), dev("y" + k), "10.2." + k + ".2/24", ns("leaf2"), dev("b" + k), "10.2." + k + ".1/24");
+            lab.link(ns("leaf1"), dev("a" + k), "10.1." + k + ".1/24", ns("s" + k), dev("x" + k), "10.1." + k
+                    + ".2/24");
+            lab.link(ns("s" + k), dev("y" + k), "10.2." + k + ".2/24", ns("leaf2"), dev("b" + k), "10.2." + k
+                    + ".1/24");
             lab.route(ns("s" + k), "10.255.2.0/24 via 10.2." + k + ".1");
             lab.route(ns("s" + k), "10.255.1.0/24 via 10.1." + k + ".1");
             up.append(" nexthop via 10.1.").append(k).append(".2 dev ").append(dev("a" + k));
@@ -161,8 +163,10 @@ class CloveNamespaceTest {
         String y = """
                 workers: 1
                 ports:
-                  - {name: vm, type: af_packet, if-index: 1, netns: %1$s, mac: "%2$s", mode: l3, af-packet: {interface: %3$s}}
-                  - {name: up, type: af_packet, if-index: 2, netns: %1$s, mac: "%4$s", mode: l3, af-packet: {interface: %5$s}}
+                  - {name: vm, type: af_packet, if-index: 1, netns: %1$s, mac: "%2$s", mode: l3, \
+                    af-packet: {interface: %3$s}}
+                  - {name: up, type: af_packet, if-index: 2, netns: %1$s, mac: "%4$s", mode: l3, \
+                    af-packet: {interface: %5$s}}
                 routes:
                   - {prefix: "%6$s/32", via: "%6$s", port: vm}
                   - {prefix: "10.255.0.0/16", via: "%8$s", port: up}
@@ -192,7 +196,10 @@ class CloveNamespaceTest {
         return DataplaneConfig.load(f);
     }
 
-    /** Waits (≤ 20 s) until hv1's probes found four ports whose second hop is each spine once; returns the port per spine. */
+    /**
+     * Waits (≤ 20 s) until hv1's probes found four ports whose second hop is each spine once; returns the port per
+     * spine.
+     */
     private static int[] awaitPaths(Clove.Destination d) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         String last = "";

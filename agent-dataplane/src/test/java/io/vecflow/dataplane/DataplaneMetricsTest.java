@@ -52,7 +52,8 @@ class DataplaneMetricsTest {
                 HttpClient c = HttpClient.newHttpClient()) {
             String body = c.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.port() + "/metrics"))
                     .build(), HttpResponse.BodyHandlers.ofString()).body();
-            assertThat(body).contains("vecflow_dataplane_interface_packets_total{direction=\"rx\",interface=\"eth9\"} 0.0");
+            assertThat(body)
+                    .contains("vecflow_dataplane_interface_packets_total{direction=\"rx\",interface=\"eth9\"} 0.0");
         }
     }
 }

@@ -3,7 +3,6 @@ package io.vecflow.dataplane;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vecflow.dataplane.plugins.lb.EncapType;
-import io.vecflow.dataplane.graph.BufferPool;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -85,7 +84,8 @@ class LbHeadroomGraphTest extends LbGraphFixture {
             int[] tagCounts = {0, 1, 2, 4, 4};
             int[] payloads = {10, 100, 1400, 1400, 0};
             for (int i = 0; i < tagCounts.length; i++) {
-                in.add(udp4(tagCounts[i], VIP, 1000 + i, payloads[i] > 1000 ? payloads[i] - k.outer : payloads[i], true));
+                in.add(udp4(tagCounts[i], VIP, 1000 + i, payloads[i] > 1000 ? payloads[i] - k.outer : payloads[i],
+                        true));
             }
             s.sent.clear();
             c.inject(in);

@@ -119,7 +119,8 @@ class LbNamespaceTest {
         StringBuilder y = new StringBuilder("""
                 workers: 2
                 ports:
-                  - {name: p0, type: af_packet, if-index: 1, netns: %1$s, mac: "%2$s", mode: l3, af-packet: {interface: %3$s}}
+                  - {name: p0, type: af_packet, if-index: 1, netns: %1$s, mac: "%2$s", mode: l3, \
+                    af-packet: {interface: %3$s}}
                 """.formatted(lab.ns("dp"), MAC_P0, lab.dev("p0")));
         for (int k = 1; k <= SERVERS; k++) {
             y.append("  - {name: p%d, type: af_packet, if-index: %d, netns: %s, mac: \"02:00:00:00:e0:1%d\", mode: l3, "

@@ -2,7 +2,6 @@ package io.vecflow.dataplane;
 
 import io.vecflow.dataplane.graph.BufferPool;
 import io.vecflow.dataplane.graph.PacketVector;
-import io.vecflow.dataplane.graph.mem.Bytes;
 import io.vecflow.dataplane.vnet.interfaces.Port;
 import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import java.lang.foreign.MemorySegment;

@@ -76,8 +76,10 @@ final class OffloadLab implements AutoCloseable {
         String yaml = """
                 workers: 2
                 ports:
-                  - {name: p0, type: af_packet, if-index: 1, netns: %1$s, mac: "%3$s", mode: %5$s, af-packet: {interface: %2$sp0%12$s}}
-                  - {name: p1, type: af_packet, if-index: 2, netns: %1$s, mac: "%4$s", mode: %5$s, af-packet: {interface: %2$sp1}}
+                  - {name: p0, type: af_packet, if-index: 1, netns: %1$s, mac: "%3$s", mode: %5$s, \
+                    af-packet: {interface: %2$sp0%12$s}}
+                  - {name: p1, type: af_packet, if-index: 2, netns: %1$s, mac: "%4$s", mode: %5$s, \
+                    af-packet: {interface: %2$sp1}}
                 sflow:
                   %7$s
                   usersock-groups: {psample: %8$d, net-dm: %9$d, counters: %10$d}

@@ -112,7 +112,9 @@ class SrlbAgentWorkersTest {
         }
     }
 
-    /** Sends one frame into {@code in} on worker {@code w}'s queue and returns the only frame that left via {@code out}. */
+    /**
+     * Sends one frame into {@code in} on worker {@code w}'s queue and returns the only frame that left via {@code out}.
+     */
     private byte[] hop(int w, MemoryPort in, byte[] f, MemoryPort out) {
         up.sent.clear();
         local.sent.clear();
@@ -237,7 +239,8 @@ class SrlbAgentWorkersTest {
         assertThat(sh.applied()).isEqualTo(cross);
         assertThat(sh.searched() + sh.inboxFull() + sh.stale()).isZero();
         assertThat(agent.show()).contains("worker " + syn + " flow table: live 1 of 4096, inserts 1, full 0; "
-                + "decided from other workers' entries 0 (found by search 0), state changes handed over 0 (inbox full 0),"
+                + "decided from other workers' entries 0 (found by search 0), state changes handed over 0 (inbox full "
+                        + "0),"
                 + " applied from others " + cross + " (stale 0)")
                 .contains("worker " + (1 - syn) + " flow table: live 0 of 4096, inserts 0, full 0; decided from other "
                         + "workers' entries " + (3 + cross) + " (found by search 0), state changes handed over " + cross
@@ -520,7 +523,8 @@ class SrlbAgentWorkersTest {
         long least = ThreadAllocation.leastPerRound(round, 20, 5);
         long x0 = ThreadAllocation.bytes();
         long overhead = ThreadAllocation.bytes() - x0; // what reading the counter twice costs (the MXBean allocates)
-        System.out.printf("srlb agent, 2 workers: %d B allocated for a round of %d packets (reading the counter: %d B)%n",
+        System.out.printf("srlb agent, 2 workers: %d B allocated for a round of %d packets (reading the counter: %d "
+                + "B)%n",
                 least, 6 * n, overhead);
         assertThat(least).as("bytes allocated for one round of %d packets on 2 workers", 6 * n).isLessThan(1024);
         // every packet went where it should: to the server (SYN, ACK) or out toward the LB / client

@@ -188,7 +188,9 @@ class SrlbGraphTest {
         }
     }
 
-    /** Sends one frame into a port of a dataplane, runs it, and returns the only frame that left through {@code out}. */
+    /**
+     * Sends one frame into a port of a dataplane, runs it, and returns the only frame that left through {@code out}.
+     */
     private static byte[] hop(Dataplane d, MemoryPort in, byte[] f, MemoryPort out) {
         out.sent.clear();
         in.inject(List.of(f));
@@ -229,7 +231,9 @@ class SrlbGraphTest {
         return Arrays.copyOfRange(f, off, f.length);
     }
 
-    /** {@code f} with {@code tags} 802.1Q tags after its MAC addresses and {@code pad} bytes (0xEE) after its IP packet. */
+    /**
+     * {@code f} with {@code tags} 802.1Q tags after its MAC addresses and {@code pad} bytes (0xEE) after its IP packet.
+     */
     private static byte[] tagged(byte[] f, int tags, int pad) {
         byte[] o = new byte[f.length + 4 * tags + pad];
         System.arraycopy(f, 0, o, 0, 12);

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.vecflow.common.NetNamespace;
 import io.vecflow.dataplane.config.DataplaneConfig;
 import io.vecflow.dataplane.control.ControlClient;
-import io.vecflow.dataplane.graph.mem.Bytes;
 import io.vecflow.dataplane.netns.NetnsLab;
 import io.vecflow.dataplane.port.AfPacketPort;
 import io.vecflow.dataplane.vnet.error.DropReason;

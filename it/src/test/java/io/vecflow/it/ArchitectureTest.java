@@ -144,6 +144,9 @@ class ArchitectureTest {
         List<String> out = new ArrayList<>();
         Set<String> unlisted = new TreeSet<>();
         for (JavaClass c : MAIN.get(m)) {
+            if (c.getSimpleName().equals("package-info")) {
+                continue;
+            }
             Integer from = layerOf.get(c.getPackageName());
             if (from == null) {
                 unlisted.add(c.getPackageName());
@@ -160,6 +163,52 @@ class ArchitectureTest {
         }
         unlisted.forEach(p -> out.add(p + " is in no layer of " + m.dir));
         return out;
+    }
+
+    /**
+     * The dataplane after VPP's vlib < vnet < plugins: the engine (buffer memory, then the graph) knows no protocol
+     * and no plugin; the network nodes and interfaces above it; ports; the sFlow feature; the plugin contract; the
+     * plugins' pure parts (Maglev maths, SRLB load sources and state machines, packet rewrites, CLOVE paths) below
+     * their nodes and control; the control socket, the YAML model, and the lifecycle on top.
+     */
+    @Test
+    void dataplaneLayers() {
+        assertThat(layering(Module.DATAPLANE, List.of(
+                List.of("graph.mem"),
+                List.of("graph"),
+                List.of("vnet.error", "vnet.fib"),
+                List.of("vnet.interfaces"),
+                List.of("vnet.ip"),
+                List.of("vnet.ethernet", "port"),
+                List.of("plugins.sflow"),
+                List.of("plugins"),
+                List.of("plugins.lb.maglev", "plugins.srlb.load"),
+                List.of("plugins.srlb.state"),
+                List.of("plugins.lb.encap"),
+                List.of("plugins.lb", "plugins.clove.path"),
+                List.of("plugins.srlb", "plugins.clove"),
+                List.of("control"),
+                List.of("config"),
+                List.of("")))).isEmpty();
+    }
+
+    /** The engine never lists plugins: {@code Dataplane} reaches the load-balancer plugins through the contract. */
+    @Test
+    void theDataplaneNamesNoPlugin() {
+        List<String> named = new ArrayList<>();
+        for (JavaClass c : MAIN.get(Module.DATAPLANE)) {
+            if (!c.getName().equals("io.vecflow.dataplane.Dataplane")
+                    && !c.getName().startsWith("io.vecflow.dataplane.Dataplane$")) {
+                continue;
+            }
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                String pkg = d.getTargetClass().getBaseComponentType().getPackageName();
+                if (pkg.matches("io\\.vecflow\\.dataplane\\.plugins\\.(lb|srlb|clove)(\\..*)?")) {
+                    named.add(d.getDescription());
+                }
+            }
+        }
+        assertThat(named).isEmpty();
     }
 
     /**
@@ -267,7 +316,10 @@ class ArchitectureTest {
             "packet/src/main/java/io/vecflow/packet/ParsedPacket.java",
             "one result holder: the parsed fields and their accessors",
             "sflow-v5/src/main/java/io/vecflow/sflow/CounterRecords.java",
-            "one table: the sFlow counter record structures, each a small nested class");
+            "one table: the sFlow counter record structures, each a small nested class",
+            "agent-dataplane/src/main/java/io/vecflow/dataplane/port/AfPacketPort.java",
+            "one port: its TPACKET_V3 receive ring and TX ring per queue and their statistics (socket setup, "
+                    + "options and receive-frame fixes are AfPacketSockets, AfPacketOptions and RxFrames)");
 
     @Test
     void longMainFilesHoldOneConcern() throws IOException {

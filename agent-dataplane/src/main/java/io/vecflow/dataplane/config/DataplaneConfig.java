@@ -2,46 +2,22 @@ package io.vecflow.dataplane.config;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.vecflow.dataplane.control.CommandParser;
 import io.vecflow.dataplane.control.ControlServer;
 import io.vecflow.dataplane.control.DataplaneControl.Direction;
-import io.vecflow.dataplane.graph.FeatureArc;
 import io.vecflow.dataplane.plugins.clove.Clove;
-import io.vecflow.dataplane.plugins.clove.path.PathWeights;
 import io.vecflow.dataplane.plugins.lb.EncapType;
-import io.vecflow.dataplane.plugins.lb.LoadBalancer;
-import io.vecflow.dataplane.plugins.lb.Protocol;
 import io.vecflow.dataplane.plugins.lb.VipKey;
 import io.vecflow.dataplane.plugins.lb.encap.Encap;
-import io.vecflow.dataplane.plugins.lb.maglev.ConnectionTable;
 import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
-import io.vecflow.dataplane.plugins.srlb.SrlbAgent;
 import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * The dataplane's YAML configuration ({@code ./vecflow dataplane --config FILE}): workers and buffers, ports
@@ -235,7 +211,9 @@ public final class DataplaneConfig {
         public String netns;
         /** MTU in bytes (L3, without the Ethernet header), 68..65535. */
         public int mtu = 1500;
-        /** The port's MAC (source of routed frames); absent: the device's (af_packet) or 02:00:00:00:00:00 + ifIndex. */
+        /**
+         * The port's MAC (source of routed frames); absent: the device's (af_packet) or 02:00:00:00:00:00 + ifIndex.
+         */
         public String mac;
         /**
          * l2 (frames go to the cross-connect; none: dropped as "l2 no xconnect") or l3 (IPv4/IPv6 routed); absent: l2

@@ -34,8 +34,8 @@ import java.util.List;
  * help
  * </pre>
  * VPP's lb writes {@code del} last and has no {@code add}; both placements are accepted. {@code new_len} is the
- * Maglev table size, a prime in 2..{@value MaglevTable#MAX_SIZE} (default {@value #DEFAULT_NEW_LEN}; VPP's is a power of
- * two for its own hash). VPP's {@code encap l3dsr|nat4|nat6}, {@code dscp}, {@code type} and {@code target_port} are
+ * Maglev table size, a prime in 2..{@value MaglevTable#MAX_SIZE} (default {@value #DEFAULT_NEW_LEN}; VPP's is a power
+ * of two for its own hash). VPP's {@code encap l3dsr|nat4|nat6}, {@code dscp}, {@code type} and {@code target_port} are
  * recognised and rejected as unsupported. Addresses are IP literals only (no name lookups); a VIP prefix must have its
  * host bits clear. Stateless and thread-safe.
  */

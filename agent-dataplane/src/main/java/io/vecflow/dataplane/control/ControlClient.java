@@ -30,7 +30,8 @@ public final class ControlClient {
      * @param timeout time allowed for connect + reply
      * @return the exit status and the reply text
      * @throws IOException no socket file, nobody listening (stale file), no reply in time, a reply without a status
-     *                     line or larger than {@value ControlProtocol#MAX_REPLY_BYTES} bytes; the message names the path
+     *                     line or larger than {@value ControlProtocol#MAX_REPLY_BYTES} bytes; the message names the
+     * path
      * @throws IllegalArgumentException a command with a newline in it, or longer than
      *                                  {@value ControlProtocol#MAX_REQUEST_BYTES} bytes
      */

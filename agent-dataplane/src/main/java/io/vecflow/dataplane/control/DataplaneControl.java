@@ -5,7 +5,6 @@ import io.vecflow.dataplane.plugins.lb.VipKey;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 
 /**
  * What the control socket can ask of a running dataplane: the sFlow settings of VPP's sflow plugin (FDio/vpp

@@ -559,9 +559,9 @@ public final class AfPacketPort extends Port {
      * As {@link #tx(int, BufferPool, PacketVector)}, with every frame that cannot be sent appended to {@code rejected}
      * (see {@link Port#tx(int, BufferPool, PacketVector, PacketVector)}) with its reason: shorter than 14 bytes
      * ({@link DropReason#TX_FRAME_TOO_SHORT}), longer than the MTU or a slot allows
-     * ({@link DropReason#TX_FRAME_TOO_LONG}), no free slot ({@link DropReason#TX_QUEUE_FULL}), and, after a kick that failed for good, the frames taken back
-     * from the ring ({@link DropReason#TX_SENDTO_FATAL}; copied from their slots into fresh buffers, as many as
-     * {@code rejected} and the pool have room for, the rest with the next call).
+     * ({@link DropReason#TX_FRAME_TOO_LONG}), no free slot ({@link DropReason#TX_QUEUE_FULL}), and, after a kick that
+     * failed for good, the frames taken back from the ring ({@link DropReason#TX_SENDTO_FATAL}; copied from their slots
+     * into fresh buffers, as many as {@code rejected} and the pool have room for, the rest with the next call).
      */
     @Override
     public void tx(int queue, BufferPool pool, PacketVector v, PacketVector rejected) {
@@ -856,7 +856,8 @@ public final class AfPacketPort extends Port {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment st = Libc.newCallState(a);
             if (arena.scope().isAlive()) {
-                arena.close(); // ring segments die first, so a late rx/tx fails cleanly instead of touching unmapped pages
+                // ring segments die first, so a late rx/tx fails cleanly instead of touching unmapped pages
+                arena.close();
             }
             for (Queue s : q) {
                 if (s == null) {

@@ -606,7 +606,9 @@ public final class GeneratorPort extends Port {
         return n;
     }
 
-    /** A sink: counts every frame of {@code v} as transmitted (TX_PACKETS, TX_OCTETS), frees it and empties {@code v}. */
+    /**
+     * A sink: counts every frame of {@code v} as transmitted (TX_PACKETS, TX_OCTETS), frees it and empties {@code v}.
+     */
     @Override
     public void tx(int queue, BufferPool pool, PacketVector v) {
         long octets = 0;

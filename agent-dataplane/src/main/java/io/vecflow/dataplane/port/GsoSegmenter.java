@@ -12,10 +12,10 @@ import java.nio.ByteOrder;
  * and TCP/UDP headers.
  *
  * <p>Per segment {@code k} of {@code n}: IPv4 total length and identification ({@code id + k}, mod 2<sup>16</sup>)
- * set and the header checksum recomputed; IPv6 payload length set; TCP sequence number advanced by the payload before it, CWR
- * kept on the first segment only, FIN and PSH on the last only; UDP length set; the TCP/UDP checksum computed in full
- * over the pseudo-header and the segment (RFC 1071, RFC 793, RFC 768, RFC 8200 §8.1; a UDP zero sent as 0xFFFF),
- * whatever the super-frame carried (a partial sum, or the first segment's checksum of a GRO aggregate).
+ * set and the header checksum recomputed; IPv6 payload length set; TCP sequence number advanced by the payload before
+ * it, CWR kept on the first segment only, FIN and PSH on the last only; UDP length set; the TCP/UDP checksum computed
+ * in full over the pseudo-header and the segment (RFC 1071, RFC 793, RFC 768, RFC 8200 §8.1; a UDP zero sent as
+ * 0xFFFF), whatever the super-frame carried (a partial sum, or the first segment's checksum of a GRO aggregate).
  *
  * <p>Handled: GSO types TCPV4, TCPV6 and UDP_L4 ({@code include/uapi/linux/virtio_net.h}; the ECN bit ignored) on
  * Ethernet with up to two VLAN tags in the frame, plus the outer tag the kernel stripped ({@link #parse} re-inserts it

@@ -9,8 +9,8 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * Constants of AF_PACKET sockets and TPACKET rings ({@code include/uapi/linux/if_packet.h}, {@code linux/if_ether.h},
- * {@code linux/sockios.h}, {@code linux/if.h}, {@code sys/mman.h}; Linux x86_64 values), and the libc calls {@link Libc}
- * does not offer: {@code mmap}, {@code munmap}, {@code ioctl}, through {@code java.lang.foreign} only.
+ * {@code linux/sockios.h}, {@code linux/if.h}, {@code sys/mman.h}; Linux x86_64 values), and the libc calls {@link
+ * Libc} does not offer: {@code mmap}, {@code munmap}, {@code ioctl}, through {@code java.lang.foreign} only.
  *
  * <p>Every call takes a caller-owned call-state segment ({@link Libc#newCallState}) into which the linker captures
  * {@code errno}; results follow libc ({@code -1} / {@code MAP_FAILED} on failure, then {@link Libc#errno}).

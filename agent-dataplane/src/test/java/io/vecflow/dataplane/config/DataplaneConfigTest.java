@@ -187,7 +187,8 @@ class DataplaneConfigTest {
                 "dp.yaml line 6: ports[1].name: \"eth0\" is already the name of ports[0]",
                 "dp.yaml line 7: ports[1].type: \"tap\" is invalid (need af_packet, pcap or generator)",
                 "dp.yaml line 10: ports[2].if-index: 7 is already the if-index of ports[0]",
-                "dp.yaml line 11: ports[2].netns: \"ns1\" is invalid (only af_packet ports live in a network namespace)",
+                "dp.yaml line 11: ports[2].netns: \"ns1\" is invalid (only af_packet ports live in a network "
+                        + "namespace)",
                 "dp.yaml line 12: ports[2].pcap: pcap options on a generator port",
                 "dp.yaml line 13: ports[2].generator.size: \"59\" is invalid (need imix or 60..9216 bytes)",
                 "dp.yaml line 13: ports[2].generator.popularity: \"pareto\" is invalid (need uniform or zipf)",
@@ -348,7 +349,8 @@ class DataplaneConfigTest {
                 lb:
                   srlb-sid-prefix: "fd00:ff::"
                   vips:
-                    - {prefix: "2001:db8::1/128", protocol: tcp, port: 80, encap: srlb, backends: ["fc00:1::", "fc00:2::"]}
+                    - {prefix: "2001:db8::1/128", protocol: tcp, port: 80, encap: srlb, backends: ["fc00:1::", \
+                    "fc00:2::"]}
                 srlb-agent:
                   sid: "fc00:1::"
                   vips: ["2001:db8::1"]
@@ -421,8 +423,8 @@ class DataplaneConfigTest {
         com.sun.net.httpserver.HttpServer http = com.sun.net.httpserver.HttpServer.create(
                 new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         http.createContext("/status", x -> {
-            byte[] b = "Active connections: 7 \nserver accepts handled requests\n 10 10 20 \nReading: 0 Writing: 1 Waiting: 6 \n"
-                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            byte[] b = ("Active connections: 7 \nserver accepts handled requests\n 10 10 20 \nReading: 0 Writing: 1 "
+                    + "Waiting: 6 \n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
             x.sendResponseHeaders(200, b.length);
             x.getResponseBody().write(b);
             x.close();

@@ -54,7 +54,8 @@ class ControlServerTest {
             assertThat(s.commandsFailed()).isEqualTo(1);
             assertThat(s.usageErrors()).isEqualTo(1);
             assertThat(s.internalErrors()).isEqualTo(1);
-            assertThat(s.lastInternalError()).isEqualTo("show runtime: java.lang.IllegalStateException: runtime view broke");
+            assertThat(s.lastInternalError())
+                    .isEqualTo("show runtime: java.lang.IllegalStateException: runtime view broke");
         }
         assertThat(sock).doesNotExist();
     }

@@ -8,7 +8,6 @@ import io.vecflow.dataplane.graph.PacketVector;
 import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.management.ManagementFactory;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -553,7 +553,8 @@ class AfPacketPortTest {
                     tcp.connect(new java.net.InetSocketAddress("10.9.0.1", 9998)); // sends a SYN, never answered
                     List<byte[]> got = receive(a, pool, 3).get(0);
                     List<byte[]> ip = got.stream().filter(f -> f[12] == 0x08 && f[13] == 0x00).toList();
-                    assertThat(ip).as("2 UDP datagrams + 1 SYN (retransmissions allowed)").hasSizeGreaterThanOrEqualTo(3);
+                    assertThat(ip).as("2 UDP datagrams + 1 SYN (retransmissions allowed)")
+                            .hasSizeGreaterThanOrEqualTo(3);
                     for (byte[] f : ip) {
                         if (complete) {
                             GeneratorPortTest.assertChecksumsValid(f, pp);
@@ -570,8 +571,8 @@ class AfPacketPortTest {
     }
 
     /**
-     * A UDP GSO send of the peer's stack (UDP_SEGMENT, udp(7): one 14,000-byte datagram, gso_size 1,400) crosses veth as
-     * one super-frame; the port hands out the 10 datagrams the wire would carry, each valid, in order. With a ring
+     * A UDP GSO send of the peer's stack (UDP_SEGMENT, udp(7): one 14,000-byte datagram, gso_size 1,400) crosses veth
+     * as one super-frame; the port hands out the 10 datagrams the wire would carry, each valid, in order. With a ring
      * block too small for the super-frame (4 KiB) the kernel cuts it: the port hands it out once, marked
      * {@link DropReason#GSO_SEGMENTATION_ERROR} for error-drop, and counts a receive error, not a received frame.
      */

@@ -2,7 +2,6 @@ package io.vecflow.dataplane.plugins.clove;
 
 import io.vecflow.dataplane.graph.mem.Bytes;
 import io.vecflow.dataplane.plugins.clove.path.PathDiscovery;
-import io.vecflow.dataplane.plugins.lb.encap.Decap;
 import io.vecflow.dataplane.plugins.lb.encap.Encap;
 import java.lang.foreign.MemorySegment;
 
@@ -15,15 +14,17 @@ import java.lang.foreign.MemorySegment;
  * <p><b>Encapsulation</b> ({@link #encap}). The frame at {@code bufStart} with its inner IP header at {@code l3Off}
  * becomes
  * <pre>
- *   Ethernet 14 | IPv4 20 | UDP 8 | Geneve 8 + options | inner IP packet            (geneve: Protocol Type 0x0800/0x86DD)
- *   Ethernet 14 | IPv4 20 | UDP 8 | VXLAN 8 | inner Ethernet 14 | inner IP packet   (vxlan: the frame's own MACs)
+ *   Ethernet 14 | IPv4 20 | UDP 8 | Geneve 8 + options | inner IP packet            (geneve: Protocol Type
+ * 0x0800/0x86DD)   Ethernet 14 | IPv4 20 | UDP 8 | VXLAN 8 | inner Ethernet 14 | inner IP packet   (vxlan: the frame's
+ * own MACs)
  * </pre>
  * As {@link Encap}, the headers are prepended into the buffer's headroom when it has room for them ({@link #shift()}),
- * else the inner packet is moved forward; it is carried up to its own IP length; the outer MACs are left for the output path's rewrite. Outer IPv4: DSCP copied from the inner packet; ECN
- * per RFC 6040 §4.1 (normal mode: copied) except that with {@code ectIfNotEct} a Not-ECT inner packet gets ECT(0) on
- * the outer header — CLOVE-ECN needs the fabric to mark the tunnel whatever the inner transport does; DF set,
- * Identification 0 (RFC 6864 §4.1, atomic), TTL as configured. Outer UDP: checksum 0 (RFC 7348 §5, RFC 8926 §3.3
- * allow it over IPv4), destination port {@link #GENEVE_PORT} or {@link #VXLAN_PORT}.
+ * else the inner packet is moved forward; it is carried up to its own IP length; the outer MACs are left for the output
+ * path's rewrite. Outer IPv4: DSCP copied from the inner packet; ECN per RFC 6040 §4.1 (normal mode: copied) except
+ * that with {@code ectIfNotEct} a Not-ECT inner packet gets ECT(0) on the outer header — CLOVE-ECN needs the fabric to
+ * mark the tunnel whatever the inner transport does; DF set, Identification 0 (RFC 6864 §4.1, atomic), TTL as
+ * configured. Outer UDP: checksum 0 (RFC 7348 §5, RFC 8926 §3.3 allow it over IPv4), destination port {@link
+ * #GENEVE_PORT} or {@link #VXLAN_PORT}.
  *
  * <p><b>CLOVE-ECN feedback option</b> (Geneve only): the receiving endpoint relays, per outer source port, how many
  * packets it saw with CE on the outer header, in reverse traffic to the sender — docs/load-balancing.md §4 "the

@@ -13,7 +13,6 @@ import io.vecflow.dataplane.plugins.srlb.state.CandidateTable;
 import java.net.Inet4Address;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 

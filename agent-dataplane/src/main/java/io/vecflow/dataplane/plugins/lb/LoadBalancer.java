@@ -8,7 +8,6 @@ import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
 import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
 import io.vecflow.dataplane.plugins.sflow.LbCounterSource;
 import io.vecflow.dataplane.plugins.srlb.state.CandidateTable;
-import io.vecflow.dataplane.plugins.srlb.state.SrlbFlowTable;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -16,7 +15,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -131,8 +129,8 @@ public final class LoadBalancer implements LbCounterSource {
      * record, README "Load-balancer counters"), totals since the VIP / the backend in the VIP was added:
      * <ul>
      *   <li>newFlows (flows) — Maglev: flows placed (connection-table insert or re-selection; a flow placed untracked
-     *       because the table was full counts in tableFull instead); SRLB VIP: flows that entered HUNTING; SRLB backend: flows it accepted (first
-     *       CREATE_STICKINESS of the flow).</li>
+     *       because the table was full counts in tableFull instead); SRLB VIP: flows that entered HUNTING; SRLB
+     * backend: flows it accepted (first       CREATE_STICKINESS of the flow).</li>
      *   <li>firstChoiceAccepts / secondChoiceAccepts (flows) — SRLB: first CREATE_STICKINESS of a flow from candidate
      *       0 / candidate ≥ 1; Maglev: 0.</li>
      *   <li>rejects (refusals) — SRLB: {@link #V_REJECTS}; Maglev: 0 (Maglev never refuses; a VIP without backends is
@@ -325,7 +323,8 @@ public final class LoadBalancer implements LbCounterSource {
             if (own != null && covers(key, own)) {
                 byte[] a = own.getAddress();
                 throw new IllegalArgumentException("VIP " + key + " covers the LB's own outer source address "
-                        + io.vecflow.common.IpAddresses.toString(a, 0, a.length) + " (lb ip" + (a.length == 4 ? "4" : "6")
+                        + io.vecflow.common.IpAddresses.toString(a, 0, a.length) + " (lb ip" + (a.length == 4 ? "4"
+                                : "6")
                         + "-src-address): replies to it (ICMP errors from the backends' path) would be load-balanced");
             }
         }

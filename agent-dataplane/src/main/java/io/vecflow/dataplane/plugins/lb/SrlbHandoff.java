@@ -13,9 +13,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  *       client); the record carries the function 0x8/0x9, the choice, the server and the server agent's SID, and the
  *       owner applies it at the start of its next {@code lb6} vector;</li>
  *   <li>the server agent ({@code SrlbAgent}): a packet decided from another worker's entry; the record's function byte
- *       is the event (SID FUNCTION 0x0–0x2, or {@code SrlbAgent.EVENT_REPLY} [| FIN/RST]), {@link #SA_HI}/{@link #SA_LO}
- *       carry the LB SID, {@link #SERVER} is 0 and {@link #GENERATION} is the generation of the owner's entry the
- *       decision was made from ({@code SrlbFlowTable#generation}), which the owner checks; the owner's
+ *       is the event (SID FUNCTION 0x0–0x2, or {@code SrlbAgent.EVENT_REPLY} [| FIN/RST]), {@link #SA_HI}/{@link
+ * #SA_LO}       carry the LB SID, {@link #SERVER} is 0 and {@link #GENERATION} is the generation of the owner's entry
+ * the       decision was made from ({@code SrlbFlowTable#generation}), which the owner checks; the owner's
  *       {@code SrlbAgentHandoffNode} applies it at the start of its next dispatch round.</li>
  * </ul>
  *

@@ -2,7 +2,6 @@ package io.vecflow.dataplane.plugins.lb;
 
 import io.vecflow.dataplane.graph.BufferPool;
 import io.vecflow.dataplane.graph.mem.Bytes;
-import io.vecflow.dataplane.plugins.lb.SrlbHandoff;
 import io.vecflow.dataplane.plugins.lb.encap.Decap;
 import io.vecflow.dataplane.plugins.lb.encap.Encap;
 import io.vecflow.dataplane.plugins.lb.maglev.FlowHash;

@@ -4,7 +4,6 @@ import static io.vecflow.dataplane.plugins.lb.LoadBalancer.VIP_COUNTERS;
 
 import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable;
 import io.vecflow.dataplane.plugins.srlb.state.CandidateTable;
-import java.net.Inet6Address;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

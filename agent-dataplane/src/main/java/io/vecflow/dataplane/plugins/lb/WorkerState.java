@@ -45,7 +45,9 @@ public final class WorkerState {
      * adjacent-line prefetch pair) the worker writes.
      */
     public static final int PAD = 16;
-    /** Per-VIP counters at {@code PAD + vip * VIP_COUNTERS + c}; per-backend at {@code PAD + b * BACKEND_COUNTERS + c}. */
+    /**
+     * Per-VIP counters at {@code PAD + vip * VIP_COUNTERS + c}; per-backend at {@code PAD + b * BACKEND_COUNTERS + c}.
+     */
     private final long[] vipCounters = new long[PAD + LoadBalancer.MAX_VIPS * LoadBalancer.VIP_COUNTERS + PAD];
     private final long[] backendCounters =
             new long[PAD + LoadBalancer.MAX_BACKENDS * LoadBalancer.BACKEND_COUNTERS + PAD];

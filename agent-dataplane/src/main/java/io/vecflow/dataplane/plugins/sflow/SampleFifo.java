@@ -1,6 +1,5 @@
 package io.vecflow.dataplane.plugins.sflow;
 
-import io.vecflow.dataplane.graph.Worker;
 import org.jctools.queues.SpscArrayQueue;
 
 /**

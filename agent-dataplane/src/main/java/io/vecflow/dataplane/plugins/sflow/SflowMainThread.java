@@ -1,6 +1,5 @@
 package io.vecflow.dataplane.plugins.sflow;
 
-import io.vecflow.dataplane.graph.Graph;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.interfaces.Port;
 import io.vecflow.dataplane.vnet.interfaces.PortCounters;
@@ -357,7 +356,8 @@ public final class SflowMainThread implements Runnable {
             macBytes[k] = (byte) (mac >>> (40 - 8 * k));
         }
         String name = names.apply(p.ifIndex());
-        ifc.clear().portName(name != null ? name : p.name()).ifIndex(p.ifIndex()).ifType(6).ifSpeed(p.speedBitsPerSecond())
+        ifc.clear().portName(name != null ? name : p.name()).ifIndex(p.ifIndex()).ifType(6)
+                .ifSpeed(p.speedBitsPerSecond())
                 .ifDirection(1).operUp(1).adminUp(1)
                 .counter(VppUsersock.ATTR_RX_OCTETS, c.sum(PortCounters.RX_OCTETS))
                 .counter(VppUsersock.ATTR_TX_OCTETS, c.sum(PortCounters.TX_OCTETS))

@@ -10,10 +10,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * {@code sflow} / {@code sflow-egress} / {@code sflow-drop}: 1-in-N packet sampling with a random skip, exactly as FDio/vpp {@code src/plugins/sflow}
- * samples: the skip to the next sample is uniform in [1, 2N−1] (mean N) from a per-worker PRNG seeded with the worker
- * index; skip 1 takes the next packet; when the skip exceeds the rest of the vector the whole vector passes and the
- * skip shrinks by its size. N = 1 samples every packet, N = 0 disables sampling. Every packet goes on to the next node.
+ * {@code sflow} / {@code sflow-egress} / {@code sflow-drop}: 1-in-N packet sampling with a random skip, exactly as
+ * FDio/vpp {@code src/plugins/sflow} samples: the skip to the next sample is uniform in [1, 2N−1] (mean N) from a
+ * per-worker PRNG seeded with the worker index; skip 1 takes the next packet; when the skip exceeds the rest of the
+ * vector the whole vector passes and the skip shrinks by its size. N = 1 samples every packet, N = 0 disables sampling.
+ * Every packet goes on to the next node.
  *
  * <p>Three directions, as feature nodes: {@code sflow} on the {@code device-input} arc (ingress: input ifIndex = the
  * receive port; output = the transmit port the graph then gives the packet — the record is held in the worker's

@@ -474,7 +474,9 @@ public final class SrlbAgent implements LbCounterSource {
         return t;
     }
 
-    /** @return the agent VIP index (0..15) of a VIP address, or −1 when the agent does not serve it. Allocation-free. */
+    /**
+     * @return the agent VIP index (0..15) of a VIP address, or −1 when the agent does not serve it. Allocation-free.
+     */
     int vipIndex(long hi, long lo) {
         for (int j = 0; j < vipHi.length; j++) {
             if (vipLo[j] == lo && vipHi[j] == hi) {
@@ -536,8 +538,8 @@ public final class SrlbAgent implements LbCounterSource {
      * The workers' sharing counters, summed (racy reads): {@code remote} packets decided from another worker's entry,
      * {@code searched} owners found by searching the other tables (the owner index had no entry), state changes
      * {@code handedOver} to the owner and refused because its inbox was {@code inboxFull}, changes {@code applied} by
-     * owners and {@code stale} ones (the flow had expired meanwhile, or its entry is a later life of the same key: another
-     * generation). All 0 with one worker.
+     * owners and {@code stale} ones (the flow had expired meanwhile, or its entry is a later life of the same key:
+     * another generation). All 0 with one worker.
      */
     public record Sharing(long remote, long searched, long handedOver, long inboxFull, long applied, long stale) {}
 

@@ -145,7 +145,8 @@ public final class SrlbAgentNode extends Node {
         int sl = Bytes.u8(d, p + 43), last = Bytes.u8(d, p + 44);
         int srhBytes = (Bytes.u8(d, p + 41) + 1) * 8;
         int vipIdx = sl - SrlbSid.offset(dLo);
-        if (vipIdx < 0 || vipIdx + 1 > last || sl > last || 8 + 16 * (last + 1) > srhBytes || 40 + srhBytes > len - l3) {
+        if (vipIdx < 0 || vipIdx + 1 > last || sl > last || 8 + 16 * (last + 1) > srhBytes || 40
+                + srhBytes > len - l3) {
             return -1;
         }
         FlowKey k = s.key;

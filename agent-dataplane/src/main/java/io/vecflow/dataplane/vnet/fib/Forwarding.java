@@ -1,7 +1,6 @@
 package io.vecflow.dataplane.vnet.fib;
 
 import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -9,9 +8,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The forwarding state of the L3 nodes: IPv4 and IPv6 FIBs whose results are adjacencies (VPP's {@code ip_adjacency_t}),
- * and the static neighbour tables (no ARP or ND: neighbours come from configuration). Immutable once built; the
- * control plane builds a new one with {@link Builder} and swaps it in.
+ * The forwarding state of the L3 nodes: IPv4 and IPv6 FIBs whose results are adjacencies (VPP's {@code
+ * ip_adjacency_t}), and the static neighbour tables (no ARP or ND: neighbours come from configuration). Immutable once
+ * built; the control plane builds a new one with {@link Builder} and swaps it in.
  *
  * <p>An adjacency is either a <em>rewrite</em> (output ifIndex + destination MAC of the next hop, resolved when the
  * table is built) or a <em>glean</em> (a connected route: the destination itself is the neighbour, looked up per

@@ -54,9 +54,10 @@ public abstract class Port implements AutoCloseable {
     /**
      * Receives up to {@code max} frames from receive queue {@code queue} into buffers allocated from {@code pool},
      * appending their indices to {@code out}. For each frame the port sets {@code pool.length} (bytes, frames longer
-     * than a buffer are truncated and counted as {@link PortCounters#RX_ERRORS}), {@code rxIfIndex} = {@link #ifIndex()},
-     * {@code txIfIndex} = 0 and {@code timestampNanos} (System.nanoTime). An empty pool stops the burst and counts the
-     * frame as {@link PortCounters#RX_DISCARDS} when the frame was already taken off the wire. Never blocks.
+     * than a buffer are truncated and counted as {@link PortCounters#RX_ERRORS}), {@code rxIfIndex} = {@link
+     * #ifIndex()}, {@code txIfIndex} = 0 and {@code timestampNanos} (System.nanoTime). An empty pool stops the burst
+     * and counts the frame as {@link PortCounters#RX_DISCARDS} when the frame was already taken off the wire. Never
+     * blocks.
      *
      * @param queue receive queue = worker index
      * @param pool the worker's buffers

@@ -3,7 +3,6 @@ package io.vecflow.dataplane.vnet.interfaces;
 import io.vecflow.dataplane.graph.BufferPool;
 import io.vecflow.dataplane.graph.FeatureArc;
 import io.vecflow.dataplane.graph.InputNode;
-import io.vecflow.dataplane.graph.Node;
 import io.vecflow.dataplane.graph.PacketVector;
 import io.vecflow.dataplane.graph.Worker;
 

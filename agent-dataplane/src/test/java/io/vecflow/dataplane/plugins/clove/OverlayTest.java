@@ -300,7 +300,8 @@ class OverlayTest {
         assertThat(geneveB.errorOffset()).isEqualTo(28 + 1);
         // RFC 8926 §3.5: an option we do not know with the critical bit (type bit 7) must drop the packet
         byte[] in = tcp4();
-        int r = geneveA.encap(seg, BUF, 0, load(in), 14, LbPackets.v4int(B), 49152, true, new int[] {1}, new int[] {1}, 1);
+        int r = geneveA.encap(seg, BUF, 0, load(in), 14, LbPackets.v4int(B), 49152, true, new int[] {1}, new int[] {1},
+                1);
         byte[] withOption = LbPackets.bytes(seg, BUF, r);
         assertThat(decap(withOption)).isPositive();
         bad = withOption.clone();

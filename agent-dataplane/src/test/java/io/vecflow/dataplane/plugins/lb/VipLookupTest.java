@@ -2,10 +2,6 @@ package io.vecflow.dataplane.plugins.lb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.plugins.lb.EncapType;
-import io.vecflow.dataplane.plugins.lb.Protocol;
-import io.vecflow.dataplane.plugins.lb.VipKey;
-import io.vecflow.dataplane.plugins.lb.encap.Encap;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;

@@ -83,7 +83,8 @@ class FibTest {
         Ip6Fib fib = new Ip6Fib(uniq);
         for (int i = 0; i < 50_000; i++) {
             Ip6Fib.Route base = uniq.get(rnd.nextInt(uniq.size()));
-            long hi = rnd.nextInt(2) == 0 ? base.hi() | (rnd.nextLong() & ~Ip6Fib.maskHi(base.length())) : rnd.nextLong();
+            long hi = rnd.nextInt(2) == 0 ? base.hi() | (rnd.nextLong() & ~Ip6Fib.maskHi(base.length()))
+                    : rnd.nextLong();
             long lo = base.lo() | (rnd.nextLong() & ~Ip6Fib.maskLo(base.length()));
             int want = -1, wantLen = -1;
             for (Ip6Fib.Route r : uniq) {

@@ -25,8 +25,9 @@ import java.util.Map;
  * tunnel header up to t = 7, an all-zero (invalid) tunnel header beyond, so an endpoint that receives one counts it
  * as a probe ({@code Overlay.PROBE}) and drops it. The probe's IPv4 Identification is {@link #probeId}: a random
  * 16-bit nonce of the round plus the probe's index, so a reply quoting another round's probe, or a forged one that
- * does not know the nonce, is counted and ignored ({@link #idMismatches}) — the quote carries the ID (RFC 792). The destination itself answers a probe that
- * reaches it with ICMP Port Unreachable (or nothing); that marks the path's end.
+ * does not know the nonce, is counted and ignored ({@link #idMismatches}) — the quote carries the ID (RFC 792). The
+ * destination itself answers a probe that reaches it with ICMP Port Unreachable (or nothing); that marks the path's
+ * end.
  *
  * <p><b>Replies</b> ({@link #parseReply}): ICMPv4 type 11 code 0 / ICMPv6 type 3 code 0 (hop), ICMPv4 type 3 code 3 /
  * ICMPv6 type 1 code 4 (destination reached). The outer headers are parsed with the {@code packet} module's

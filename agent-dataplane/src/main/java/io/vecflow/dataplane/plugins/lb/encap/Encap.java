@@ -175,9 +175,11 @@ public final class Encap {
      *
      * @param flowHash the inner flow's hash (outer flow label)
      * @param headroom bytes free in front of {@code bufStart} (see the class notes; 0 = move the inner packet)
-     * @return new frame length ({@code 14 + 44 + inner length}) or {@code ERR_*}; the frame now starts at {@code bufStart + shift()}
+     * @return new frame length ({@code 14 + 44 + inner length}) or {@code ERR_*}; the frame now starts at {@code
+     * bufStart + shift()}
      */
-    public int gre6(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, long dstHi, long dstLo, long flowHash) {
+    public int gre6(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, long dstHi, long dstLo,
+            long flowHash) {
         int r = inner(seg, bufStart, headroom, frameLen, l3Off, GRE6_OVERHEAD);
         if (r < 0) {
             return r;
@@ -194,7 +196,8 @@ public final class Encap {
      * IP in IPv4: protocol 4 for IPv4 inside (RFC 2003), 41 for IPv6 inside (RFC 4213 §3.5).
      *
      * @param headroom bytes free in front of {@code bufStart} (see the class notes; 0 = move the inner packet)
-     * @return new frame length ({@code 14 + 20 + inner length}) or {@code ERR_*}; the frame now starts at {@code bufStart + shift()}
+     * @return new frame length ({@code 14 + 20 + inner length}) or {@code ERR_*}; the frame now starts at {@code
+     * bufStart + shift()}
      */
     public int ipip4(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, int dstIpv4) {
         int r = inner(seg, bufStart, headroom, frameLen, l3Off, IPIP4_OVERHEAD);
@@ -212,7 +215,8 @@ public final class Encap {
      * IP in IPv6 (RFC 2473 §3: Next Header 41 for IPv6 inside, 4 for IPv4 inside).
      *
      * @param headroom bytes free in front of {@code bufStart} (see the class notes; 0 = move the inner packet)
-     * @return new frame length ({@code 14 + 40 + inner length}) or {@code ERR_*}; the frame now starts at {@code bufStart + shift()}
+     * @return new frame length ({@code 14 + 40 + inner length}) or {@code ERR_*}; the frame now starts at {@code
+     * bufStart + shift()}
      */
     public int ipip6(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, long dstHi, long dstLo,
             long flowHash) {
@@ -236,9 +240,11 @@ public final class Encap {
      * @param segHi the segment (SID) bytes 0–7 — the outer destination
      * @param segLo the segment bytes 8–15
      * @param headroom bytes free in front of {@code bufStart} (see the class notes; 0 = move the inner packet)
-     * @return new frame length ({@code 14 + 64 + inner length}) or {@code ERR_*}; the frame now starts at {@code bufStart + shift()}
+     * @return new frame length ({@code 14 + 64 + inner length}) or {@code ERR_*}; the frame now starts at {@code
+     * bufStart + shift()}
      */
-    public int srv6Encaps(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, long segHi, long segLo,
+    public int srv6Encaps(MemorySegment seg, long bufStart, int headroom, int frameLen, int l3Off, long segHi,
+            long segLo,
             long flowHash) {
         int r = inner(seg, bufStart, headroom, frameLen, l3Off, SRV6_ENCAPS_OVERHEAD);
         if (r < 0) {

@@ -219,12 +219,17 @@ public final class IcmpTooBig {
         return l3Off + 48 + quote;
     }
 
-    /** ICMPv4 error types (RFC 792, RFC 1122 §3.2.2): unreachable 3, source quench 4, redirect 5, time exceeded 11, parameter problem 12. */
+    /**
+     * ICMPv4 error types (RFC 792, RFC 1122 §3.2.2): unreachable 3, source quench 4, redirect 5, time exceeded 11,
+     * parameter problem 12.
+     */
     private static boolean isIcmpv4Error(int type) {
         return type == 3 || type == 4 || type == 5 || type == 11 || type == 12;
     }
 
-    /** Whether the upper layer (after at most 8 extension headers) is an ICMPv6 error (type &lt; 128, RFC 4443 §2.1). */
+    /**
+     * Whether the upper layer (after at most 8 extension headers) is an ICMPv6 error (type &lt; 128, RFC 4443 §2.1).
+     */
     private static boolean carriesIcmpv6Error(MemorySegment seg, long p, int len) {
         int nh = Bytes.u8(seg, p + 6);
         int off = 40;

@@ -1,6 +1,5 @@
 package io.vecflow.dataplane.plugins.lb.maglev;
 
-import io.vecflow.dataplane.graph.mem.Bytes;
 import io.vecflow.dataplane.graph.mem.HugePageMemory;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -124,7 +123,9 @@ public final class ConnectionTable {
     private final long udpIdleNanos;
     private final boolean removeOnFinRst;
     private final long[] counters = new long[PAD + COUNTERS + PAD];
-    /** What the last {@link #select} did: {@link #HITS}, {@link #RESELECTED}, {@link #INSERTS}, {@link #FULL}, or -1. */
+    /**
+     * What the last {@link #select} did: {@link #HITS}, {@link #RESELECTED}, {@link #INSERTS}, {@link #FULL}, or -1.
+     */
     private int lastOutcome = -1;
     private int touchedSlot = NONE;
 

@@ -1,6 +1,5 @@
 package io.vecflow.dataplane.plugins.lb.maglev;
 
-import io.vecflow.dataplane.graph.mem.Bytes;
 import java.util.zip.CRC32C;
 
 /**

@@ -60,7 +60,9 @@ public final class MaglevTable {
 
     /** How weights turn into turn frequency (the paper says only "vary turn frequency"). */
     public enum WeightMode {
-        /** Katran {@code MaglevHash}: {@code weight} consecutive picks in round 1, then 1 per round (not proportional). */
+        /**
+         * Katran {@code MaglevHash}: {@code weight} consecutive picks in round 1, then 1 per round (not proportional).
+         */
         V1,
         /** Katran {@code MaglevHashV2}: credit += weight per round, a pick per max-weight of credit (proportional). */
         V2
@@ -76,10 +78,12 @@ public final class MaglevTable {
     public record Endpoint(int id, int weight, long hash) {
         public Endpoint {
             if (id < 0) {
-                throw new IllegalArgumentException("Maglev endpoint id must be >= 0 (-1 marks an empty slot), got " + id);
+                throw new IllegalArgumentException("Maglev endpoint id must be >= 0 (-1 marks an empty slot), got "
+                        + id);
             }
             if (weight < 0) {
-                throw new IllegalArgumentException("Maglev endpoint weight must be >= 0, got " + weight + " for id " + id);
+                throw new IllegalArgumentException("Maglev endpoint weight must be >= 0, got " + weight + " for id "
+                        + id);
             }
         }
     }
@@ -123,7 +127,8 @@ public final class MaglevTable {
     public static void checkSize(int size) {
         if (size < 2 || size > MAX_SIZE) {
             throw new IllegalArgumentException(
-                    "Maglev table size must be a prime in [2, " + MAX_SIZE + "] (default " + DEFAULT_SIZE + "), got " + size);
+                    "Maglev table size must be a prime in [2, " + MAX_SIZE + "] (default " + DEFAULT_SIZE + "), got "
+                            + size);
         }
         if (!isPrime(size)) {
             throw new IllegalArgumentException("Maglev table size must be prime so that every skip is coprime with it"

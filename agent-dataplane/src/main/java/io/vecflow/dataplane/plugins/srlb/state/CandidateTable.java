@@ -63,7 +63,8 @@ public final class CandidateTable {
                 throw new IllegalArgumentException("SRLB server id must be >= 0, got " + id);
             }
             if (poolMask == 0) {
-                throw new IllegalArgumentException("SRLB server " + id + " must belong to at least one pool (poolMask 0)");
+                throw new IllegalArgumentException("SRLB server " + id
+                        + " must belong to at least one pool (poolMask 0)");
             }
         }
 

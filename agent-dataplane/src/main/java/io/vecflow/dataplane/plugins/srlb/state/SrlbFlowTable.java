@@ -10,14 +10,14 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Layout: {@code capacity} slots (a power of two), each one record of {@value #STRIDE} longs (80 bytes: key,
  * expiry, state and server, SID, generation) in one {@code long[]} (array of structures: a hit touches one or two
- * cache lines; a structure of arrays touched nine, which cost SRLB 1.35–1.6× Maglev per packet at 100k–1M flows in LbGraphBenchmark).
- * A flow lives in one of the {@value #PROBE} slots after {@code hash & (capacity − 1)} (linear probing, wrapping).
- * An expired slot ({@code now − expires ≥ 0}) is free; there is no deletion. Where SRLB's code has 1024 cache-line
- * entries plus 256 collision buckets of 16 per core, this is one open-addressed array probed over {@value #PROBE}
- * slots (16, the size of SRLB's collision buckets: at 50 % load a probe of 8 left 0.3–0.4 % of new flows without a
- * slot, 16 leaves 0.02 %, measured by LbGraphBenchmark's setup) — the same "lazy expiry, table full ⇒ no state"
- * behaviour with one code path. The slot index is the SID ENTRY hint (docs/load-balancing.md §3 "SID layout": bytes
- * 12–15), checked against the key before use ({@link #matches}).
+ * cache lines; a structure of arrays touched nine, which cost SRLB 1.35–1.6× Maglev per packet at 100k–1M flows in
+ * LbGraphBenchmark). A flow lives in one of the {@value #PROBE} slots after {@code hash & (capacity − 1)} (linear
+ * probing, wrapping). An expired slot ({@code now − expires ≥ 0}) is free; there is no deletion. Where SRLB's code has
+ * 1024 cache-line entries plus 256 collision buckets of 16 per core, this is one open-addressed array probed over
+ * {@value #PROBE} slots (16, the size of SRLB's collision buckets: at 50 % load a probe of 8 left 0.3–0.4 % of new
+ * flows without a slot, 16 leaves 0.02 %, measured by LbGraphBenchmark's setup) — the same "lazy expiry, table full ⇒
+ * no state" behaviour with one code path. The slot index is the SID ENTRY hint (docs/load-balancing.md §3 "SID layout":
+ * bytes 12–15), checked against the key before use ({@link #matches}).
  *
  * <p>Per slot the caller stores its state machine's state and expiry ({@link #set}), the server (a backend slot at
  * the LB; unused at the agent) and one SID as two longs ({@link #setServer}): at the LB the accepting server agent's

@@ -60,7 +60,8 @@ class CloveTest {
         assertThat(w.onEcnForPort(1234, 0)).isFalse();
         assertThat(w.weight(2)).isCloseTo(0.67, within(1e-15));
         assertThatThrownBy(() -> w.onEcn(4, 0)).hasMessageContaining("[0, 4)");
-        assertThatThrownBy(() -> new PathWeights(new int[] {1, 1}, 0, new SplitMix64(1))).hasMessageContaining("given for paths 0 and 1")
+        assertThatThrownBy(() -> new PathWeights(new int[] {1, 1}, 0, new SplitMix64(1)))
+                .hasMessageContaining("given for paths 0 and 1")
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new PathWeights(new int[] {70000}, 0, new SplitMix64(1)))
                 .hasMessageContaining("65535");

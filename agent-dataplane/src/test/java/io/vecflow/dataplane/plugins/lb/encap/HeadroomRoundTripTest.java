@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every LB encapsulation, the SRLB SRH insertions and the CLOVE overlay with every headroom from 0 to 128 bytes,
- * tagged (l3 18) and untagged input, short (padded) and long IPv4/IPv6 packets: the output frame (at {@code bufStart + shift()}) decapsulates to
- * the same inner IP packet, and nothing is written outside [bufStart − headroom, bufStart + bufferBytes).
+ * tagged (l3 18) and untagged input, short (padded) and long IPv4/IPv6 packets: the output frame (at {@code bufStart +
+ * shift()}) decapsulates to the same inner IP packet, and nothing is written outside [bufStart − headroom, bufStart +
+ * bufferBytes).
  */
 class HeadroomRoundTripTest {
     private static final int BUF_BYTES = 2048;

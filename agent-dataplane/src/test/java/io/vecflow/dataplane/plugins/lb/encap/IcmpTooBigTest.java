@@ -9,7 +9,6 @@ import io.vecflow.packet.PacketParser;
 import io.vecflow.packet.ParsedPacket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

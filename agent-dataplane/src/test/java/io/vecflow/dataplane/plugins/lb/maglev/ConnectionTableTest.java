@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vecflow.dataplane.ThreadAllocation;
 import io.vecflow.dataplane.plugins.lb.maglev.MaglevTable.Endpoint;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -9,7 +9,6 @@ import io.vecflow.packet.PacketParser;
 import io.vecflow.packet.ParsedPacket;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.management.ManagementFactory;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 

@@ -347,13 +347,17 @@ class MaglevTableTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("id must be >= 0");
         MaglevTable t = new MaglevTable(7, WeightMode.V1);
-        assertThatThrownBy(() -> t.rebuildFromPermutations(new int[] {0}, new int[] {-2}, new long[] {0}, new long[] {1}))
+        assertThatThrownBy(() -> t.rebuildFromPermutations(new int[] {0}, new int[] {-2}, new long[] {0},
+                new long[] {1}))
                 .hasMessageContaining("weight must be >= 0");
-        assertThatThrownBy(() -> t.rebuildFromPermutations(new int[] {0}, new int[] {1}, new long[] {7}, new long[] {1}))
+        assertThatThrownBy(() -> t.rebuildFromPermutations(new int[] {0}, new int[] {1}, new long[] {7},
+                new long[] {1}))
                 .hasMessageContaining("offset must be in [0, 7)");
-        assertThatThrownBy(() -> t.rebuildFromPermutations(new int[] {0}, new int[] {1}, new long[] {0}, new long[] {7}))
+        assertThatThrownBy(() -> t.rebuildFromPermutations(new int[] {0}, new int[] {1}, new long[] {0},
+                new long[] {7}))
                 .hasMessageContaining("skip must be in [1, 6]");
-        assertThatThrownBy(() -> t.rebuildFromPermutations(new int[] {0}, new int[] {1, 1}, new long[] {0}, new long[] {1}))
+        assertThatThrownBy(() -> t.rebuildFromPermutations(new int[] {0}, new int[] {1, 1}, new long[] {0},
+                new long[] {1}))
                 .hasMessageContaining("same length");
         List<Endpoint> withNull = new ArrayList<>();
         withNull.add(null);

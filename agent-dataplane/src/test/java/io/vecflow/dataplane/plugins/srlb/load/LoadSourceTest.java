@@ -94,7 +94,8 @@ class LoadSourceTest {
                 "BusyWorkers: five\nGraceful"))).isInstanceOf(LoadSource.FormatException.class)
                 .hasMessage("line 27: BusyWorkers must be a non-negative integer, got 'five'");
         assertThatThrownBy(() -> ApacheStatusSource.parse(APACHE_AUTO.replace("BusyWorkers: 5\nIdleWorkers: 45\nConns",
-                "BusyWorkers: 6\nIdleWorkers: 45\nConns"))).hasMessageStartingWith("line 32: BusyWorkers 6 differs from 5");
+                "BusyWorkers: 6\nIdleWorkers: 45\nConns")))
+                        .hasMessageStartingWith("line 32: BusyWorkers 6 differs from 5");
         assertThatThrownBy(() -> ApacheStatusSource.parse("<html><body>It works!</body></html>"))
                 .hasMessageContaining("no BusyWorkers line").hasMessageContaining("?auto");
     }

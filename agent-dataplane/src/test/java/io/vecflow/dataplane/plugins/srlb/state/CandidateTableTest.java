@@ -25,7 +25,8 @@ class CandidateTableTest {
     @Test
     void sizeMustBeAPowerOfTwo() {
         assertThat(new CandidateTable().size()).isEqualTo(256);
-        assertThatThrownBy(() -> new CandidateTable(100)).hasMessageContaining("power of two").hasMessageContaining("100");
+        assertThatThrownBy(() -> new CandidateTable(100)).hasMessageContaining("power of two")
+                .hasMessageContaining("100");
         assertThatThrownBy(() -> new CandidateTable(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new CandidateTable(1 << 21)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new Server(1, 2, 0)).hasMessageContaining("pool");
