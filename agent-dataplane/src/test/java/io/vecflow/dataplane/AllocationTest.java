@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vecflow.dataplane.control.DataplaneControl;
 import io.vecflow.dataplane.graph.Worker;
-import io.vecflow.dataplane.plugins.sflow.SampleFifo;
-import io.vecflow.dataplane.plugins.sflow.SampleRecord;
-import io.vecflow.dataplane.plugins.sflow.SflowNode;
-import io.vecflow.dataplane.plugins.sflow.TestGraphs;
 import io.vecflow.dataplane.port.PcapReplayPort;
 import io.vecflow.dataplane.port.SinkPort;
+import io.vecflow.dataplane.sflow.SampleFifo;
+import io.vecflow.dataplane.sflow.SampleRecord;
+import io.vecflow.dataplane.sflow.SflowNode;
+import io.vecflow.dataplane.sflow.TestGraphs;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.fib.Forwarding;
 import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;

@@ -1,8 +1,8 @@
 package io.vecflow.dataplane;
 
-import io.vecflow.dataplane.plugins.sflow.SampleFifo;
-import io.vecflow.dataplane.plugins.sflow.SampleRecord;
-import io.vecflow.dataplane.plugins.sflow.SflowNode;
+import io.vecflow.dataplane.sflow.SampleFifo;
+import io.vecflow.dataplane.sflow.SampleRecord;
+import io.vecflow.dataplane.sflow.SflowNode;
 import io.vecflow.netlink.NetlinkFormatException;
 import io.vecflow.netlink.psample.LbDecisionCookie;
 import java.util.ArrayList;

@@ -2,9 +2,9 @@ package io.vecflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vecflow.dataplane.plugins.sflow.SampleFifo;
-import io.vecflow.dataplane.plugins.sflow.SampleRecord;
-import io.vecflow.dataplane.plugins.sflow.SflowMainThread;
+import io.vecflow.dataplane.sflow.SampleFifo;
+import io.vecflow.dataplane.sflow.SampleRecord;
+import io.vecflow.dataplane.sflow.SflowMainThread;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.hsflowd.dropmon.DropmonModule;
 import io.vecflow.hsflowd.dropmon.DropmonSettings;

@@ -2,7 +2,7 @@ package io.vecflow.dataplane.plugins;
 
 import io.vecflow.dataplane.graph.FeatureArc;
 import io.vecflow.dataplane.graph.Graph;
-import io.vecflow.dataplane.plugins.sflow.LbCounterSource;
+import io.vecflow.dataplane.sflow.LbCounterSource;
 import io.vecflow.dataplane.vnet.fib.Forwarding;
 import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import java.util.List;

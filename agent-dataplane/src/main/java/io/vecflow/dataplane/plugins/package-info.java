@@ -3,6 +3,6 @@
  * lists in {@code META-INF/services}; the dataplane finds plugins through {@link java.util.ServiceLoader} and names
  * none. Plugins live in the subpackages ({@code sflow}, {@code lb}, {@code srlb}, {@code clove}).
  *
- * <p>May depend on {@code graph}, {@code vnet} and {@code plugins.sflow} (the LB counter sources).
+ * <p>May depend on {@code graph}, {@code vnet} and {@code sflow} (the LB counter sources).
  */
 package io.vecflow.dataplane.plugins;

@@ -15,7 +15,7 @@ import static io.vecflow.dataplane.plugins.lb.LoadBalancer.V_SECOND_CHOICE;
 import static io.vecflow.dataplane.plugins.lb.LoadBalancer.V_STICKY_HITS;
 import static io.vecflow.dataplane.plugins.lb.LoadBalancer.V_TABLE_FULL;
 
-import io.vecflow.dataplane.plugins.sflow.LbCounterSource.Sink;
+import io.vecflow.dataplane.sflow.LbCounterSource.Sink;
 
 /**
  * The load balancer's LB_COUNTERS reports: every VIP's decision counters since it was added, then each backend's, as

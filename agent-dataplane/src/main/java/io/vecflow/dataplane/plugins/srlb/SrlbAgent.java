@@ -1,18 +1,18 @@
 package io.vecflow.dataplane.plugins.srlb;
 
 import io.vecflow.dataplane.plugins.lb.LoadBalancer;
+import io.vecflow.dataplane.plugins.lb.SrlbHandoff;
 import io.vecflow.dataplane.plugins.lb.WorkerState;
 import io.vecflow.dataplane.plugins.lb.encap.Decap;
 import io.vecflow.dataplane.plugins.lb.encap.Encap;
 import io.vecflow.dataplane.plugins.lb.maglev.FlowKey;
-import io.vecflow.dataplane.plugins.sflow.LbCounterSource;
 import io.vecflow.dataplane.plugins.srlb.load.AcceptPolicy;
 import io.vecflow.dataplane.plugins.srlb.load.LoadSource;
 import io.vecflow.dataplane.plugins.srlb.load.SettableLoadSource;
 import io.vecflow.dataplane.plugins.srlb.state.ServerAgentState;
 import io.vecflow.dataplane.plugins.srlb.state.SrlbFlowTable;
-import io.vecflow.dataplane.plugins.lb.SrlbHandoff;
 import io.vecflow.dataplane.plugins.srlb.state.SrlbSid;
+import io.vecflow.dataplane.sflow.LbCounterSource;
 import io.vecflow.netlink.vpp.LbCounters;
 import java.net.Inet6Address;
 import java.net.InetAddress;

@@ -4,7 +4,7 @@ import io.vecflow.dataplane.graph.BufferPool;
 import io.vecflow.dataplane.graph.FeatureArc;
 import io.vecflow.dataplane.graph.Graph;
 import io.vecflow.dataplane.plugins.DataplanePlugin;
-import io.vecflow.dataplane.plugins.sflow.LbCounterSource;
+import io.vecflow.dataplane.sflow.LbCounterSource;
 import io.vecflow.dataplane.vnet.interfaces.InterfaceTable;
 import io.vecflow.dataplane.vnet.interfaces.Port;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.vecflow.dataplane.plugins.sflow;
+package io.vecflow.dataplane.sflow;
 
 import io.vecflow.dataplane.vnet.error.DropReason;
 import io.vecflow.dataplane.vnet.interfaces.Port;
