@@ -36,7 +36,7 @@ import java.net.UnknownHostException;
  * reached ({@link #tunnelDepth()} levels down). Without a tunnel, {@link #encapsulation()} is
  * {@link Encapsulation#NONE} and every {@code inner*} field is 0 (offsets -1): the inner view is
  * <em>not</em> a copy of the outer one, so callers choose which view to attribute traffic to
- * (sFlow practice: decapsulation is opt-in, see the sflow-v5 spec §9 pitfall 18). An Ethernet
+ * (sFlow practice: decapsulation is opt-in, see docs/sflow.md §9 pitfall 18). An Ethernet
  * pseudowire under MPLS is not a tunnel in this sense: the emulated frame's IP is the first IP
  * header, hence the outer view ({@link #mplsPseudowire()}).
  */
