@@ -87,11 +87,26 @@ class ArchitectureTest {
             if (m != Module.IT && m != Module.FUZZ) {
                 assertThat(main).as("%s's classes: build the reactor first (./mvnw -o install -DskipTests)", m.dir)
                         .isDirectory();
+                // it/ does not depend on lab, dist or bench, so `-pl it -am` leaves their classes as they were
+                assertThat(newest(ROOT.resolve(m.dir).resolve("src/main"), ".java"))
+                        .as("%s's classes are older than its sources: build it too (./mvnw -pl lab,lab/kernel,dist,"
+                                + "bench,it -am test -Dtest=ArchitectureTest)", m.dir)
+                        .isLessThanOrEqualTo(newest(main, ".class"));
                 MAIN.put(m, importer.importPath(main));
             }
             if (Files.isDirectory(test)) {
                 TEST.put(m, importer.importPath(test));
             }
+        }
+    }
+
+    /** @return the newest modification time (ms) of the files below {@code dir} ending in {@code suffix}, or 0 */
+    private static long newest(Path dir, String suffix) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(p -> p.toString().endsWith(suffix)).mapToLong(p -> p.toFile().lastModified()).max()
+                    .orElse(0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -161,9 +176,36 @@ class ArchitectureTest {
                 }
             }
         }
+        // The compiled classes miss a use that is only a compile-time constant (javac copies its value), so the
+        // import lines of the sources are held to the same layers.
+        Path src = ROOT.resolve(m.dir).resolve("src/main/java");
+        try (Stream<Path> files = Files.walk(src)) {
+            for (Path f : files.filter(x -> x.toString().endsWith(".java")).toList()) {
+                String pkg = src.relativize(f.getParent()).toString().replace('/', '.');
+                Integer from = layerOf.get(pkg);
+                for (String line : Files.readAllLines(f)) {
+                    java.util.regex.Matcher im = IMPORT.matcher(line);
+                    if (from == null || !im.matches()) {
+                        continue;
+                    }
+                    String target = im.group(1);
+                    Integer to = layerOf.get(target);
+                    if (to != null && !target.equals(pkg) && to >= from) {
+                        out.add(ROOT.relativize(f) + " (layer " + from + ") imports " + line.trim().substring(7)
+                                + " (layer " + to + ")");
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         unlisted.forEach(p -> out.add(p + " is in no layer of " + m.dir));
         return out;
     }
+
+    /** An import line; group 1 is the package (the segments before the first capitalised one). */
+    private static final java.util.regex.Pattern IMPORT = java.util.regex.Pattern.compile(
+            "^import (?:static )?((?:[a-z][a-z0-9_]*\\.)*[a-z][a-z0-9_]*)\\.[A-Z].*;$");
 
     /**
      * The dataplane after VPP's vlib < vnet < plugins: the engine (buffer memory, then the graph) knows no protocol
@@ -207,6 +249,13 @@ class ArchitectureTest {
                     named.add(d.getDescription());
                 }
             }
+        }
+        Path src = ROOT.resolve("agent-dataplane/src/main/java/io/vecflow/dataplane/Dataplane.java");
+        try {
+            Files.readAllLines(src).stream().filter(l -> l.startsWith("import io.vecflow.dataplane.plugins.")
+                    && !l.startsWith("import io.vecflow.dataplane.plugins.DataplanePlugin;")).forEach(named::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         assertThat(named).isEmpty();
     }
