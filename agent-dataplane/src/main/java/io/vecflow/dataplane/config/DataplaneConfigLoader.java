@@ -80,7 +80,12 @@ final class DataplaneConfigLoader {
             } else {
                 String where = e instanceof JsonMappingException m && !m.getPath().isEmpty() ? path(m) + ": " : "";
                 String what = e.getOriginalMessage().lines().findFirst().orElse("");
-                if (e instanceof com.fasterxml.jackson.databind.exc.InvalidFormatException f
+                if (e instanceof com.fasterxml.jackson.core.JsonParseException) {
+                    // A YAML syntax error: SnakeYAML's message is the context, then the problem, each line followed
+                    // by an indented position and excerpt; keep both (the problem says what is wrong).
+                    what = String.join("; ", e.getOriginalMessage().lines()
+                            .filter(l -> !l.isBlank() && !Character.isWhitespace(l.charAt(0))).toList());
+                } else if (e instanceof com.fasterxml.jackson.databind.exc.InvalidFormatException f
                         && f.getTargetType() != null) {
                     what = DataplaneConfigValidator.quote(f.getValue()) + " is not " + expected(f.getTargetType());
                 } else if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException f

@@ -31,6 +31,14 @@ class DataplaneConfigTest {
         throw new AssertionError("no error for:\n" + yaml);
     }
 
+    /** A YAML syntax error keeps SnakeYAML's problem, not only its context ("while parsing a block collection"). */
+    @Test
+    void aYamlSyntaxErrorSaysWhatIsWrongAndWhere() {
+        DataplaneConfigException e = problems("ports:\n  - {name: a, type: generator}\n - {name: b, type: generator}\n");
+        assertThat(e.problems()).singleElement().asString().startsWith("dp.yaml line ")
+                .contains("while parsing a block mapping").contains("expected <block end>, but found '-'");
+    }
+
     @Test
     void aPcapPortOnAFileThatIsNotAPcapNamesThePortAndFileWhenOpened() throws Exception {
         Path notPcap = dir.resolve("notes.txt");
