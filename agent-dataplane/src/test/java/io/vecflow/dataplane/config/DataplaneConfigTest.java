@@ -34,7 +34,8 @@ class DataplaneConfigTest {
     /** A YAML syntax error keeps SnakeYAML's problem, not only its context ("while parsing a block collection"). */
     @Test
     void aYamlSyntaxErrorSaysWhatIsWrongAndWhere() {
-        DataplaneConfigException e = problems("ports:\n  - {name: a, type: generator}\n - {name: b, type: generator}\n");
+        DataplaneConfigException e =
+                problems("ports:\n  - {name: a, type: generator}\n - {name: b, type: generator}\n");
         assertThat(e.problems()).singleElement().asString().startsWith("dp.yaml line ")
                 .contains("while parsing a block mapping").contains("expected <block end>, but found '-'");
     }
