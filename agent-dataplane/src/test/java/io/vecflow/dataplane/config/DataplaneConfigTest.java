@@ -37,7 +37,7 @@ class DataplaneConfigTest {
         DataplaneConfigException e =
                 problems("ports:\n  - {name: a, type: generator}\n - {name: b, type: generator}\n");
         assertThat(e.problems()).singleElement().asString().startsWith("dp.yaml line ")
-                .contains("while parsing a block mapping").contains("expected <block end>, but found '-'");
+                .contains("while parsing a block mapping; expected <block end>, but found '<block sequence start>'");
     }
 
     @Test
