@@ -36,7 +36,7 @@ final class HsflowdCommand implements Callable<Integer> {
     @Option(names = "-d", description = "Print the effective configuration, then run in the foreground.")
     boolean debug;
 
-    @Option(names = "--check", description = "Validate the config (syntax, values, a packet source, resolvable "
+    @Option(names = "--check", description = "Validate the config (syntax, values, something to send, resolvable "
             + "collectors, the --user), open and close every source it names (psample, vpp, dropmon) as the agent "
             + "would, print what would run, exit: 0 if it can run, 2 if not.")
     boolean check;
@@ -142,10 +142,9 @@ final class HsflowdCommand implements Callable<Integer> {
                     return 2;
                 }
                 out.println("vecflow hsflowd: " + r.note());
-                out.printf("vecflow hsflowd: agent %s, sub-agent %d, sampling %d, collectors %s, psample %s%n",
-                        agentAddr.getHostAddress(), c.subAgentId, c.sampling, c.collectors,
-                        c.psample.transport.equals("usersock") ? "usersock group " + c.psample.usersockGroup
-                                : "genl group \"packets\"");
+                out.printf("vecflow hsflowd: agent %s, sub-agents %d (packets) and %d (counters), sampling %d, "
+                        + "collectors %s, psample %s%n", agentAddr.getHostAddress(), c.subAgentId,
+                        SflowAgent.countersSubAgentId(c), c.sampling, c.collectors, psampleSource(c));
                 out.flush();
                 sd.await();
             } finally {
@@ -174,7 +173,7 @@ final class HsflowdCommand implements Callable<Integer> {
     static List<String> probeSources(HsflowdConfig c) {
         List<String> out = new java.util.ArrayList<>();
         try (var s = HsflowdDaemon.openSubscriber(c)) {
-            // opened: fine
+            // opened, or null without a psample block: fine
         } catch (Exception e) {
             out.add("psample: " + e.getMessage());
         }
@@ -206,10 +205,18 @@ final class HsflowdCommand implements Callable<Integer> {
         }
         String agent = choice == null ? "127.0.0.1 (no usable address)" : choice.address().getHostAddress() + " ("
                 + choice.reason() + ")";
-        String psample = c.psample.transport.equals("usersock") ? "usersock group " + c.psample.usersockGroup
+        return "# would run: agent " + agent + ", sub-agents " + c.subAgentId + " (packets) and "
+                + SflowAgent.countersSubAgentId(c) + " (counters" + (c.polling > 0 ? " every " + c.polling + " s"
+                : ": polling off") + "), psample " + psampleSource(c) + ", collectors " + c.collectors + "\n";
+    }
+
+    /** @return where packet samples come from, for the start line and {@code --check} */
+    static String psampleSource(HsflowdConfig c) {
+        if (c.psample == null) {
+            return "none (no psample { } block: counters only)";
+        }
+        return c.psample.transport.equals("usersock") ? "usersock group " + c.psample.usersockGroup
                 : "genl group \"packets\"";
-        return "# would run: agent " + agent + ", sub-agent " + c.subAgentId + ", psample " + psample
-                + ", collectors " + c.collectors + "\n";
     }
 
     private static List<String> cidrs(HsflowdConfig c) {

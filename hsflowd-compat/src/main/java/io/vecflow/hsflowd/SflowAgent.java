@@ -30,6 +30,10 @@ import java.util.Arrays;
  * module ({@link VppModule}: port mapping, IF_COUNTERS, STATUS drops, LB counters); the dropmon and counters modules
  * add their samples through {@link #addDiscardSample} and {@link #onCounterSample}.
  *
+ * <p>Two sub-agents, as hsflowd 2.x: flow and discard samples go in datagrams of sub-agent {@code subAgentId}
+ * (default 100000), counter samples (host, interfaces, VPP ports, LB counters) in datagrams of sub-agent
+ * {@code subAgentId + 1} ({@link #countersSubAgentId}); each has its own datagram sequence and 1 s flush.
+ *
  * <p>The agent address may change ({@link #setAgentAddress}): the pending datagram leaves with the old address, then
  * the datagram sequence restarts at 1 and uptime at 0 (sFlow v5: a collector must see a new agent instance).
  *
@@ -58,6 +62,8 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
     private byte[] agentAddress;
     private final DatagramSender sender;
     private final PendingDatagram pending;
+    /** Counter samples' datagrams: sub-agent {@code subAgentId + 1}, as hsflowd's poll agent. */
+    private final PendingDatagram counters;
     private final Samplers samplers = new Samplers();
     private final VppModule vpp;
     private final PsampleModule psample;
@@ -89,7 +95,10 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
         DatagramBuilder builder = new DatagramBuilder(config.datagramBytes, this.agentAddress, config.subAgentId);
         this.sender = new DatagramSender(config, builder.buffer().length);
         this.pending = new PendingDatagram(builder, config.datagramBytes, config.subAgentId, sender, nanoClock);
-        this.vpp = new VppModule(config, samplers, pending);
+        long pollSubAgent = countersSubAgentId(config);
+        this.counters = new PendingDatagram(new DatagramBuilder(config.datagramBytes, this.agentAddress, pollSubAgent),
+                config.datagramBytes, pollSubAgent, sender, nanoClock);
+        this.vpp = new VppModule(config, samplers, pending, counters);
         this.psample = new PsampleModule(config, samplers, pending, vpp, nanoClock);
     }
 
@@ -108,6 +117,7 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
         }
         agentAddress = a;
         pending.restart(a);
+        counters.restart(a);
         agentAddressChanges++;
         return true;
     }
@@ -207,8 +217,8 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
 
     /**
      * Takes one VPP IF_COUNTERS message: updates the port table and appends one expanded counters sample (0:4 with
-     * records 0:1, 0:2, 0:1005) to the pending datagram. A message without IFINDEX, or IFINDEX 0, is ignored and
-     * counted. Without a {@code vpp {}} block every message is ignored. Allocation-free after the port's first
+     * records 0:1005, 0:1) to the counters sub-agent's datagram. A message without IFINDEX, or IFINDEX 0, is ignored
+     * and counted. Without a {@code vpp {}} block every message is ignored. Allocation-free after the port's first
      * message.
      */
     public synchronized void onVppIfCounters(VppIfCounters c) {
@@ -241,9 +251,9 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
 
     /**
      * Adds one counters sample (0:2 or 0:4, with its records; e.g. from
-     * {@link io.vecflow.hsflowd.counters.CounterPoller}) to the pending datagram, flushing it first when the sample
-     * does not fit; the sample then waits at most 1 s like a flow sample. The sample's own sequence number and
-     * source are sent as given. Allocation-free.
+     * {@link io.vecflow.hsflowd.counters.CounterPoller}) to the counters sub-agent's datagram, flushing it first when
+     * the sample does not fit; the sample then waits at most 1 s like a flow sample. The sample's own sequence number
+     * and source are sent as given. Allocation-free.
      *
      * @param s the sample (read during the call only)
      * @return false, with nothing added (counted in {@link #counterSamplesRefused()}), if the sample cannot be encoded
@@ -251,17 +261,17 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
      */
     @Override
     public synchronized boolean onCounterSample(CounterSample s) {
-        return pending.addCounterSample(s);
+        return counters.addCounterSample(s);
     }
 
     /** @return counters samples put into datagrams. */
     public synchronized long counterSamplesSent() {
-        return pending.counterSamplesSent();
+        return counters.counterSamplesSent();
     }
 
     /** @return counters samples refused (unencodable, or larger than an empty datagram). */
     public synchronized long counterSamplesRefused() {
-        return pending.counterSamplesRefused();
+        return counters.counterSamplesRefused();
     }
 
     /** @return samples dropped by sub-sampling to the configured {@code sampling} rate. */
@@ -269,14 +279,16 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
         return psample.subSampledOut();
     }
 
-    /** Flushes the pending datagram if its oldest sample is at least 1 s old. Call at least every 100 ms. */
+    /** Flushes each pending datagram whose oldest sample is at least 1 s old. Call at least every 100 ms. */
     public synchronized void tick() {
         pending.tick();
+        counters.tick();
     }
 
-    /** Sends the pending datagram now, if it holds any sample. */
+    /** Sends the pending datagrams (packet and counter sub-agents') now, if they hold any sample. */
     public synchronized void flush() {
         pending.flush();
+        counters.flush();
     }
 
     /** @return samples received from the PSAMPLE source. */
@@ -334,9 +346,27 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
         return psample.lastDropsField();
     }
 
-    /** @return the last datagram sequence number used. */
+    /** @return the last datagram sequence number used by the packet sub-agent ({@code subAgentId}). */
     public synchronized long datagramSequence() {
         return pending.datagramSequence();
+    }
+
+    /** @return the last datagram sequence number used by the counters sub-agent ({@code subAgentId + 1}). */
+    public synchronized long countersDatagramSequence() {
+        return counters.datagramSequence();
+    }
+
+    /**
+     * The sub-agent id of the datagrams that carry counter samples: {@code subAgentId + 1}. hsflowd 2.x runs two sFlow
+     * agents on one address — one for packet and discard samples ({@code subAgentId}, default 100000), one for the
+     * pollers ({@code subAgentId + 1}; host-sflow src/Linux/hsflowd.c, {@code sp->poll_agent}) — each with its own
+     * datagram sequence, so a collector sees sub-agent 100001 for counters.
+     *
+     * @param config the configuration
+     * @return {@code config.subAgentId + 1}
+     */
+    public static long countersSubAgentId(HsflowdConfig config) {
+        return config.subAgentId + 1;
     }
 
     /** @return flow samples refused because another producer owns their port (one sampler per port). */
@@ -383,9 +413,17 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
         return vpp.dropsCharged();
     }
 
-    /** @return VPP sample indexes that were not (yet) in the port table (mapped to ifOffset + index). */
+    /** @return VPP sample indexes that were not (yet) in the port table (mapped to 0, unknown). */
     public synchronized long vppUnknownPorts() {
         return vpp.unknownPorts();
+    }
+
+    /**
+     * @return VPP packet samples not exported because their sampling port was not known from IF_COUNTERS or was
+     *     inactive (with the default {@code vpp { }}: sent without OSINDEX), as hsflowd's mod_vpp
+     */
+    public synchronized long vppInactiveSamples() {
+        return vpp.inactiveSamples();
     }
 
     /** @return GROUP_SEQ restarts seen (a jump back to 0 or 1). */

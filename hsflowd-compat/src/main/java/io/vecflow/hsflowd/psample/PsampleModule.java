@@ -212,6 +212,10 @@ public final class PsampleModule {
         long in = inputIfIndex & U32;
         long out = outputIfIndex & U32;
         if (vppGroup) {
+            if (!vpp.active(ingress ? in : out)) {
+                sequenceGap(group, pid, groupSeq); // keeps the group's sequence; the sample is not exported
+                return;
+            }
             in = vpp.map(in);
             out = vpp.map(out);
         }
