@@ -142,9 +142,9 @@ final class HsflowdCommand implements Callable<Integer> {
                     return 2;
                 }
                 out.println("vecflow hsflowd: " + r.note());
-                out.printf("vecflow hsflowd: agent %s, sub-agents %d (packets) and %d (counters), sampling %d, "
-                        + "collectors %s, psample %s%n", agentAddr.getHostAddress(), c.subAgentId,
-                        SflowAgent.countersSubAgentId(c), c.sampling, c.collectors, psampleSource(c));
+                out.printf("vecflow hsflowd: agent %s, sub-agent %d, sampling %d, collectors %s, psample %s%n",
+                        agentAddr.getHostAddress(), SflowAgent.subAgentIdOf(c), c.sampling, c.collectors,
+                        psampleSource(c));
                 out.flush();
                 sd.await();
             } finally {
@@ -205,9 +205,9 @@ final class HsflowdCommand implements Callable<Integer> {
         }
         String agent = choice == null ? "127.0.0.1 (no usable address)" : choice.address().getHostAddress() + " ("
                 + choice.reason() + ")";
-        return "# would run: agent " + agent + ", sub-agents " + c.subAgentId + " (packets) and "
-                + SflowAgent.countersSubAgentId(c) + " (counters" + (c.polling > 0 ? " every " + c.polling + " s"
-                : ": polling off") + "), psample " + psampleSource(c) + ", collectors " + c.collectors + "\n";
+        return "# would run: agent " + agent + ", sub-agent " + SflowAgent.subAgentIdOf(c) + ", counters "
+                + (c.polling > 0 ? "every " + c.polling + " s" : "off") + ", psample " + psampleSource(c)
+                + ", collectors " + c.collectors + "\n";
     }
 
     /** @return where packet samples come from, for the start line and {@code --check} */

@@ -30,9 +30,9 @@ import java.util.Arrays;
  * module ({@link VppModule}: port mapping, IF_COUNTERS, STATUS drops, LB counters); the dropmon and counters modules
  * add their samples through {@link #addDiscardSample} and {@link #onCounterSample}.
  *
- * <p>Two sub-agents, as hsflowd 2.x: flow and discard samples go in datagrams of sub-agent {@code subAgentId}
- * (default 100000), counter samples (host, interfaces, VPP ports, LB counters) in datagrams of sub-agent
- * {@code subAgentId + 1} ({@link #countersSubAgentId}); each has its own datagram sequence and 1 s flush.
+ * <p>Sub-agent, as hsflowd 2.x ({@link #subAgentIdOf}): {@code subAgentId} (default 100000) when the config names a
+ * packet source (psample, vpp or dropmon), counter samples then riding in the same datagrams; {@code subAgentId + 1}
+ * (100001) for a counters-only config.
  *
  * <p>The agent address may change ({@link #setAgentAddress}): the pending datagram leaves with the old address, then
  * the datagram sequence restarts at 1 and uptime at 0 (sFlow v5: a collector must see a new agent instance).
@@ -62,8 +62,6 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
     private byte[] agentAddress;
     private final DatagramSender sender;
     private final PendingDatagram pending;
-    /** Counter samples' datagrams: sub-agent {@code subAgentId + 1}, as hsflowd's poll agent. */
-    private final PendingDatagram counters;
     private final Samplers samplers = new Samplers();
     private final VppModule vpp;
     private final PsampleModule psample;
@@ -92,13 +90,11 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
             throws IOException {
         this.config = config;
         this.agentAddress = agentAddress.getAddress();
-        DatagramBuilder builder = new DatagramBuilder(config.datagramBytes, this.agentAddress, config.subAgentId);
+        long subAgent = subAgentIdOf(config);
+        DatagramBuilder builder = new DatagramBuilder(config.datagramBytes, this.agentAddress, subAgent);
         this.sender = new DatagramSender(config, builder.buffer().length);
-        this.pending = new PendingDatagram(builder, config.datagramBytes, config.subAgentId, sender, nanoClock);
-        long pollSubAgent = countersSubAgentId(config);
-        this.counters = new PendingDatagram(new DatagramBuilder(config.datagramBytes, this.agentAddress, pollSubAgent),
-                config.datagramBytes, pollSubAgent, sender, nanoClock);
-        this.vpp = new VppModule(config, samplers, pending, counters);
+        this.pending = new PendingDatagram(builder, config.datagramBytes, subAgent, sender, nanoClock);
+        this.vpp = new VppModule(config, samplers, pending);
         this.psample = new PsampleModule(config, samplers, pending, vpp, nanoClock);
     }
 
@@ -117,7 +113,6 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
         }
         agentAddress = a;
         pending.restart(a);
-        counters.restart(a);
         agentAddressChanges++;
         return true;
     }
@@ -187,13 +182,15 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
      * Adds one discarded_packet sample (0:5, sflow_drops.txt) built by the dropmon module to the pending datagram,
      * flushing first when it does not fit; the sample rides in the same datagrams (and datagram sequence) as the flow
      * samples, and its oldest-sample time starts the 1 s flush like theirs. The caller owns the sample's sequence
-     * number, source and drops fields.
+     * number, source and drops fields; with {@code vpp { osIndex = off }} the source, input and output are put into
+     * VPP's own numbers first ({@code VppModule#mapDiscard}).
      *
      * @param s a 0:5 holder (its views must be valid during the call; not kept)
      * @return false, counted in {@link #discardsRefused()}, if the encoder refuses it or it does not fit even an empty
      *         datagram of {@code datagramBytes}
      */
     public synchronized boolean addDiscardSample(FlowSample s) {
+        vpp.mapDiscard(s); // vpp { osIndex = off }: into VPP's numbers, as hsflowd's mod_vpp
         return pending.addDiscardSample(s);
     }
 
@@ -217,7 +214,7 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
 
     /**
      * Takes one VPP IF_COUNTERS message: updates the port table and appends one expanded counters sample (0:4 with
-     * records 0:1005, 0:1) to the counters sub-agent's datagram. A message without IFINDEX, or IFINDEX 0, is ignored
+     * records 0:1005, 0:1) to the pending datagram. A message without IFINDEX, or IFINDEX 0, is ignored
      * and counted. Without a {@code vpp {}} block every message is ignored. Allocation-free after the port's first
      * message.
      */
@@ -251,7 +248,7 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
 
     /**
      * Adds one counters sample (0:2 or 0:4, with its records; e.g. from
-     * {@link io.vecflow.hsflowd.counters.CounterPoller}) to the counters sub-agent's datagram, flushing it first when
+     * {@link io.vecflow.hsflowd.counters.CounterPoller}) to the pending datagram, flushing it first when
      * the sample does not fit; the sample then waits at most 1 s like a flow sample. The sample's own sequence number
      * and source are sent as given. Allocation-free.
      *
@@ -261,17 +258,17 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
      */
     @Override
     public synchronized boolean onCounterSample(CounterSample s) {
-        return counters.addCounterSample(s);
+        return pending.addCounterSample(s);
     }
 
     /** @return counters samples put into datagrams. */
     public synchronized long counterSamplesSent() {
-        return counters.counterSamplesSent();
+        return pending.counterSamplesSent();
     }
 
     /** @return counters samples refused (unencodable, or larger than an empty datagram). */
     public synchronized long counterSamplesRefused() {
-        return counters.counterSamplesRefused();
+        return pending.counterSamplesRefused();
     }
 
     /** @return samples dropped by sub-sampling to the configured {@code sampling} rate. */
@@ -279,16 +276,14 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
         return psample.subSampledOut();
     }
 
-    /** Flushes each pending datagram whose oldest sample is at least 1 s old. Call at least every 100 ms. */
+    /** Flushes the pending datagram if its oldest sample is at least 1 s old. Call at least every 100 ms. */
     public synchronized void tick() {
         pending.tick();
-        counters.tick();
     }
 
-    /** Sends the pending datagrams (packet and counter sub-agents') now, if they hold any sample. */
+    /** Sends the pending datagram now, if it holds any sample. */
     public synchronized void flush() {
         pending.flush();
-        counters.flush();
     }
 
     /** @return samples received from the PSAMPLE source. */
@@ -346,27 +341,25 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
         return psample.lastDropsField();
     }
 
-    /** @return the last datagram sequence number used by the packet sub-agent ({@code subAgentId}). */
+    /** @return the last datagram sequence number used. */
     public synchronized long datagramSequence() {
         return pending.datagramSequence();
     }
 
-    /** @return the last datagram sequence number used by the counters sub-agent ({@code subAgentId + 1}). */
-    public synchronized long countersDatagramSequence() {
-        return counters.datagramSequence();
-    }
-
     /**
-     * The sub-agent id of the datagrams that carry counter samples: {@code subAgentId + 1}. hsflowd 2.x runs two sFlow
-     * agents on one address — one for packet and discard samples ({@code subAgentId}, default 100000), one for the
-     * pollers ({@code subAgentId + 1}; host-sflow src/Linux/hsflowd.c, {@code sp->poll_agent}) — each with its own
-     * datagram sequence, so a collector sees sub-agent 100001 for counters.
+     * The sub-agent id in the agent's datagrams, as hsflowd 2.1 chooses it: hsflowd runs two sFlow agents on one
+     * address, one for packets ({@code subAgentId}, default 100000) and one for polling ({@code subAgentId + 1};
+     * host-sflow src/Linux/hsflowd.c {@code sp->poll_agent}), and when a packet source is configured its counter
+     * samples travel in the packet agent's datagrams (observed on hsflowd 2.1.25, docs/netlink.md §5 "Agents and
+     * datagrams"). So: {@code subAgentId} with a psample, vpp or dropmon block, {@code subAgentId + 1} for a
+     * counters-only config.
      *
      * @param config the configuration
-     * @return {@code config.subAgentId + 1}
+     * @return the sub-agent id of every datagram the agent sends
      */
-    public static long countersSubAgentId(HsflowdConfig config) {
-        return config.subAgentId + 1;
+    public static long subAgentIdOf(HsflowdConfig config) {
+        boolean packetSource = config.psample != null || config.vpp != null || config.dropmon != null;
+        return packetSource ? config.subAgentId : config.subAgentId + 1;
     }
 
     /** @return flow samples refused because another producer owns their port (one sampler per port). */

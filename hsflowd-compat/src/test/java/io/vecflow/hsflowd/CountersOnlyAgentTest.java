@@ -45,32 +45,37 @@ class CountersOnlyAgentTest {
     }
 
     @Test
-    void theCountersSubAgentIdIsInTheDatagramHeaderAfterTheAgentAddress() throws Exception {
+    void theSubAgentIdInTheDatagramHeaderIsSubAgentIdPlusOneOnlyForACountersOnlyConfig() throws Exception {
+        // sFlow v5 datagram header: version, address type 1 (IPv4), 4 address bytes, sub_agent_id, sequence
+        ByteBuffer countersOnly = ByteBuffer.wrap(oneDatagram("sflow {\n subAgentId = 4242\n agentIP = 192.0.2.7\n"));
+        assertThat(countersOnly.getInt(0)).isEqualTo(5);
+        assertThat(countersOnly.getInt(12)).as("hsflowd's poll agent").isEqualTo(4243);
+        assertThat(countersOnly.getInt(16)).isEqualTo(1);
+        assertThat(countersOnly.getInt(28)).as("a counters sample").isEqualTo(4);
+        for (String source : List.of("psample { group = 1 }", "vpp { }", "dropmon { start = off }")) {
+            ByteBuffer withSource = ByteBuffer.wrap(oneDatagram("sflow {\n subAgentId = 4242\n agentIP = 192.0.2.7\n "
+                    + source + "\n"));
+            assertThat(withSource.getInt(12)).as("counters ride in the packet agent's datagrams with %s", source)
+                    .isEqualTo(4242);
+        }
+    }
+
+    /** The one datagram an agent of {@code head} (a config without its collector and closing brace) sends. */
+    private static byte[] oneDatagram(String head) throws Exception {
         try (UdpReceiver rx = new UdpReceiver()) {
-            HsflowdConfig c = HsflowdConfig.parse("sflow {\n sampling = 1\n subAgentId = 4242\n agentIP = 192.0.2.7\n"
-                    + " collector { ip = 127.0.0.1 udpport = " + rx.port() + " }\n}\n");
-            java.util.List<byte[]> sent = new java.util.ArrayList<>();
+            HsflowdConfig c = HsflowdConfig.parse(head + " collector { ip = 127.0.0.1 udpport = " + rx.port()
+                    + " }\n}\n");
+            List<byte[]> sent = new java.util.ArrayList<>();
             try (SflowAgent agent = new SflowAgent(c, InetAddress.getByName("192.0.2.7"))) {
                 agent.addListener((buf, len, to, ok) -> sent.add(java.util.Arrays.copyOf(buf, len)));
                 io.vecflow.sflow.CounterSample s = new io.vecflow.sflow.CounterSample();
                 new io.vecflow.hsflowd.counters.HostCounters().fill(new io.vecflow.hsflowd.counters.LinkTable(), 1, s);
                 assertThat(agent.onCounterSample(s)).isTrue();
-                agent.onSample(1, 0, 3, 0, 100, 1, new byte[64], 0, 64);
                 agent.flush();
                 assertThat(agent.datagramSequence()).isEqualTo(1);
-                assertThat(agent.countersDatagramSequence()).isEqualTo(1);
             }
-            assertThat(sent).hasSize(2);
-            // sFlow v5 datagram header: version, address type 1 (IPv4), 4 address bytes, sub_agent_id, sequence
-            ByteBuffer flows = ByteBuffer.wrap(sent.get(0));
-            ByteBuffer counters = ByteBuffer.wrap(sent.get(1));
-            assertThat(flows.getInt(0)).isEqualTo(5);
-            assertThat(flows.getInt(12)).as("packet agent").isEqualTo(4242);
-            assertThat(counters.getInt(12)).as("poll agent").isEqualTo(4243);
-            assertThat(flows.getInt(16)).isEqualTo(1);
-            assertThat(counters.getInt(16)).isEqualTo(1);
-            assertThat(flows.getInt(28)).as("one flow sample").isEqualTo(3);
-            assertThat(counters.getInt(28)).as("one counters sample").isEqualTo(4);
+            assertThat(sent).hasSize(1);
+            return sent.getFirst();
         }
     }
 }

@@ -242,10 +242,13 @@ class NetlinkGoldenAgentTest {
         assertThat(agent.sequenceGapDrops()).isEqualTo(1);
         assertThat(agent.counterSamplesSent()).isEqualTo(3);
         assertThat(agent.vppInactiveSamples()).isEqualTo(1);
-        // as hsflowd's two agents: flows in sub-agent 100000, counters in 100001, each with its own sequence
-        assertThat(rx.datagrams).extracting(UdpReceiver.Datagram::numSamples).containsExactly(6L, 3L);
-        assertThat(rx.datagrams).extracting(UdpReceiver.Datagram::sequence).containsExactly(1L, 1L);
-        assertThat(rx.datagrams).extracting(UdpReceiver.Datagram::subAgentId).containsExactly(100000L, 100001L);
+        // with a packet source configured, counters and flows share the packet agent's datagrams (sub-agent 100000,
+        // one datagram sequence), as hsflowd 2.1.25 sends them
+        assertThat(rx.datagrams.stream().mapToLong(UdpReceiver.Datagram::numSamples).sum()).isEqualTo(9);
+        for (int i = 0; i < rx.datagrams.size(); i++) {
+            assertThat(rx.datagrams.get(i).sequence()).isEqualTo(i + 1);
+        }
+        assertThat(rx.datagrams).extracting(UdpReceiver.Datagram::subAgentId).containsOnly(100000L);
     }
 
     @Test

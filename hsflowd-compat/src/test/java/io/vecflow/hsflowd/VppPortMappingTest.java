@@ -81,6 +81,18 @@ class VppPortMappingTest {
         return rx.samples();
     }
 
+    private static io.vecflow.sflow.FlowSample discard(long inPort) {
+        io.vecflow.sflow.FlowSample s = new io.vecflow.sflow.FlowSample();
+        s.kind = io.vecflow.sflow.SflowFormats.DISCARDED_PACKET;
+        s.expanded = true;
+        s.sequenceNumber = 1;
+        s.sourceIdType = io.vecflow.sflow.SflowFormats.SOURCE_IFINDEX;
+        s.sourceIdIndex = inPort;
+        s.input = inPort;
+        s.reason = 0;
+        return s;
+    }
+
     @Test
     void defaultVppBlockSamplesOnlyPortsWithOsIndexAndNumbersTheOthersIfOffsetPlusIndex() throws Exception {
         agent("vpp { }");
@@ -123,13 +135,24 @@ class VppPortMappingTest {
         sample(3, 2, 1);
         sample(4, 2, 1);
         sample(3, 1, 7); // unknown out port: 0
+        // a kernel (tc) sample of a Linux interface: not a VPP port, suppressed in this mode
+        agent.onSample(1, 0, 5, 0, 100, 1, new byte[64], 0, 64);
+        // discards: mod_dropmon reports IN_PORT as hsflowd numbers the port inside (ifOffset + index)
+        io.vecflow.sflow.FlowSample d = discard(1_000_000_002L);
+        assertThat(agent.addDiscardSample(d)).isTrue();
+        assertThat(d.sourceIdIndex).isEqualTo(2);
+        assertThat(d.input).isEqualTo(2);
+        io.vecflow.sflow.FlowSample linux = discard(5);
+        assertThat(agent.addDiscardSample(linux)).isTrue();
+        assertThat(linux.sourceIdIndex).as("not a VPP port: no alias").isEqualTo(5);
+        assertThat(linux.input).as("not a VPP port: unknown").isZero();
         List<Sample> got = flows(4);
         assertThat(got).extracting(Sample::sourceIndex, Sample::input, Sample::output).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(1L, 1L, 2L),
                 org.assertj.core.groups.Tuple.tuple(2L, 2L, 1L),
                 org.assertj.core.groups.Tuple.tuple(1L, 2L, 1L),
                 org.assertj.core.groups.Tuple.tuple(1L, 1L, 0L));
-        assertThat(agent.vppInactiveSamples()).isZero();
+        assertThat(agent.vppInactiveSamples()).as("the kernel sample").isEqualTo(1);
         List<Counters> cs = rx.counterSamples();
         assertThat(cs).extracting(Counters::sourceIndex).as("data source 0:N").containsExactly(1L, 2L);
         assertThat(cs).extracting(c -> c.ifCounters()[0]).as("ifIndex N").containsExactly(1L, 2L);

@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
  * The agent's counter polling (hsflowd's pollers): every {@code polling} seconds one expanded counters sample (0:4)
  * per interface (source 0:ifIndex, {@link InterfaceCounters}; the counters are totals since the interface was first
  * seen, as hsflowd reports them, {@link CounterAccumulator}: the first sample of an interface carries zeros) and one
- * for the host (source 2:1, {@link HostCounters}), handed to the agent ({@link Sink}), which packs them into the
- * counters sub-agent's datagrams (sub-agent subAgentId + 1, as hsflowd's poll agent).
+ * for the host (source 2:1, {@link HostCounters}), handed to the agent ({@link Sink}), which packs them into its
+ * datagrams with the flow samples.
  *
  * <p>Polls are staggered across the interval as VPP's sflow plugin does (docs/netlink.md §8, "Counter polling"): a
  * source is due in the seconds whose number since the poller started is congruent to its key modulo the interval — the

@@ -19,7 +19,8 @@ import io.vecflow.sflow.SflowFormats;
  * IEEE 802.3 equivalents used for 0:2); "unknown" is the sFlow unknown counter value 0xFFFFFFFF (sflow_version_5.txt
  * "Counter Data"):
  * <ul>
- * <li>ifType 6 (ethernetCsmacd) for ARPHRD_ETHER, 24 (softwareLoopback) for ARPHRD_LOOPBACK, else 1 (other);
+ * <li>ifType 6 (ethernetCsmacd) for every interface, as hsflowd ("assume ethernet"; host-sflow hsflowd.c
+ * {@code sendInterfaceCounterSample});
  * ifSpeed and ifDirection as given (from /sys/class/net, see {@link SysNet}); ifStatus bit 0 = IFF_UP, bit 1 =
  * IFLA_OPERSTATE up (6), or unknown (0) with IFF_RUNNING as on loopback; ifPromiscuousMode 1 if IFF_PROMISC else
  * 2.</li>
@@ -89,7 +90,7 @@ public final class InterfaceCounters {
 
         CounterRecords.IfCounters c = r.ifCounters;
         c.ifIndex = Integer.toUnsignedLong(l.ifIndex);
-        c.ifType = l.arpType == ARPHRD_ETHER ? 6 : l.arpType == ARPHRD_LOOPBACK ? 24 : 1;
+        c.ifType = 6; // hsflowd: "assume ethernet", whatever the device
         c.ifSpeed = speedBps;
         c.ifDirection = direction;
         boolean operUp = l.operState == IF_OPER_UP

@@ -218,6 +218,8 @@ public final class PsampleModule {
             }
             in = vpp.map(in);
             out = vpp.map(out);
+        } else if (!vpp.exportsNonVppSamples()) {
+            return; // vpp { osIndex = off }: only VPP ports are sampled (hsflowd mod_vpp evt_flow_sample)
         }
         if (egress && in == 0) {
             in = INTERNAL_INTERFACE; // locally originated (kernel omits IIFINDEX; VPP's local0 is 0)

@@ -18,7 +18,7 @@ import io.vecflow.sflow.XdrWriter;
  * groups 3 (ingress) and 4 (egress) are taken whenever the block is present (even without {@code psample {}},
  * docs/netlink.md §6 rule 8), their hw_if_index mapped through {@link VppPorts} (hsflowd's mapping, the ports' active
  * rule and osIndex=off export numbering: see there). Each IF_COUNTERS message that names its port (IFINDEX non-zero
- * and PORTNAME, as hsflowd requires) sends at once, into the counters sub-agent's datagram, one expanded counters
+ * and PORTNAME, as hsflowd requires) sends at once, into the pending datagram, one expanded counters
  * sample 0:4 for source 0:ifIndex with, in hsflowd's wire order, port name (0:1005) then generic interface counters
  * (0:1) — hsflowd's sFlow library prepends each record it adds, so its records leave in reverse order of addition
  * (host-sflow {@code sflow_api.h} {@code SFLADD_ELEMENT}). The 0:1 counters are hsflowd's: totals since the port was
@@ -79,13 +79,12 @@ public final class VppModule {
     /**
      * @param config the parsed hsflowd.conf (its {@code vpp} block, if any, and {@code psample { lbEnterprise }})
      * @param samplers the agent's per-source state
-     * @param pending the packet sub-agent's datagram (unused: VPP's flow samples go through the psample module)
-     * @param counters the counters sub-agent's datagram (IF_COUNTERS and LB_COUNTERS samples)
+     * @param pending the datagram being filled (IF_COUNTERS and LB_COUNTERS samples go there)
      */
-    public VppModule(HsflowdConfig config, Samplers samplers, PendingDatagram pending, PendingDatagram counters) {
+    public VppModule(HsflowdConfig config, Samplers samplers, PendingDatagram pending) {
         this.config = config;
         this.samplers = samplers;
-        this.counters = counters;
+        this.counters = pending;
         this.ports = config.vpp != null ? new VppPorts(config.vpp) : null;
         this.lbCountersDataFormat = io.vecflow.sflow.LbCountersRecord.dataFormat(config.psample != null
                 ? config.psample.lbEnterprise : LbDecisionRecord.DEFAULT_ENTERPRISE);
@@ -116,6 +115,54 @@ public final class VppModule {
         inactiveSamples++;
         return false;
     }
+
+    /**
+     * Whether packet samples from outside VPP (another PSAMPLE group, e.g. the kernel's tc sampling of Linux
+     * interfaces) are exported: not with {@code vpp { osIndex = off }}, where hsflowd's mod_vpp suppresses every
+     * packet sample whose sampler is not a VPP port ({@code evt_flow_sample}: "suppress packet sample from non-vpp
+     * port"); such a sample is counted in {@link #inactiveSamples()}.
+     *
+     * @return true when a non-VPP sample may be exported
+     */
+    public boolean exportsNonVppSamples() {
+        if (ports == null || config.vpp.osIndex) {
+            return true;
+        }
+        inactiveSamples++;
+        return false;
+    }
+
+    /**
+     * Puts a discarded_packet sample (0:5) into VPP's numbers when {@code vpp { osIndex = off }}, as hsflowd's
+     * mod_vpp {@code evt_discard_sample}: a source 0:N that is a VPP port's internal number ({@code ifOffset +}
+     * index) becomes 0:index (any other stays); input and output become the VPP index of their port, or 0 (unknown)
+     * when they are not a VPP port's; 0, 0x3FFFFFFF (internal) and, for output, the multiple-interfaces format are
+     * kept. Does nothing in the other modes. Allocation-free.
+     *
+     * @param s the sample to change in place
+     */
+    public void mapDiscard(io.vecflow.sflow.FlowSample s) {
+        if (ports == null || config.vpp.osIndex) {
+            return;
+        }
+        if (s.sourceIdType == SflowFormats.SOURCE_IFINDEX && s.sourceIdIndex != 0) {
+            VppPorts.Port p = ports.byOffsetIndex(s.sourceIdIndex);
+            if (p != null) {
+                s.sourceIdIndex = p.vppIndex;
+            }
+        }
+        if (s.input != 0 && s.input != INTERNAL_INTERFACE) {
+            VppPorts.Port p = ports.byOffsetIndex(s.input);
+            s.input = p != null ? p.vppIndex : 0;
+        }
+        if (s.output != 0 && s.output != INTERNAL_INTERFACE && (s.output & 0x80000000L) == 0) {
+            VppPorts.Port p = ports.byOffsetIndex(s.output);
+            s.output = p != null ? p.vppIndex : 0;
+        }
+    }
+
+    /** sFlow "internal" interface (0x3FFFFFFF). */
+    private static final long INTERNAL_INTERFACE = 0x3FFFFFFFL;
 
     /** @return VPP packet samples not exported because their port was unknown or inactive ({@link #active}). */
     public long inactiveSamples() {
@@ -165,7 +212,7 @@ public final class VppModule {
 
     /**
      * Takes one VPP IF_COUNTERS message: updates the port table and appends one expanded counters sample (0:4 with
-     * records 0:1005, 0:1) to the counters sub-agent's datagram. A message without IFINDEX, with IFINDEX 0 or without
+     * records 0:1005, 0:1) to the pending datagram. A message without IFINDEX, with IFINDEX 0 or without
      * PORTNAME is ignored and counted (hsflowd: "port struct seems complete" needs both). Without a {@code vpp {}}
      * block every message is ignored. Allocation-free after the port's first message.
      */

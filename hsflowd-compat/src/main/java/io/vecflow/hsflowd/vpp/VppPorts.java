@@ -96,6 +96,20 @@ final class VppPorts {
         return p.dsIndex;
     }
 
+    /**
+     * The port whose internal number is {@code ifIndex} when VPP indexes are exported unchanged ({@code osIndex=off}:
+     * hsflowd numbers the port {@code ifOffset + index} inside, and its mod_dropmon reports IN_PORT that way;
+     * {@code getPortByOsIndex} in host-sflow mod_vpp.c).
+     *
+     * @return the port, or null when {@code ifIndex} is below ifOffset or no port has that index
+     */
+    Port byOffsetIndex(long ifIndex) {
+        if (ifIndex < ifOffset) {
+            return null;
+        }
+        return ports.get(ifIndex - ifOffset);
+    }
+
     /** @return whether the port with VPP index {@code vppIndex} is known and active (its samples are exported) */
     boolean active(long vppIndex) {
         Port p = ports.get(vppIndex);

@@ -148,7 +148,7 @@ class LiveCountersTest {
 
         InterfaceCounters.fill(lo, 0, 0, 1, s);
         assertThat(s.recordsListed).isEqualTo(2); // no ethernet_counters for loopback
-        assertThat(s.records.ifCounters.ifType).isEqualTo(24);
+        assertThat(s.records.ifCounters.ifType).as("6 for every device, as hsflowd").isEqualTo(6);
     }
 
     /** The poller through the agent: one datagram with the host sample and one 0:4 sample per interface. */
@@ -214,7 +214,7 @@ class LiveCountersTest {
         for (int i = 1; i < 3; i++) {
             CounterSample s = second.get(i);
             assertThat(s.sequenceNumber).isEqualTo(2);
-            assertThat(s.records.ifCounters.ifType).isNotEqualTo(24);
+            assertThat(s.records.ifCounters.ifType).isEqualTo(6);
             assertThat(s.sourceIdType).isZero();
             assertThat(up.byIndex((int) s.sourceIdIndex)).isNotNull();
             assertThat(s.records.ifCounters.ifIndex).isEqualTo(s.sourceIdIndex);
@@ -489,7 +489,7 @@ class LiveCountersTest {
         assertThat(dec.decode(d, 0, d.length, new SflowVisitor() {
             @Override
             public void onDatagram(DatagramHeader h) {
-                assertThat(h.subAgentId).as("counters: hsflowd's poll agent, subAgentId + 1").isEqualTo(100001);
+                assertThat(h.subAgentId).as("a psample block: the packet agent's datagrams").isEqualTo(100000);
             }
 
             @Override
