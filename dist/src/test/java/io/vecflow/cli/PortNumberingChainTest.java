@@ -41,8 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
  * port, its drops' input and source, its flow samples' input and source, the output of the samples of packets sent to
  * it, and its counter samples carry the same ifIndex (the port's OSINDEX), and each port has one ifIndex among the
  * counters. The pcap ports have no netdev, so each is given an {@code os-index:} (the number a linux-cp pair would
- * have); without one it sends no OSINDEX and hsflowd's default {@code vpp { }} would not sample it. Ingress samples of forwarded packets carry the output port (the xconnect peer, the route's port); those
- * of dropped packets output 0. Needs root (joining NETLINK_USERSOCK groups).
+ * have); without one it sends no OSINDEX and hsflowd's default {@code vpp { }} would not sample it. Ingress samples of
+ * forwarded packets carry the output port (the xconnect peer, the route's port); those of dropped packets output 0.
+ * Needs root (joining NETLINK_USERSOCK groups).
  */
 class PortNumberingChainTest {
     private static final int G_PSAMPLE = 5, G_NETDM = 6, G_COUNTERS = 7;

@@ -311,6 +311,14 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
         return psample.lbDecisionDataFormat();
     }
 
+    /**
+     * @return flow records made from the kernel's optional PSAMPLE attributes (OUT_TC → 0:1036, OUT_TC_OCC → 0:1040,
+     *     LATENCY → 0:1039, TIMESTAMP → 0:1043), as hsflowd's mod_psample adds them ahead of the sampled header
+     */
+    public synchronized long extendedRecordsSent() {
+        return psample.extendedRecordsSent();
+    }
+
     /** @return samples put into datagrams. */
     public synchronized long samplesSent() {
         return psample.samplesSent();

@@ -29,19 +29,32 @@ class AgentDirectionTest {
      */
     @Test
     void theAgentsIngressAndEgressSamplesArriveAsIngressAndEgress() throws Exception {
-        List<FlowRow> psample = throughAgentAndCollector("psample { group = 1 ingress = on egress = on }", 1, 2);
+        List<FlowRow> psample = throughAgentAndCollector("psample { group = 1 ingress = on egress = on }", 1, 2,
+                a -> { });
         assertThat(psample).extracting(r -> r.sourceIdIndex + ":" + r.inIf + ">" + r.outIf + " "
                 + FlowSchema.DIRECTIONS.get(r.direction)).containsExactly("21:21>22 ingress", "22:21>22 egress");
-        long off = new HsflowdConfig.Vpp().ifOffset; // VPP hw_if_index n -> ifIndex ifOffset + n until IF_COUNTERS
+        // VPP's ports, announced by IF_COUNTERS with their Linux ifindex (OSINDEX) as hsflowd's mod_vpp needs to
+        // sample them; VPP indexes 1 and 2 map to ifIndex 21 and 22
         List<FlowRow> vpp = throughAgentAndCollector("vpp { }", SflowAgent.VPP_GROUP_INGRESS,
-                SflowAgent.VPP_GROUP_EGRESS);
-        assertThat(vpp).extracting(r -> (r.sourceIdIndex - off) + ":" + (r.inIf - off) + ">" + (r.outIf - off) + " "
+                SflowAgent.VPP_GROUP_EGRESS, a -> {
+                    a.onVppIfCounters(new io.vecflow.netlink.vpp.VppIfCounters().portName("eth1").ifIndex(1)
+                            .osIndex(21));
+                    a.onVppIfCounters(new io.vecflow.netlink.vpp.VppIfCounters().portName("eth2").ifIndex(2)
+                            .osIndex(22));
+                }, 1, 2);
+        assertThat(vpp).extracting(r -> r.sourceIdIndex + ":" + r.inIf + ">" + r.outIf + " "
                 + FlowSchema.DIRECTIONS.get(r.direction)).containsExactly("21:21>22 ingress", "22:21>22 egress");
     }
 
     /** One packet 21 → 22 sampled on the ingress group and on the egress group, through the agent and a decoder. */
-    private static List<FlowRow> throughAgentAndCollector(String block, int ingressGroup, int egressGroup)
-            throws Exception {
+    private static List<FlowRow> throughAgentAndCollector(String block, int ingressGroup, int egressGroup,
+            java.util.function.Consumer<SflowAgent> setup) throws Exception {
+        return throughAgentAndCollector(block, ingressGroup, egressGroup, setup, 21, 22);
+    }
+
+    /** As above, the packet's input and output given as the sampler sees them (VPP indexes in VPP's groups). */
+    private static List<FlowRow> throughAgentAndCollector(String block, int ingressGroup, int egressGroup,
+            java.util.function.Consumer<SflowAgent> setup, int in, int out) throws Exception {
         try (DatagramSocket rx = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             rx.setSoTimeout(5000);
             HsflowdConfig c = HsflowdConfig.parse("sflow {\n agentIP = 192.0.2.10\n sampling = 1\n " + block
@@ -49,8 +62,9 @@ class AgentDirectionTest {
             byte[] frame = new byte[64];
             frame[12] = 0x08; // Ethernet, ethertype IPv4 (the payload is not parsed further here)
             try (SflowAgent a = new SflowAgent(c, InetAddress.getByName("192.0.2.10"))) {
-                a.onSample(ingressGroup, 1, 21, 22, 64, 1, frame, 0, 64);
-                a.onSample(egressGroup, 1, 21, 22, 64, 1, frame, 0, 64);
+                setup.accept(a);
+                a.onSample(ingressGroup, 1, in, out, 64, 1, frame, 0, 64);
+                a.onSample(egressGroup, 1, in, out, 64, 1, frame, 0, 64);
                 a.flush();
                 assertThat(a.samplesSent()).isEqualTo(2);
             }

@@ -156,7 +156,8 @@ public final class DatagramBuilder {
             int headerProtocol, long frameLength, long stripped, MemorySegment header, long headerOffset,
             int headerLength) {
         if (!beginFlowSampleExpanded(sequenceNumber, sourceIdType, sourceIdIndex, samplingRate, samplePool, drops,
-                inputFormat, input, outputFormat, output, headerProtocol, frameLength, stripped, headerLength, 0)) {
+                inputFormat, input, outputFormat, output, headerProtocol, frameLength, stripped, headerLength, 0, null,
+                0, 0)) {
             return false;
         }
         // XdrWriter has no MemorySegment source: copy straight into its buffer (room was checked), pad, move on.
@@ -201,13 +202,34 @@ public final class DatagramBuilder {
             long samplePool, long drops, int inputFormat, long input, int outputFormat, long output,
             int headerProtocol, long frameLength, long stripped, byte[] header, int headerOffset, int headerLength,
             int extraFormat, byte[] extra, int extraLength) {
-        if (extraLength < 0 || (extraLength & 3) != 0) {
-            throw new IllegalArgumentException("extra record body of " + extraLength + " bytes: XDR bodies are "
-                    + "multiples of 4");
+        return addFlowSampleExpanded(sequenceNumber, sourceIdType, sourceIdIndex, samplingRate, samplePool, drops,
+                inputFormat, input, outputFormat, output, headerProtocol, frameLength, stripped, header, headerOffset,
+                headerLength, null, 0, 0, extraFormat, extra, extraLength);
+    }
+
+    /**
+     * As {@link #addFlowSampleExpanded(long, int, long, long, long, long, int, long, int, long, int, long, long,
+     * byte[], int, int, int, byte[], int)}, with whole records written ahead of the sampled_header: {@code leading}
+     * holds {@code leadingRecords} records already in XDR, each with its data_format and length words (e.g.
+     * hsflowd's 0:1043 extended_timestamp, which it sends before the header). Allocation-free.
+     *
+     * @param leading the leading records (tags included), or null when {@code leadingBytes} is 0
+     * @param leadingBytes their bytes, a multiple of 4
+     * @param leadingRecords how many records they are
+     * @return false (and nothing written) if the sample does not fit the remaining budget
+     * @throws IllegalArgumentException a body length that is negative or not a multiple of 4
+     */
+    public boolean addFlowSampleExpanded(long sequenceNumber, int sourceIdType, long sourceIdIndex, long samplingRate,
+            long samplePool, long drops, int inputFormat, long input, int outputFormat, long output,
+            int headerProtocol, long frameLength, long stripped, byte[] header, int headerOffset, int headerLength,
+            byte[] leading, int leadingBytes, int leadingRecords, int extraFormat, byte[] extra, int extraLength) {
+        if (extraLength < 0 || (extraLength & 3) != 0 || leadingBytes < 0 || (leadingBytes & 3) != 0) {
+            throw new IllegalArgumentException("extra record body of " + extraLength + " bytes, leading records of "
+                    + leadingBytes + " bytes: XDR bodies are multiples of 4");
         }
         if (!beginFlowSampleExpanded(sequenceNumber, sourceIdType, sourceIdIndex, samplingRate, samplePool, drops,
                 inputFormat, input, outputFormat, output, headerProtocol, frameLength, stripped, headerLength,
-                extraLength == 0 ? 0 : 8 + extraLength)) {
+                extraLength == 0 ? 0 : 8 + extraLength, leading, leadingBytes, leadingRecords)) {
             return false;
         }
         w.fixed(header, headerOffset, headerLength);
@@ -233,13 +255,14 @@ public final class DatagramBuilder {
      * Checks the room, then writes everything up to the header bytes (the sampled_header length word included).
      *
      * @param extraRecordBytes bytes of a record that follows the sampled_header (tag included), 0 for none
+     * @param leading records written before the sampled_header (tags included), or null
      */
     private boolean beginFlowSampleExpanded(long sequenceNumber, int sourceIdType, long sourceIdIndex,
             long samplingRate, long samplePool, long drops, int inputFormat, long input, int outputFormat,
             long output, int headerProtocol, long frameLength, long stripped, int headerLength,
-            int extraRecordBytes) {
+            int extraRecordBytes, byte[] leading, int leadingBytes, int leadingRecords) {
         int recordBody = 16 + SflowFormats.pad4(headerLength);
-        int sampleBody = 44 + 8 + recordBody + extraRecordBytes;
+        int sampleBody = 44 + leadingBytes + 8 + recordBody + extraRecordBytes;
         if (headerLength < 0 || !fits(8 + sampleBody)) {
             return false;
         }
@@ -255,7 +278,10 @@ public final class DatagramBuilder {
         w.u32(input);
         w.u32(outputFormat);
         w.u32(output);
-        w.u32(extraRecordBytes == 0 ? 1 : 2); // flow_records
+        w.u32(leadingRecords + (extraRecordBytes == 0 ? 1 : 2)); // flow_records
+        if (leadingBytes > 0) {
+            w.fixed(leading, 0, leadingBytes);
+        }
         w.u32(SflowFormats.SAMPLED_HEADER);
         w.u32(recordBody);
         w.u32(headerProtocol);

@@ -84,6 +84,10 @@ public final class PsampleModule {
     private final XdrWriter lbBody = new XdrWriter(LbDecisionRecord.MAX_BYTES);
     private final byte[] lbAddr4 = new byte[4];
     private final byte[] lbAddr16 = new byte[16];
+    /** The kernel's optional attributes as sFlow records (tags included), written ahead of the sampled_header. */
+    private final XdrWriter extRecords = new XdrWriter(4 * 12 + 4);
+    private int extRecordCount;
+    private long extendedRecordsSent;
     private long lastDropsField;
 
     /** PSAMPLE GROUP_SEQ of the last sample seen from one producer in one group (u32). */
@@ -128,6 +132,8 @@ public final class PsampleModule {
     public void onSample(int group, long groupSeq, long inputIfIndex, long outputIfIndex, long origSize,
             long samplingRate, byte[] data, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, data.length);
+        extRecords.reset(0);
+        extRecordCount = 0;
         take(group, groupSeq, 0, inputIfIndex, outputIfIndex, origSize, samplingRate,
                 SflowFormats.HEADER_PROTOCOL_ETHERNET, data, offset, length, 0);
     }
@@ -145,8 +151,53 @@ public final class PsampleModule {
         int headerProtocol = s.nlmsgPid() != 0 && proto > 0 && proto < 0x600 ? proto
                 : SflowFormats.HEADER_PROTOCOL_ETHERNET;
         int extra = lbDecisions && s.has(Psample.ATTR_USER_COOKIE) ? lbRecordBody(s) : 0;
+        extendedRecords(s);
         take((int) s.sampleGroup(), s.groupSeq(), s.nlmsgPid(), s.iifIndex(), s.oifIndex(), s.origSize(),
                 s.sampleRate(), headerProtocol, s.data(), 0, s.dataLength(), extra);
+    }
+
+    /**
+     * The kernel's optional PSAMPLE attributes as hsflowd's mod_psample turns them into flow records (docs/netlink.md
+     * §5; layouts docs/sflow.md): OUT_TC → 0:1036 extended_egress_queue (u32 queue), OUT_TC_OCC → 0:1040
+     * extended_queue (u32 depth in bytes, the low 32 bits), LATENCY → 0:1039 extended_transit (u32 delay in ns, the
+     * low 32 bits), TIMESTAMP → 0:1043 extended_timestamp (u64 ns). They go ahead of the sampled_header, in the
+     * kernel's attribute order, as hsflowd 2.1.25 sends them (its records leave in reverse order of addition: the
+     * header, added first, goes last). Into {@link #extRecords}; allocation-free.
+     */
+    private void extendedRecords(PsampleSample s) {
+        XdrWriter w = extRecords;
+        w.reset(0);
+        int n = 0;
+        if (s.has(Psample.ATTR_OUT_TC)) {
+            w.u32(SflowFormats.EXTENDED_EGRESS_QUEUE);
+            w.u32(4);
+            w.u32(s.outTc());
+            n++;
+        }
+        if (s.has(Psample.ATTR_OUT_TC_OCC)) {
+            w.u32(SflowFormats.EXTENDED_QUEUE);
+            w.u32(4);
+            w.u32(s.outTcOccBytes() & U32);
+            n++;
+        }
+        if (s.has(Psample.ATTR_LATENCY)) {
+            w.u32(SflowFormats.EXTENDED_TRANSIT);
+            w.u32(4);
+            w.u32(s.latencyNs() & U32);
+            n++;
+        }
+        if (s.has(Psample.ATTR_TIMESTAMP)) {
+            w.u32(SflowFormats.EXTENDED_TIMESTAMP);
+            w.u32(8);
+            w.u64(s.timestampNs());
+            n++;
+        }
+        extRecordCount = n;
+    }
+
+    /** @return flow records added from the kernel's optional attributes (0:1036, 0:1039, 0:1040, 0:1043). */
+    public long extendedRecordsSent() {
+        return extendedRecordsSent;
     }
 
     /**
@@ -263,7 +314,7 @@ public final class PsampleModule {
         s.sequence = (s.sequence + 1) & U32;
         DatagramBuilder builder = pending.builder();
         int headerLength = Math.min(length, config.headerBytes);
-        int extraBytes = lbBodyLength == 0 ? 0 : 8 + lbBodyLength;
+        int extraBytes = (lbBodyLength == 0 ? 0 : 8 + lbBodyLength) + extRecords.position();
         headerLength = Math.min(headerLength, (builder.maxHeaderLength() - extraBytes) & ~3);
         int need = DatagramBuilder.flowSampleExpandedBytes(headerLength, extraBytes);
         if (!builder.fits(need)) {
@@ -274,7 +325,9 @@ public final class PsampleModule {
         builder.addFlowSampleExpanded(s.sequence, SflowFormats.SOURCE_IFINDEX, ifIndex & U32, rate,
                 s.samplePool, s.drops & U32, SflowFormats.IF_FORMAT_SINGLE, in,
                 SflowFormats.IF_FORMAT_SINGLE, out, headerProtocol,
-                (origSize + 4) & U32, 4, data, offset, headerLength, lbDataFormat, lbBody.buffer(), lbBodyLength);
+                (origSize + 4) & U32, 4, data, offset, headerLength, extRecords.buffer(), extRecords.position(),
+                extRecordCount, lbDataFormat, lbBody.buffer(), lbBodyLength);
+        extendedRecordsSent += extRecordCount;
         lastDropsField = s.drops & U32;
         samplesSent++;
         if (lbBodyLength > 0) {
