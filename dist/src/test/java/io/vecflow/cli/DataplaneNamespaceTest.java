@@ -66,8 +66,19 @@ class DataplaneNamespaceTest {
     private static final int G_PSAMPLE = 17, G_NETDM = 18, G_COUNTERS = 19;
     private static final String MAC_P0 = "02:00:00:00:d0:01", MAC_P1 = "02:00:00:00:d0:02";
     private static final String MAC_B = "02:00:00:00:b0:01";
-    /** A port's OSINDEX (NET_DM IN_PORT, IF_COUNTERS OSINDEX): sflow.if-offset (default 1e9) + its if-index. */
-    private static final long OS = 1_000_000_000L;
+    /** sflow.if-offset's default: the NET_DM IN_PORT of a port with no netdev is this + its if-index. */
+    private static final long OFFSET = 1_000_000_000L;
+
+    /**
+     * The NET_DM IN_PORT and IF_COUNTERS OSINDEX of an af_packet port: its Linux ifindex (as VPP with linux-cp reports
+     * a pair's), not the if-offset number of a port without a netdev.
+     */
+    private static long linuxIndex(DataplaneAssembly a, int ifIndex) {
+        long os = a.dataplane().osIndex(ifIndex);
+        assertThat(os).as("port %d's Linux ifindex", ifIndex).isPositive().isLessThan(OFFSET);
+        assertThat(a.dataplane().osIndexAttribute(ifIndex)).isEqualTo(os);
+        return os;
+    }
 
     @TempDir
     Path tmp;
@@ -350,8 +361,9 @@ class DataplaneNamespaceTest {
             assertThat(agent.samples).hasSize(2 * capture.size() + 4);
             assertThat(dp.dropped(DropReason.L2_NO_XCONNECT, 3)).isEqualTo(4);
             assertThat(dp.showErrors()).containsPattern("\\s4\\s+l2 no xconnect\\s+267");
-            assertThat(agent.reasons).containsEntry((OS + 3) + "/" + DropReason.L2_NO_XCONNECT.linuxReason(), 4);
-            assertThat(agent.discards).hasSize(4).allSatisfy(d -> assertThat(d).containsExactly(267, OS + 3));
+            long os3 = linuxIndex(a, 3);
+            assertThat(agent.reasons).containsEntry(os3 + "/" + DropReason.L2_NO_XCONNECT.linuxReason(), 4);
+            assertThat(agent.discards).hasSize(4).allSatisfy(d -> assertThat(d).containsExactly(267, os3));
             assertThat(agent.counters.get("p0")).containsExactly(capture.size(), octets(capture), 0, 0);
             assertThat(agent.counters.get("p1")).containsExactly(0, 0, capture.size(), octets(capture));
             assertThat(agent.counters.get("p2")).containsExactly(4, octets(stray), 0, 0);
@@ -506,10 +518,11 @@ class DataplaneNamespaceTest {
             assertThat(dp.dropped(DropReason.IP4_NO_ROUTE, 1)).isEqualTo(5);
             assertThat(dp.showErrors()).containsPattern("\\s5\\s+ip4 ttl expired\\s+257")
                     .containsPattern("\\s5\\s+ip4 no route\\s+0");
-            assertThat(agent.reasons).containsEntry((OS + 1) + "/IP4_TTL_EXPIRED", 5)
-                    .containsEntry((OS + 1) + "/IP_INNOROUTES", 5);
-            assertThat(agent.discards.stream().filter(d -> d[0] == 257 && d[1] == OS + 1)).hasSize(5);
-            assertThat(agent.discards.stream().filter(d -> d[0] == 0 && d[1] == OS + 1)).hasSize(5);
+            long os1 = linuxIndex(a, 1);
+            assertThat(agent.reasons).containsEntry(os1 + "/IP4_TTL_EXPIRED", 5)
+                    .containsEntry(os1 + "/IP_INNOROUTES", 5);
+            assertThat(agent.discards.stream().filter(d -> d[0] == 257 && d[1] == os1)).hasSize(5);
+            assertThat(agent.discards.stream().filter(d -> d[0] == 0 && d[1] == os1)).hasSize(5);
             // Routed samples: ingress on p0 for everything sent (output p1 for what was routed, 0 for the drops),
             // egress p0 → p1 for what left.
             assertThat(agent.samples.stream().filter(s -> s.equals(new Sample(3, 1, 2)))).hasSize(in.size());
@@ -532,8 +545,8 @@ class DataplaneNamespaceTest {
                 }
             }
             assertThat(rows).hasSize(10);
-            assertThat(rows.stream().filter(r -> r[0] == 257 && r[1] == OS + 1)).as("ttl_exceeded on p0").hasSize(5);
-            assertThat(rows.stream().filter(r -> r[0] == 0 && r[1] == OS + 1)).as("net_unreachable on p0").hasSize(5);
+            assertThat(rows.stream().filter(r -> r[0] == 257 && r[1] == os1)).as("ttl_exceeded on p0").hasSize(5);
+            assertThat(rows.stream().filter(r -> r[0] == 0 && r[1] == os1)).as("net_unreachable on p0").hasSize(5);
         }
     }
 }
