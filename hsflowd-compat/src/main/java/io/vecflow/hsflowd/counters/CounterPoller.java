@@ -108,8 +108,8 @@ public final class CounterPoller implements AutoCloseable {
         if (config.polling <= 0) {
             return null;
         }
-        return new CounterPoller(agent, config.polling, RtnlLinkDumper.open(), new HostCounters(),
-                Path.of("/sys/class/net"), System.nanoTime());
+        return new CounterPoller(agent, config.polling, RtnlLinkDumper.open(), new HostCounters(Path.of("/proc"),
+                Path.of("/sys"), HostUuid.forConfig(config).bytes()), Path.of("/sys/class/net"), System.nanoTime());
     }
 
     /**
