@@ -24,16 +24,17 @@ import java.util.Set;
  *
  * <p>Sources (facts from sflow/host-sflow {@code src/Linux/read*Counters.c}, parsed by {@link HostProcParser}):
  * host_descr: hostname = {@code /proc/sys/kernel/hostname} (uname nodename), uuid as {@link HostUuid} chooses it,
- * machine_type from {@code os.arch}, os_name 2 (linux), os_release = {@code /proc/sys/kernel/osrelease}
- * (uname release, cut to 32 bytes). host_adapters: every interface of the last link dump with a 6-byte, non-zero
- * MAC, loopback excluded (at most 64). host_cpu: /proc/loadavg, /proc/stat, /proc/uptime, /proc/cpuinfo. host_memory:
- * /proc/meminfo, /proc/vmstat. host_disk_io: /proc/diskstats over whole disks ({@link #wholeDisks}), disk_total /
- * disk_free / part_max_used over the local read-write {@code /dev/*} mounts of /proc/mounts, each device once (as
- * hsflowd, via statvfs: {@link FileStore}). The MIB-II groups: /proc/net/snmp ({@link HostProcParser#snmp}); all
- * four are left out when the file cannot be read or holds none of their values (readTcpipCounters returns 0).
- * host_net_io: /proc/net/dev summed over the interfaces that are up, not loopback, not bond masters (IFF_MASTER) and
- * not 802.1Q VLAN devices (listed in /proc/net/vlan/config) — readNioCounters.c; the record is left out when no
- * interface qualifies (e.g. a host with only {@code lo}), as hsflowd leaves it out when readNioCounters counts 0.
+ * machine_type from {@code os.arch}, os_name 2 (linux), os_release = {@code /proc/sys/kernel/osrelease} (uname release,
+ * cut to 32 bytes). host_adapters: every interface of the last link dump that is up (IFF_UP) and has a 6-byte, non-zero
+ * MAC, loopback excluded (at most 64; hsflowd.c {@code host_adaptors}). host_cpu: /proc/loadavg, /proc/stat,
+ * /proc/uptime, /proc/cpuinfo. host_memory: /proc/meminfo, /proc/vmstat. host_disk_io: /proc/diskstats over whole disks
+ * ({@link #wholeDisks}), disk_total / disk_free / part_max_used over the local read-write {@code /dev/*} mounts of
+ * /proc/mounts, each device once (as hsflowd, via statvfs: {@link FileStore}). The MIB-II groups: /proc/net/snmp
+ * ({@link HostProcParser#snmp}); all four are left out when the file cannot be read or holds none of their values
+ * (readTcpipCounters returns 0). host_net_io: /proc/net/dev summed over the interfaces that are up, not loopback, not
+ * bond masters (IFF_MASTER) and not 802.1Q VLAN devices (listed in /proc/net/vlan/config) — readNioCounters.c; the
+ * record is left out when no interface qualifies (e.g. a host with only {@code lo}), as hsflowd leaves it out when
+ * readNioCounters counts 0.
  *
  * <p>A file that cannot be read leaves its fields at the previous values and counts in {@link #readErrors()};
  * malformed lines count in {@link #parseErrors()}. A poll allocates the file streams and, for the disk space, the
@@ -48,7 +49,8 @@ public final class HostCounters {
     private final byte[] hostname = new byte[CounterRecords.MAX_HOSTNAME];
     private final byte[] osRelease = new byte[CounterRecords.MAX_OS_RELEASE];
     private final byte[] uuid;
-    private final ProcText vlans = new ProcText(256);
+    private ProcText vlans = new ProcText(256);
+    private ProcText vlansRead = new ProcText(256);
     private boolean haveVlans;
     private final long machineType;
     private long readErrors;
@@ -72,6 +74,7 @@ public final class HostCounters {
         this.sys = sys;
         this.uuid = uuid.clone();
         this.machineType = machineType(System.getProperty("os.arch", ""));
+        readVlans(); // now, while the agent may still be root: the file is mode 0600
     }
 
     /**
@@ -148,7 +151,8 @@ public final class HostCounters {
         int n = 0;
         for (int i = 0; i < links.count && n < CounterRecords.MAX_ADAPTERS; i++) {
             LinkTable.Link l = links.links[i];
-            if (!l.hasMac || l.mac == 0 || (l.flags & InterfaceCounters.IFF_LOOPBACK) != 0) {
+            if (!l.hasMac || l.mac == 0 || (l.flags & InterfaceCounters.IFF_LOOPBACK) != 0
+                    || (l.flags & InterfaceCounters.IFF_UP) == 0) {
                 continue;
             }
             CounterRecords.HostAdapters.Adapter ad = a.adapters[n++];
@@ -194,12 +198,25 @@ public final class HostCounters {
 
     /** @return true when at least one interface counts (hsflowd sends host_net_io only then) */
     private boolean net(LinkTable links, CounterRecords.HostNetIo n) {
-        haveVlans = readInto(proc.resolve("net/vlan/config"), vlans);
+        readVlans();
         if (!read("net/dev")) {
             return false;
         }
         currentLinks = links;
         return parser.netdev(text, n, netFilter, errors) > 0;
+    }
+
+    /**
+     * Re-reads /proc/net/vlan/config; when it cannot be read (no 8021q module, or — mode 0600 — after the agent
+     * dropped root) the last list read stays, as hsflowd keeps the VLAN mark it gave an interface while it was root.
+     */
+    private void readVlans() {
+        if (readInto(proc.resolve("net/vlan/config"), vlansRead)) {
+            ProcText t = vlans;
+            vlans = vlansRead;
+            vlansRead = t;
+            haveVlans = true;
+        }
     }
 
     /**
@@ -348,7 +365,7 @@ public final class HostCounters {
             into.read(file);
             return true;
         } catch (java.nio.file.NoSuchFileException | java.io.FileNotFoundException e) {
-            if (into != vlans) {
+            if (into != vlansRead) {
                 readErrors++;
             }
             return false;

@@ -240,10 +240,19 @@ class HostSampleTest {
         ByteBuffer nio = ByteBuffer.allocate(40).putLong(5_000_000).putInt(4000).putInt(1).putInt(2)
                 .putLong(3_000_000).putInt(2000).putInt(3).putInt(4);
         assertThat(body(d, recs.get(5))).isEqualTo(nio.array());
-        // eth0 down: nothing counts, the record goes again
+        // the file unreadable later (it is mode 0600 and the agent drops root): the list read before still holds
+        Files.delete(proc.resolve("net/vlan/config"));
+        byte[] later = fill(h, links(true));
+        assertThat(body(later, records(later).get(5))).isEqualTo(nio.array());
+        // eth0 down: nothing counts, the record goes again; and host_adapters lists only the interfaces that are up
         LinkTable t = links(true);
         t.links[1].flags = 0;
-        assertThat(records(fill(h, t)).stream().map(r -> r[0]).toList()).doesNotContain(2006);
+        byte[] down = fill(h, t);
+        assertThat(records(down).stream().map(r -> r[0]).toList()).doesNotContain(2006);
+        // one adapter: ifIndex 3, one MAC, 02:00:00:00:00:02 and 2 bytes of padding
+        ByteBuffer adapters = ByteBuffer.allocate(20).putInt(1).putInt(3).putInt(1).putInt(0x02000000)
+                .putInt(0x00020000);
+        assertThat(body(down, records(down).getFirst())).isEqualTo(adapters.array());
     }
 
     // ---- host_descr's uuid: hsflowd's order config uuid, -u, DMI, built from the machine id ----
