@@ -78,20 +78,21 @@ public final class HostCounters {
     }
 
     /**
-     * With no configured UUID: the DMI one under {@code sys}, else one built from {@code machineId}
-     * ({@link HostUuid#choose}).
+     * With no configured UUID: the DMI one under {@code sys} (whether or not dmidecode is installed), else one built
+     * from {@code machineId} ({@link HostUuid#choose}).
      *
      * @param proc the procfs root (normally {@code /proc})
      * @param sys the sysfs root (normally {@code /sys})
      * @param machineId the machine id file (normally {@code /etc/machine-id})
      */
     public HostCounters(Path proc, Path sys, Path machineId) {
-        this(proc, sys, HostUuid.choose(null, null, sys, null, machineId).bytes());
+        this(proc, sys, HostUuid.choose(null, null, sys, null, null, machineId).bytes());
     }
 
-    /** The host's own /proc, /sys and /etc/machine-id. */
+    /** The host's own /proc, /sys and /etc/machine-id, the UUID chosen as hsflowd does without -u or a config. */
     public HostCounters() {
-        this(Path.of("/proc"), Path.of("/sys"), Path.of("/etc/machine-id"));
+        this(Path.of("/proc"), Path.of("/sys"), HostUuid.choose(null, null, Path.of("/sys"), HostUuid.DMIDECODE,
+                null, Path.of("/etc/machine-id")).bytes());
     }
 
     /**

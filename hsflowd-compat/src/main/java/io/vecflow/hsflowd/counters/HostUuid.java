@@ -13,8 +13,10 @@ import java.nio.file.Path;
  * <ol>
  *   <li>the config's {@code uuid = ...} (hsflowd reads the config after the command line, so it overrides -u);</li>
  *   <li>{@code -u UUID} on the command line;</li>
- *   <li>the system's DMI UUID: hsflowd runs {@code /usr/sbin/dmidecode} and takes the first {@code UUID:} line;
- *       vecflow reads the kernel's {@code /sys/class/dmi/id/product_uuid}, the same text (kernel
+ *   <li>the system's DMI UUID: hsflowd runs {@code /usr/sbin/dmidecode} (as root, at start) and takes the first
+ *       {@code UUID:} line, so it has none where dmidecode is not installed (its packages do not depend on it);
+ *       vecflow takes the DMI UUID only where that program is there too, but reads the kernel's
+ *       {@code /sys/class/dmi/id/product_uuid} instead of running it: the same text (kernel
  *       {@code drivers/firmware/dmi_scan.c} and dmidecode both print the first three fields byte-swapped, i.e. in
  *       RFC 4122 order, when the SMBIOS version is 2.6 or later, and the raw bytes before). The bytes are the text's
  *       hex digits in text order. An all-zero or all-ones UUID counts as none (the kernel then has no
@@ -52,6 +54,9 @@ public final class HostUuid {
         }
     }
 
+    /** The program hsflowd reads the DMI UUID with ({@code HSP_DMIDECODE_CMD} in hsflowd.c). */
+    public static final Path DMIDECODE = Path.of("/usr/sbin/dmidecode");
+
     private HostUuid() {
     }
 
@@ -61,20 +66,24 @@ public final class HostUuid {
      * @param config the config's {@code uuid} (any text {@link #parse} accepts), or null
      * @param commandLine {@code -u} (any text {@link #parse} accepts), or null
      * @param sys the sysfs root (normally {@code /sys})
+     * @param dmidecode hsflowd's {@code /usr/sbin/dmidecode}: the DMI UUID counts only if this file is executable;
+     *        null to skip that check (test roots)
      * @param machineId the machine id as text ({@code -m}), or null to read {@code machineIdFile}
      * @param machineIdFile normally {@code /etc/machine-id}; unreadable or not 16 bytes of hex → 16 zero bytes
      * @return the choice
      * @throws IllegalArgumentException if {@code config}, {@code commandLine} or {@code machineId} is given but is not
      *         16 bytes of hex
      */
-    public static Choice choose(String config, String commandLine, Path sys, String machineId, Path machineIdFile) {
+    public static Choice choose(String config, String commandLine, Path sys, Path dmidecode, String machineId,
+            Path machineIdFile) {
         if (config != null) {
             return new Choice(require(config, "uuid"), Source.CONFIG);
         }
         if (commandLine != null) {
             return new Choice(require(commandLine, "-u"), Source.COMMAND_LINE);
         }
-        byte[] dmi = fromFile(sys.resolve("class/dmi/id/product_uuid"));
+        byte[] dmi = dmidecode == null || Files.isExecutable(dmidecode)
+                ? fromFile(sys.resolve("class/dmi/id/product_uuid")) : null;
         if (dmi != null && !allBytes(dmi, 0) && !allBytes(dmi, 0xFF)) {
             return new Choice(dmi, Source.DMI);
         }
@@ -83,12 +92,14 @@ public final class HostUuid {
     }
 
     /**
-     * The host's UUID for a config: its {@code uuid}, {@code -u}, {@code -m}, this host's /sys and /etc/machine-id.
+     * The host's UUID for a config: its {@code uuid}, {@code -u}, {@code -m}, this host's /sys (if
+     * {@link #DMIDECODE} is installed) and /etc/machine-id.
      *
      * @throws IllegalArgumentException if {@code -u} or {@code -m} is not a UUID
      */
     public static Choice forConfig(HsflowdConfig c) {
-        return choose(c.uuid, c.commandLineUuid, Path.of("/sys"), c.commandLineMachineId, Path.of("/etc/machine-id"));
+        return choose(c.uuid, c.commandLineUuid, Path.of("/sys"), DMIDECODE, c.commandLineMachineId,
+                Path.of("/etc/machine-id"));
     }
 
     /**

@@ -270,7 +270,7 @@ class HostSampleTest {
     }
 
     private HostCounters agent(String configUuid, String dashU, String dashM, Path machineId) {
-        return new HostCounters(proc, sys, HostUuid.choose(configUuid, dashU, sys, dashM, machineId).bytes());
+        return new HostCounters(proc, sys, HostUuid.choose(configUuid, dashU, sys, null, dashM, machineId).bytes());
     }
 
     private Path machineId(String text) throws Exception {
@@ -291,7 +291,7 @@ class HostSampleTest {
                 null, mid))).isEqualTo(HexFormat.of().parseHex("3e8f5a600b3c4d2e9f115a6b7c8d9e0f"));
         assertThat(uuidSent(agent(null, "564D4180-E560-251E-88F8-8285B49A7839", null, mid)))
                 .isEqualTo(HexFormat.of().parseHex("564d4180e560251e88f88285b49a7839"));
-        assertThat(HostUuid.choose(null, "564D4180-E560-251E-88F8-8285B49A7839", sys, null, mid).source())
+        assertThat(HostUuid.choose(null, "564D4180-E560-251E-88F8-8285B49A7839", sys, null, null, mid).source())
                 .isEqualTo(HostUuid.Source.COMMAND_LINE);
     }
 
@@ -304,11 +304,18 @@ class HostSampleTest {
     void uuidFromDmiInTextOrder() throws Exception {
         roots(null);
         dmi("4C4C4544-0042-3510-8052-B4C04F4E4D31\n");
-        HostUuid.Choice c = HostUuid.choose(null, null, sys, null, machineId("3d1219c7c4c5404aaa1f6d2a48adfda4\n"));
+        Path mid = machineId("3d1219c7c4c5404aaa1f6d2a48adfda4\n");
+        HostUuid.Choice c = HostUuid.choose(null, null, sys, null, null, mid);
         assertThat(c.source()).isEqualTo(HostUuid.Source.DMI);
         assertThat(uuidSent(new HostCounters(proc, sys, c.bytes()))).containsExactly(0x4C, 0x4C, 0x45, 0x44, 0x00,
                 0x42, 0x35, 0x10, 0x80, 0x52, 0xB4, 0xC0, 0x4F, 0x4E, 0x4D, 0x31);
         assertThat(c.text()).isEqualTo("4c4c4544-0042-3510-8052-b4c04f4e4d31");
+        // as hsflowd, which reads it with /usr/sbin/dmidecode: no such program, no DMI UUID
+        Path dmidecode = Files.writeString(tmp.resolve("dmidecode"), "#!/bin/sh\n");
+        assertThat(HostUuid.choose(null, null, sys, dmidecode, null, mid).source())
+                .isEqualTo(HostUuid.Source.MACHINE_ID);
+        assertThat(dmidecode.toFile().setExecutable(true)).isTrue();
+        assertThat(HostUuid.choose(null, null, sys, dmidecode, null, mid).source()).isEqualTo(HostUuid.Source.DMI);
     }
 
     /**
@@ -344,7 +351,7 @@ class HostSampleTest {
                 .parseHex("564d4180e560251e88f88285b49a7839"));
         assertThat(HostUuid.parse("1234")).isNull();
         assertThat(HostUuid.parse("not-a-uuid")).isNull();
-        assertThatThrownBy(() -> HostUuid.choose(null, "1234", tmp, null, tmp.resolve("none")))
+        assertThatThrownBy(() -> HostUuid.choose(null, "1234", tmp, null, null, tmp.resolve("none")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-u: '1234' is not a UUID");
         HsflowdConfig c = HsflowdConfig.parse("sflow { uuid = 3e8f5a60-0b3c-4d2e-9f11-5a6b7c8d9e0f "
                 + "collector { ip = 127.0.0.1 } psample { group = 1 } }");
