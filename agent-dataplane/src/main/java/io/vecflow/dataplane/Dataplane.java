@@ -264,6 +264,7 @@ public final class Dataplane implements AutoCloseable {
         d.ports = interfaces.ports();
         d.graphDropsOn = this::graphDropsOn;
         d.osIndexOf = this::osIndex;
+        d.osIndexAttributeOf = this::osIndexAttribute;
         d.egressGroup = t.egressGroup;
         d.pollingIntervalSeconds = t.pollingIntervalSeconds;
         List<LbCounterSource> lbSources = new ArrayList<>();
@@ -587,6 +588,21 @@ public final class Dataplane implements AutoCloseable {
     public long osIndex(int ifIndex) {
         long os = interfaces.osIndex(ifIndex);
         return os != 0 ? os : (topology.ifOffset + ifIndex) & 0xFFFF_FFFFL;
+    }
+
+    /**
+     * The IF_COUNTERS OSINDEX attribute of a port, as VPP sends it: the Linux ifindex of the port's netdev where it
+     * has one — a configured {@code os-index:}, else an AF_PACKET port's own interface (its ifindex in its network
+     * namespace, read at open), as VPP with linux-cp reports the pair's — and none (0: the attribute is left out)
+     * for a port without a netdev (pcap, generator). hsflowd's default {@code vpp { }} samples only ports that sent
+     * OSINDEX (host-sflow mod_vpp.c {@code portSetOsIndex}); a port without one is still counted, as
+     * {@link DataplaneSpec#ifOffset} + ifIndex, the number {@link #osIndex} gives its drops too.
+     *
+     * @param ifIndex the dataplane's ifIndex
+     * @return the OSINDEX to send, or 0 for none
+     */
+    public long osIndexAttribute(int ifIndex) {
+        return interfaces.osIndex(ifIndex);
     }
 
     /** @return packets dropped for a reason that were received on {@code ifIndex}, over all workers. */

@@ -75,6 +75,9 @@ public final class DataplaneAssembly implements AutoCloseable {
                 it.add(p, pc.name, mac, pc.mtu, routed.contains(pc.name));
                 if (pc.osIndex != null) {
                     it.setOsIndex(ifIndex, pc.osIndex);
+                } else if (p instanceof AfPacketPort ap && ap.linuxIfIndex() > 0) {
+                    // a Linux netdev: its ifindex is the port's OSINDEX, as VPP with linux-cp reports the pair's
+                    it.setOsIndex(ifIndex, ap.linuxIfIndex());
                 }
             }
             for (List<String> pair : c.xconnects) {

@@ -36,7 +36,7 @@ final class HsflowdCommand implements Callable<Integer> {
     @Option(names = "-d", description = "Print the effective configuration, then run in the foreground.")
     boolean debug;
 
-    @Option(names = "--check", description = "Validate the config (syntax, values, a packet source, resolvable "
+    @Option(names = "--check", description = "Validate the config (syntax, values, something to send, resolvable "
             + "collectors, the --user), open and close every source it names (psample, vpp, dropmon) as the agent "
             + "would, print what would run, exit: 0 if it can run, 2 if not.")
     boolean check;
@@ -158,9 +158,8 @@ final class HsflowdCommand implements Callable<Integer> {
                 }
                 out.println("vecflow hsflowd: " + r.note());
                 out.printf("vecflow hsflowd: agent %s, sub-agent %d, sampling %d, collectors %s, psample %s%n",
-                        agentAddr.getHostAddress(), c.subAgentId, c.sampling, c.collectors,
-                        c.psample.transport.equals("usersock") ? "usersock group " + c.psample.usersockGroup
-                                : "genl group \"packets\"");
+                        agentAddr.getHostAddress(), SflowAgent.subAgentIdOf(c), c.sampling, c.collectors,
+                        psampleSource(c));
                 out.flush();
                 sd.await();
             } finally {
@@ -189,7 +188,7 @@ final class HsflowdCommand implements Callable<Integer> {
     static List<String> probeSources(HsflowdConfig c) {
         List<String> out = new java.util.ArrayList<>();
         try (var s = HsflowdDaemon.openSubscriber(c)) {
-            // opened: fine
+            // opened, or null without a psample block: fine
         } catch (Exception e) {
             out.add("psample: " + e.getMessage());
         }
@@ -221,12 +220,20 @@ final class HsflowdCommand implements Callable<Integer> {
         }
         String agent = choice == null ? "127.0.0.1 (no usable address)" : choice.address().getHostAddress() + " ("
                 + choice.reason() + ")";
-        String psample = c.psample.transport.equals("usersock") ? "usersock group " + c.psample.usersockGroup
-                : "genl group \"packets\"";
         io.vecflow.hsflowd.counters.HostUuid.Choice uuid = io.vecflow.hsflowd.counters.HostUuid.forConfig(c);
-        return "# would run: agent " + agent + ", sub-agent " + c.subAgentId + ", psample " + psample
+        return "# would run: agent " + agent + ", sub-agent " + SflowAgent.subAgentIdOf(c) + ", counters "
+                + (c.polling > 0 ? "every " + c.polling + " s" : "off") + ", psample " + psampleSource(c)
                 + ", collectors " + c.collectors + ", host uuid " + uuid.text() + " (from "
                 + uuid.source().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ")\n";
+    }
+
+    /** @return where packet samples come from, for the start line and {@code --check} */
+    static String psampleSource(HsflowdConfig c) {
+        if (c.psample == null) {
+            return "none (no psample { } block: counters only)";
+        }
+        return c.psample.transport.equals("usersock") ? "usersock group " + c.psample.usersockGroup
+                : "genl group \"packets\"";
     }
 
     private static List<String> cidrs(HsflowdConfig c) {

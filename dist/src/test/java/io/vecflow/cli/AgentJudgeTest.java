@@ -312,17 +312,25 @@ class AgentJudgeTest {
                 interfaces = 0;
                 for (int i = 0; i < links.count; i++) {
                     LinkTable.Link l = links.links[i];
-                    if (!l.hasStats) {
-                        continue;
+                    if (!l.hasStats || (l.flags & InterfaceCounters.IFF_LOOPBACK) != 0) {
+                        continue; // the poller reports no loopback, as hsflowd
                     }
                     Path dev = Path.of("/sys/class/net", l.nameString());
                     InterfaceCounters.fill(l, sysNet.speedBps(dev.resolve("speed")),
                             sysNet.direction(dev.resolve("duplex")), 1, cs);
+                    // The agent sends hsflowd's order, port_name (0:1005) first; tshark 4.0 does not skip a counter
+                    // record it does not know by its length and misreads everything after it, so tshark gets the
+                    // same records with port_name last (LiveCountersTest checks the agent's own order).
+                    for (int k = 0; k < cs.recordsListed / 2; k++) {
+                        int f = cs.recordFormats[k];
+                        cs.recordFormats[k] = cs.recordFormats[cs.recordsListed - 1 - k];
+                        cs.recordFormats[cs.recordsListed - 1 - k] = f;
+                    }
                     assertThat(agent.onCounterSample(cs)).isTrue();
                     agent.flush();
                     interfaces++;
                 }
-                assertThat(interfaces).as("interfaces with IFLA_STATS64 here").isPositive();
+                assertThat(interfaces).as("non-loopback interfaces with IFLA_STATS64 here").isPositive();
                 sent = agent.datagramsSent();
                 assertThat(sent).isEqualTo(interfaces + 1);
                 assertThat(agent.agentAddress()).isEqualTo(agentAddress);

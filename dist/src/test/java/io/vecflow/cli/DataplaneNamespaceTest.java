@@ -305,6 +305,17 @@ class DataplaneNamespaceTest {
         try (DataplaneAssembly a = DataplaneAssembly.open(DataplaneConfig.load(f), System.err::println, false)) {
             assertThat(a.dataplane().interfaces().mac(2)).isEqualTo(0x025e0000d102L);
             assertThat(a.dataplane().interfaces().mac(1)).isNotZero();
+            // An af_packet port has a Linux netdev: its ifindex (in its namespace, as `ip link` shows it) is the
+            // port's OSINDEX, as VPP with linux-cp reports the pair's, and the NET_DM IN_PORT of its drops.
+            for (int i = 0; i < 2; i++) {
+                Process ip = new ProcessBuilder("ip", "-n", lab.ns("dp"), "-o", "link", "show", "dev",
+                        lab.dev("p" + i)).redirectErrorStream(true).start();
+                String line = new String(ip.getInputStream().readAllBytes()).strip();
+                assertThat(ip.waitFor()).as(line).isZero();
+                long linux = Long.parseLong(line.substring(0, line.indexOf(':')));
+                assertThat(a.dataplane().osIndexAttribute(i + 1)).as("OSINDEX of p%d", i).isEqualTo(linux);
+                assertThat(a.dataplane().osIndex(i + 1)).as("NET_DM IN_PORT of p%d", i).isEqualTo(linux);
+            }
         }
     }
 

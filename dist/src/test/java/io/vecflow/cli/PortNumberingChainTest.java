@@ -40,12 +40,17 @@ import org.junit.jupiter.api.io.TempDir;
  * it ({@code psample}, {@code vpp {}} and {@code dropmon} modules) → sFlow over UDP → the collector's rows. For every
  * port, its drops' input and source, its flow samples' input and source, the output of the samples of packets sent to
  * it, and its counter samples carry the same ifIndex (the port's OSINDEX), and each port has one ifIndex among the
- * counters. Ingress samples of forwarded packets carry the output port (the xconnect peer, the route's port); those
+ * counters. The pcap ports have no netdev, so each is given an {@code os-index:} (the number a linux-cp pair would
+ * have); without one it sends no OSINDEX and hsflowd's default {@code vpp { }} would not sample it. Ingress samples of forwarded packets carry the output port (the xconnect peer, the route's port); those
  * of dropped packets output 0. Needs root (joining NETLINK_USERSOCK groups).
  */
 class PortNumberingChainTest {
     private static final int G_PSAMPLE = 5, G_NETDM = 6, G_COUNTERS = 7;
-    private static final long OFFSET = 1_000_000_000L;
+    /**
+     * The ports' {@code os-index:} (as a linux-cp pair's ifindex would be): sent as OSINDEX, so the agent's default
+     * {@code vpp { }} samples them (hsflowd samples no VPP port without OSINDEX) and numbers everything by them.
+     */
+    private static final long OS_INDEX = 11;
     private static final String[] PORTS = {"p0", "p1", "p2", "p3", "p4"};
 
     @TempDir
@@ -153,11 +158,11 @@ class PortNumberingChainTest {
         String yaml = """
                 workers: 1
                 ports:
-                  - {name: p0, type: pcap, if-index: 1, pcap: {file: %s}}
-                  - {name: p1, type: pcap, if-index: 2, pcap: {file: %s}}
-                  - {name: p2, type: pcap, if-index: 3, mac: "02:00:00:00:00:03", pcap: {file: %s}}
-                  - {name: p3, type: pcap, if-index: 4, mac: "02:00:00:00:00:04", pcap: {file: %s}}
-                  - {name: p4, type: pcap, if-index: 5, mode: l2, pcap: {file: %s}}
+                  - {name: p0, type: pcap, if-index: 1, os-index: 11, pcap: {file: %s}}
+                  - {name: p1, type: pcap, if-index: 2, os-index: 12, pcap: {file: %s}}
+                  - {name: p2, type: pcap, if-index: 3, os-index: 13, mac: "02:00:00:00:00:03", pcap: {file: %s}}
+                  - {name: p3, type: pcap, if-index: 4, os-index: 14, mac: "02:00:00:00:00:04", pcap: {file: %s}}
+                  - {name: p4, type: pcap, if-index: 5, os-index: 15, mode: l2, pcap: {file: %s}}
                 xconnects:
                   - [p0, p1]
                 routes:
@@ -224,7 +229,7 @@ class PortNumberingChainTest {
 
         Map<String, Long> os = new TreeMap<>();
         for (int i = 0; i < PORTS.length; i++) {
-            os.put(PORTS[i], OFFSET + i + 1);
+            os.put(PORTS[i], OS_INDEX + i);
         }
         // Counters: each port under one ifIndex (source = generic ifIndex = its OSINDEX), and no other ifIndex.
         Map<String, Set<Long>> counterIfs = new TreeMap<>();

@@ -40,15 +40,15 @@ public final class HsflowdDaemon implements AutoCloseable {
     /**
      * Opens the subscriber the config asks for ({@code psample { transport= group= usersockGroup= }}).
      *
-     * @return a subscriber (the caller owns it)
+     * @return a subscriber (the caller owns it), or null when the config has no psample block (a counters-only
+     *         agent, hsflowd's most common deployment: host and interface counters, no packet samples)
      * @throws NetlinkException if the channel cannot be opened; for genl without the psample module the message says
      *         {@code modprobe psample} or set {@code psample { transport = usersock }} (the original
      *         {@link GenlFamilyNotFoundException} is the cause)
-     * @throws IllegalArgumentException if the config has no psample block
      */
     public static PsampleSubscriber openSubscriber(HsflowdConfig c) throws NetlinkException {
         if (c.psample == null) {
-            throw new IllegalArgumentException("hsflowd.conf has no psample { } block: no packet samples to read");
+            return null;
         }
         PsampleTransport t = c.psample.transport.equals("usersock") ? PsampleTransport.USERSOCK
                 : PsampleTransport.GENL;
@@ -111,7 +111,8 @@ public final class HsflowdDaemon implements AutoCloseable {
      * Starts the module threads with every optional module.
      *
      * @param agent          the agent samples go to
-     * @param subscriber     an open PSAMPLE subscriber (closed by {@link #close()})
+     * @param subscriber     an open PSAMPLE subscriber (closed by {@link #close()}), or null for a counters-only agent
+     *                       (the module thread then only ticks the poller, the agent and the address watcher)
      * @param vppSubscriber  an open VPP USERSOCK subscriber, or null (closed by {@link #close()})
      * @param addressWatcher re-checks the agent address from the PSAMPLE thread, or null for a fixed address
      * @param poller         the counter poller ticked by the PSAMPLE thread (closed by {@link #close()}), or null
@@ -171,7 +172,11 @@ public final class HsflowdDaemon implements AutoCloseable {
     private void loop(PsampleHandler handler) {
         try {
             while (running) {
-                subscriber.poll(POLL, handler);
+                if (subscriber != null) {
+                    subscriber.poll(POLL, handler);
+                } else {
+                    Thread.sleep(POLL);
+                }
                 if (poller != null) {
                     poller.tick(System.nanoTime());
                 }
@@ -196,7 +201,7 @@ public final class HsflowdDaemon implements AutoCloseable {
         return vppSubscriber;
     }
 
-    /** @return the subscriber (counters: messages, decode errors, overruns). */
+    /** @return the subscriber (counters: messages, decode errors, overruns), or null for a counters-only agent. */
     public PsampleSubscriber subscriber() {
         return subscriber;
     }
@@ -231,11 +236,13 @@ public final class HsflowdDaemon implements AutoCloseable {
             throw new IllegalStateException("a module thread did not stop within 5 s");
         }
         try {
-            if (failure == null) {
+            if (failure == null && subscriber != null) {
                 drain();
             }
         } finally {
-            subscriber.close();
+            if (subscriber != null) {
+                subscriber.close();
+            }
             if (vppSubscriber != null) {
                 vppSubscriber.close();
             }

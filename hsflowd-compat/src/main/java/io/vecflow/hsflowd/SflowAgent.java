@@ -30,6 +30,10 @@ import java.util.Arrays;
  * module ({@link VppModule}: port mapping, IF_COUNTERS, STATUS drops, LB counters); the dropmon and counters modules
  * add their samples through {@link #addDiscardSample} and {@link #onCounterSample}.
  *
+ * <p>Sub-agent, as hsflowd 2.x ({@link #subAgentIdOf}): {@code subAgentId} (default 100000) when the config names a
+ * packet source (psample, vpp or dropmon), counter samples then riding in the same datagrams; {@code subAgentId + 1}
+ * (100001) for a counters-only config.
+ *
  * <p>The agent address may change ({@link #setAgentAddress}): the pending datagram leaves with the old address, then
  * the datagram sequence restarts at 1 and uptime at 0 (sFlow v5: a collector must see a new agent instance).
  *
@@ -86,9 +90,10 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
             throws IOException {
         this.config = config;
         this.agentAddress = agentAddress.getAddress();
-        DatagramBuilder builder = new DatagramBuilder(config.datagramBytes, this.agentAddress, config.subAgentId);
+        long subAgent = subAgentIdOf(config);
+        DatagramBuilder builder = new DatagramBuilder(config.datagramBytes, this.agentAddress, subAgent);
         this.sender = new DatagramSender(config, builder.buffer().length);
-        this.pending = new PendingDatagram(builder, config.datagramBytes, config.subAgentId, sender, nanoClock);
+        this.pending = new PendingDatagram(builder, config.datagramBytes, subAgent, sender, nanoClock);
         this.vpp = new VppModule(config, samplers, pending);
         this.psample = new PsampleModule(config, samplers, pending, vpp, nanoClock);
     }
@@ -177,13 +182,15 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
      * Adds one discarded_packet sample (0:5, sflow_drops.txt) built by the dropmon module to the pending datagram,
      * flushing first when it does not fit; the sample rides in the same datagrams (and datagram sequence) as the flow
      * samples, and its oldest-sample time starts the 1 s flush like theirs. The caller owns the sample's sequence
-     * number, source and drops fields.
+     * number, source and drops fields; with {@code vpp { osIndex = off }} the source, input and output are put into
+     * VPP's own numbers first ({@code VppModule#mapDiscard}).
      *
      * @param s a 0:5 holder (its views must be valid during the call; not kept)
      * @return false, counted in {@link #discardsRefused()}, if the encoder refuses it or it does not fit even an empty
      *         datagram of {@code datagramBytes}
      */
     public synchronized boolean addDiscardSample(FlowSample s) {
+        vpp.mapDiscard(s); // vpp { osIndex = off }: into VPP's numbers, as hsflowd's mod_vpp
         return pending.addDiscardSample(s);
     }
 
@@ -207,8 +214,8 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
 
     /**
      * Takes one VPP IF_COUNTERS message: updates the port table and appends one expanded counters sample (0:4 with
-     * records 0:1, 0:2, 0:1005) to the pending datagram. A message without IFINDEX, or IFINDEX 0, is ignored and
-     * counted. Without a {@code vpp {}} block every message is ignored. Allocation-free after the port's first
+     * records 0:1005, 0:1) to the pending datagram. A message without IFINDEX, or IFINDEX 0, is ignored
+     * and counted. Without a {@code vpp {}} block every message is ignored. Allocation-free after the port's first
      * message.
      */
     public synchronized void onVppIfCounters(VppIfCounters c) {
@@ -241,9 +248,9 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
 
     /**
      * Adds one counters sample (0:2 or 0:4, with its records; e.g. from
-     * {@link io.vecflow.hsflowd.counters.CounterPoller}) to the pending datagram, flushing it first when the sample
-     * does not fit; the sample then waits at most 1 s like a flow sample. The sample's own sequence number and
-     * source are sent as given. Allocation-free.
+     * {@link io.vecflow.hsflowd.counters.CounterPoller}) to the pending datagram, flushing it first when
+     * the sample does not fit; the sample then waits at most 1 s like a flow sample. The sample's own sequence number
+     * and source are sent as given. Allocation-free.
      *
      * @param s the sample (read during the call only)
      * @return false, with nothing added (counted in {@link #counterSamplesRefused()}), if the sample cannot be encoded
@@ -339,6 +346,22 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
         return pending.datagramSequence();
     }
 
+    /**
+     * The sub-agent id in the agent's datagrams, as hsflowd 2.1 chooses it: hsflowd runs two sFlow agents on one
+     * address, one for packets ({@code subAgentId}, default 100000) and one for polling ({@code subAgentId + 1};
+     * host-sflow src/Linux/hsflowd.c {@code sp->poll_agent}), and when a packet source is configured its counter
+     * samples travel in the packet agent's datagrams (observed on hsflowd 2.1.25, docs/netlink.md §5 "Agents and
+     * datagrams"). So: {@code subAgentId} with a psample, vpp or dropmon block, {@code subAgentId + 1} for a
+     * counters-only config.
+     *
+     * @param config the configuration
+     * @return the sub-agent id of every datagram the agent sends
+     */
+    public static long subAgentIdOf(HsflowdConfig config) {
+        boolean packetSource = config.psample != null || config.vpp != null || config.dropmon != null;
+        return packetSource ? config.subAgentId : config.subAgentId + 1;
+    }
+
     /** @return flow samples refused because another producer owns their port (one sampler per port). */
     public synchronized long duplicateSamples() {
         return psample.duplicateSamples();
@@ -383,9 +406,17 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
         return vpp.dropsCharged();
     }
 
-    /** @return VPP sample indexes that were not (yet) in the port table (mapped to ifOffset + index). */
+    /** @return VPP sample indexes that were not (yet) in the port table (mapped to 0, unknown). */
     public synchronized long vppUnknownPorts() {
         return vpp.unknownPorts();
+    }
+
+    /**
+     * @return VPP packet samples not exported because their sampling port was not known from IF_COUNTERS or was
+     *     inactive (with the default {@code vpp { }}: sent without OSINDEX), as hsflowd's mod_vpp
+     */
+    public synchronized long vppInactiveSamples() {
+        return vpp.inactiveSamples();
     }
 
     /** @return GROUP_SEQ restarts seen (a jump back to 0 or 1). */

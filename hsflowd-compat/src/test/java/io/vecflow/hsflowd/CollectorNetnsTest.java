@@ -71,8 +71,7 @@ class CollectorNetnsTest {
                 + " collector { ip = 127.0.0.1 udpport = " + port + " namespace = " + x + " }\n"
                 + " collector { ip = 127.0.0.1 udpport = " + plain.port() + " }\n}\n");
         assertThat(c.warnings).isEmpty();
-        assertThat(c.runChecks()).containsExactly("no psample { } block: the agent has no packet-sample source "
-                + "(add e.g. psample { group = 1 transport = usersock })");
+        assertThat(c.runChecks()).as("no psample block: a counters-only agent, as hsflowd").isEmpty();
         SflowAgent a = agent(c, "192.0.2.10");
         assertThat(Files.readSymbolicLink(Path.of("/proc/thread-self/ns/net"))).as("this thread stays where it was")
                 .isEqualTo(before);
@@ -213,7 +212,7 @@ class CollectorNetnsTest {
         String x = netns("x");
         HsflowdConfig noDevInNs = HsflowdConfig.parse("sflow {\n collector { ip = ::1 udpport = 7001 dev = lo0"
                 + " namespace = " + x + " }\n}\n");
-        assertThat(noDevInNs.runChecks()).as("checked when the socket is opened").hasSize(1);
+        assertThat(noDevInNs.runChecks()).as("checked when the socket is opened").isEmpty();
         assertThatThrownBy(() -> agent(noDevInNs, "192.0.2.1")).isInstanceOf(IOException.class)
                 .hasMessage("collector at line 2 (::1:7001 dev lo0 netns " + x + "): no such device 'lo0' in "
                         + "network namespace '" + x + "' (SO_BINDTODEVICE: ENODEV)");

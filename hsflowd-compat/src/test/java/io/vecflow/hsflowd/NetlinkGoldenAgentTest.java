@@ -164,8 +164,13 @@ class NetlinkGoldenAgentTest {
             30, 40,               // rx / tx multicasts (13, 14)
             5, 6,                 // rx / tx discards (15, 16)
             7, 8};                // rx / tx errors (17, 18)
-        // VPP port sw_if_index 1 = Linux ifindex 5 (linux-cp); port 2 has no pair (OSINDEX absent)
-        ifCounters(NlVectors.vppIfCounters(4242, "GigabitEthernet0/8/0", 1, 5, 6, 10_000_000_000L, ctr, 1));
+        // VPP port sw_if_index 1 = Linux ifindex 5 (linux-cp); port 2 has no pair (OSINDEX absent). hsflowd reports
+        // a port's counters as totals since it first saw the port: the first message only latches its values.
+        long[] before = ctr.clone();
+        for (int i = 0; i < before.length; i++) {
+            before[i] = 1000 + i; // what VPP had counted before the agent listened
+        }
+        ifCounters(NlVectors.vppIfCounters(4242, "GigabitEthernet0/8/0", 1, 5, 6, 10_000_000_000L, before, 1));
         ifCounters(NlVectors.vppIfCounters(4242, "loop0", 2, -1, 24, 1_000_000_000L, ctr, 2));
         status(NlVectors.vppStatus(4242, 10, 40, 3));   // baseline: 40 drops before the agent listened
         byte[] f = frame(200);
@@ -177,13 +182,20 @@ class NetlinkGoldenAgentTest {
         psample(NlVectors.vppSample(GENL_TYPE, VPP_PID, 1, 0, 1000, 3, 5, 100, Arrays.copyOf(f, 128)));
         status(NlVectors.vppStatus(4242, 12, 43, 5)); // unchanged: nothing more
         psample(NlVectors.vppSample(GENL_TYPE, VPP_PID, 1, 0, 1000, 3, 6, 100, Arrays.copyOf(f, 128)));
-        // egress on group 4 from port 2 (no Linux pair) out of port 1
+        // egress on group 4 from port 2 (no Linux pair) out of port 1: port 1 samples it, so it is exported
         psample(NlVectors.vppSample(GENL_TYPE, VPP_PID, 2, 1, 70, 4, 1, 100, Arrays.copyOf(f, 70)));
+        // ingress on port 2: no OSINDEX with the default vpp { } (ifOffset 1e9, osIndex on) = inactive, not exported
+        psample(NlVectors.vppSample(GENL_TYPE, VPP_PID, 2, 0, 70, 3, 7, 100, Arrays.copyOf(f, 70)));
         // PR #91: a tc sample (kernel, group 1) on the linux-cp tap of port 1 (ifindex 5) must not double it
         psample(NlVectors.kernelSample(GENL_TYPE, 5, 0, 1000, 1, 0, 100, Arrays.copyOf(f, 128), 0x0800));
+        long[] after = ctr.clone();
+        for (int i = 0; i < after.length; i++) {
+            after[i] = before[i] + ctr[i];
+        }
+        ifCounters(NlVectors.vppIfCounters(4242, "GigabitEthernet0/8/0", 1, 5, 6, 10_000_000_000L, after, 6));
         agent.flush();
         assertThat(rx.awaitSamples(6, 3000)).isEqualTo(6);
-        assertThat(rx.awaitCounters(2, 1000)).isEqualTo(2);
+        assertThat(rx.awaitCounters(3, 1000)).isEqualTo(3);
 
         List<Counters> cs = rx.counterSamples();
         Counters c1 = cs.get(0);
@@ -191,17 +203,20 @@ class NetlinkGoldenAgentTest {
         assertThat(c1.seq()).isEqualTo(1);
         assertThat(c1.sourceType()).isZero();
         assertThat(c1.sourceIndex()).as("osIndex=on: the Linux ifindex").isEqualTo(5);
-        assertThat(c1.formats()).containsExactly(1, 2, 1005);
+        assertThat(c1.formats()).as("hsflowd's wire order, no 0:2").containsExactly(1005, 1);
         assertThat(c1.portName()).isEqualTo("GigabitEthernet0/8/0");
-        assertThat(c1.ifCounters()).containsExactly(5, 6, 10_000_000_000L, 1, 3, 1_000_000, 900 - 10 - 30, 30, 10,
-                5, 7, 0xFFFFFFFFL, 2_000_000, 1800 - 20 - 40, 40, 20, 6, 8, 0);
-        assertThat(c1.ethernet()).containsOnly(0xFFFFFFFFL);
+        assertThat(c1.ifCounters()).as("first seen: totals 0").containsExactly(5, 6, 10_000_000_000L, 1, 3, 0, 0, 0,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         Counters c2 = cs.get(1);
         assertThat(c2.sourceIndex()).as("no OSINDEX: ifOffset + vpp index").isEqualTo(1_000_000_002L);
         assertThat(c2.portName()).isEqualTo("loop0");
         assertThat(c2.ifCounters()[0]).isEqualTo(1_000_000_002L);
-        assertThat(c2.ifCounters()[1]).as("VPP's ifType passed through").isEqualTo(24);
+        assertThat(c2.ifCounters()[1]).as("hsflowd: ifType 6 whatever VPP says").isEqualTo(6);
         assertThat(c2.ifCounters()[2]).isEqualTo(1_000_000_000L);
+        Counters c3 = cs.get(2);
+        assertThat(c3.seq()).isEqualTo(2);
+        assertThat(c3.ifCounters()).as("the change since first seen").containsExactly(5, 6, 10_000_000_000L, 1, 3,
+                1_000_000, 900 - 10 - 30, 30, 10, 5, 7, 0, 2_000_000, 1800 - 20 - 40, 40, 20, 6, 8, 0);
 
         List<Sample> got = rx.samples();
         long[] drops = {0, 0, 1, 3, 3};
@@ -225,10 +240,14 @@ class NetlinkGoldenAgentTest {
         assertThat(agent.vppDropsReported()).isEqualTo(3);
         assertThat(agent.vppDropsCharged()).isEqualTo(2);
         assertThat(agent.sequenceGapDrops()).isEqualTo(1);
-        assertThat(agent.counterSamplesSent()).isEqualTo(2);
-        // counters and flows share the packet agent's datagrams (sub-agent 100000), one datagram sequence
-        assertThat(rx.datagrams).extracting(UdpReceiver.Datagram::numSamples).containsExactly(6L, 2L);
-        assertThat(rx.datagrams).extracting(UdpReceiver.Datagram::sequence).containsExactly(1L, 2L);
+        assertThat(agent.counterSamplesSent()).isEqualTo(3);
+        assertThat(agent.vppInactiveSamples()).isEqualTo(1);
+        // with a packet source configured, counters and flows share the packet agent's datagrams (sub-agent 100000,
+        // one datagram sequence), as hsflowd 2.1.25 sends them
+        assertThat(rx.datagrams.stream().mapToLong(UdpReceiver.Datagram::numSamples).sum()).isEqualTo(9);
+        for (int i = 0; i < rx.datagrams.size(); i++) {
+            assertThat(rx.datagrams.get(i).sequence()).isEqualTo(i + 1);
+        }
         assertThat(rx.datagrams).extracting(UdpReceiver.Datagram::subAgentId).containsOnly(100000L);
     }
 

@@ -196,8 +196,8 @@ class SflowAgentTest {
 
     @Test
     void ipv6AgentAddress() throws Exception {
-        HsflowdConfig c = HsflowdConfig.parse("sflow { subAgentId = 7 sampling = 10 collector { ip = 127.0.0.1 "
-                + "udpport = " + rx.port() + " } }");
+        HsflowdConfig c = HsflowdConfig.parse("sflow { subAgentId = 7 sampling = 10 psample { } "
+                + "collector { ip = 127.0.0.1 udpport = " + rx.port() + " } }");
         SflowAgent a = new SflowAgent(c, InetAddress.getByName("2001:db8::5"));
         open.add(a);
         a.onSample(1, 1, 1, 0, 100, 10, frame(100, 2), 0, 100);

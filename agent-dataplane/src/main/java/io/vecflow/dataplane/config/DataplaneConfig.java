@@ -203,8 +203,9 @@ public final class DataplaneConfig {
         public Long ifIndex;
         /**
          * The port's number outside the dataplane (IF_COUNTERS OSINDEX and NET_DM IN_PORT: VPP's linux-cp Linux
-         * ifindex), 1..4294967295; absent: {@code sflow.if-offset} + if-index
-         * ({@code Dataplane#osIndex}).
+         * ifindex), 1..4294967295; absent: an af_packet port's own Linux ifindex (its netdev, read at open), for
+         * other ports no OSINDEX attribute and {@code sflow.if-offset} + if-index as NET_DM IN_PORT
+         * ({@code Dataplane#osIndex}, {@code Dataplane#osIndexAttribute}).
          */
         public Long osIndex;
         /** Network namespace name (af_packet only; {@code ip netns} name under /run/netns). */
@@ -408,8 +409,9 @@ public final class DataplaneConfig {
         /** NET_DM IN_PORT convention: nested (kernel, default) or flat (VPP). */
         public String netDmConvention = "nested";
         /**
-         * OSINDEX of a port without {@code os-index}: if-offset + its if-index (default 1,000,000,000, hsflowd's
-         * {@code vpp { ifOffset }}); 0..4294967295 − the largest if-index.
+         * NET_DM IN_PORT of a port with no netdev and no {@code os-index} (pcap, generator): if-offset + its if-index
+         * (default 1,000,000,000, hsflowd's {@code vpp { ifOffset }}, the number hsflowd then gives its counters);
+         * 0..4294967295 − the largest if-index.
          */
         public long ifOffset = InterfaceTable.DEFAULT_IF_OFFSET;
         /** Sample FIFO slots per worker, 2..1048576 (VPP: 2048). */

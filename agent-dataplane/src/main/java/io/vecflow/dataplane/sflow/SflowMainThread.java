@@ -35,7 +35,8 @@ import java.util.function.IntToLongFunction;
  * them to the reason's sFlow code), PROTO = the ethertype, ORIG_LEN, TRUNC_LEN = header bytes, TIMESTAMP, PAYLOAD. A
  * token bucket (discards/s, 0 = unlimited) bounds them; the excess is counted, not sent.
  *
- * <p>IF_COUNTERS per port: PORTNAME, IFINDEX, OSINDEX (when {@link Duties#osIndexOf} gives one), IFTYPE 6, IFSPEED
+ * <p>IF_COUNTERS per port: PORTNAME, IFINDEX, OSINDEX (when {@link Duties#osIndexAttributeOf} gives one), IFTYPE 6,
+ * IFSPEED
  * (bits/s), IFDIRECTION 1, OPER/ADMIN up, RX/TX octets and packets from the port's counters, RX_DISCARDS = port
  * receive discards + packets the graph dropped that were received on the port, except for reasons a port already
  * counts ({@link DropReason#countedByPort()}: its rx errors, tx discards and errors) (RFC 2863 ifInDiscards; VPP puts
@@ -65,10 +66,15 @@ public final class SflowMainThread implements Runnable {
         /** Graph drops of packets received on an ifIndex (for RX_DISCARDS). */
         public IntToLongFunction graphDropsOn = i -> 0;
         /**
-         * ifIndex → the port's OSINDEX ({@code Dataplane#osIndex}), sent in IF_COUNTERS and as the nested NET_DM
-         * IN_PORT; 0 = none (no OSINDEX attribute, IN_PORT = the ifIndex).
+         * ifIndex → the port's number outside the dataplane ({@code Dataplane#osIndex}), sent as the nested NET_DM
+         * IN_PORT; 0 = none (IN_PORT = the ifIndex).
          */
         public IntToLongFunction osIndexOf = i -> 0;
+        /**
+         * ifIndex → the IF_COUNTERS OSINDEX attribute ({@code Dataplane#osIndexAttribute}: the port's Linux netdev,
+         * as VPP with linux-cp sends it); 0 = the attribute is left out, as VPP does for a port without a netdev.
+         */
+        public IntToLongFunction osIndexAttributeOf = i -> 0;
         /** PSAMPLE group of egress samples (ingress uses the constructor's group). */
         public int egressGroup = 4;
         /** Initial counter polling interval, seconds (≥ 1). */
@@ -373,7 +379,7 @@ public final class SflowMainThread implements Runnable {
                 .counter(VppUsersock.ATTR_RX_ERRORS, c.sum(PortCounters.RX_ERRORS))
                 .counter(VppUsersock.ATTR_TX_ERRORS, c.sum(PortCounters.TX_ERRORS))
                 .hwAddress(macBytes);
-        long os = duties.osIndexOf.applyAsLong(p.ifIndex());
+        long os = duties.osIndexAttributeOf.applyAsLong(p.ifIndex());
         if (os != 0) {
             ifc.osIndex(os);
         }

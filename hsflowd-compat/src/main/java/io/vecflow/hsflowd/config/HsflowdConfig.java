@@ -392,8 +392,9 @@ public final class HsflowdConfig {
     }
 
     /**
-     * What would stop the agent from running with this configuration, beyond the syntax {@link #parse} checks: a
-     * missing {@code psample { }} block (no packet source), collector or agent names that do not resolve, a
+     * What would stop the agent from running with this configuration, beyond the syntax {@link #parse} checks:
+     * nothing to send (no psample, vpp or dropmon block and polling off — without a psample block the agent runs
+     * counters-only, as hsflowd), collector or agent names that do not resolve, a
      * collector {@code namespace} with no {@code /var/run/netns/NAME} (or {@code /run/netns/NAME}), a collector
      * {@code dev} (without a namespace) that is not an interface of this namespace ({@code /sys/class/net/DEV}; a
      * device inside another namespace is checked when the agent opens the socket). Used by
@@ -403,9 +404,9 @@ public final class HsflowdConfig {
      */
     public List<String> runChecks() {
         List<String> problems = new ArrayList<>();
-        if (psample == null) {
-            problems.add("no psample { } block: the agent has no packet-sample source (add e.g. "
-                    + "psample { group = 1 transport = usersock })");
+        if (psample == null && vpp == null && dropmon == null && polling <= 0) {
+            problems.add("nothing to send: no psample { }, vpp { } or dropmon { } block and polling = 0 (counters off)"
+                    + " — remove polling = 0 for a counters-only agent, or add e.g. psample { group = 1 }");
         }
         for (Collector col : collectors) {
             try {

@@ -10,8 +10,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The agent's counter polling (hsflowd's pollers): every {@code polling} seconds one expanded counters sample (0:4)
- * per interface (source 0:ifIndex, {@link InterfaceCounters}) and one for the host (source 2:1,
- * {@link HostCounters}), handed to the agent ({@link Sink}), which packs them into its datagrams with the flow samples.
+ * per interface (source 0:ifIndex, {@link InterfaceCounters}; the counters are totals since the interface was first
+ * seen, as hsflowd reports them, {@link CounterAccumulator}: the first sample of an interface carries zeros) and one
+ * for the host (source 2:1, {@link HostCounters}), handed to the agent ({@link Sink}), which packs them into its
+ * datagrams with the flow samples.
  *
  * <p>Polls are staggered across the interval as VPP's sflow plugin does (docs/netlink.md §8, "Counter polling"): a
  * source is due in the seconds whose number since the poller started is congruent to its key modulo the interval — the
@@ -23,10 +25,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Interfaces come from an RTM_GETLINK dump ({@link RtnlLinkDumper}) made once per second that has a due source;
  * ifSpeed and duplex from {@code /sys/class/net/NAME/{speed,duplex}} (paths built once per interface). Interfaces whose
- * dump carried no IFLA_STATS64 are skipped, and so are those whose ifIndex a VPP port's IF_COUNTERS report
- * ({@link Sink#vppCountsInterface}: one port, one counters source, as hsflowd). A failed dump or unreadable
- * /proc file is counted and logged once, and polling goes on. Interface polls allocate only the sysfs file streams;
- * host polls what {@link HostCounters} says.
+ * dump carried no IFLA_STATS64 are skipped, so are loopback interfaces (IFF_LOOPBACK: hsflowd never reports
+ * loopback; host-sflow {@code readInterfaces.c} marks them and adds no poller), and so are those whose ifIndex a VPP
+ * port's IF_COUNTERS report ({@link Sink#vppCountsInterface}: one port, one counters source, as hsflowd). With
+ * {@code vpp { osIndex = off }} no Linux interface is reported at all (hsflowd's mod_vpp then suppresses every
+ * interface counter sample that is not a VPP port's, {@code evt_cntr_sample}); the host sample still goes. A failed
+ * dump or unreadable /proc file is counted and logged once, and polling goes on. Interface polls allocate only the
+ * sysfs file streams; host polls what {@link HostCounters} says.
  * Not thread-safe: call from one thread (the agent's module loop).
  */
 public final class CounterPoller implements AutoCloseable {
@@ -35,6 +40,9 @@ public final class CounterPoller implements AutoCloseable {
 
     /** Per-interface state, created once per ifIndex seen. */
     private static final class IfState {
+        final CounterAccumulator counters = new CounterAccumulator(LinkTable.STATS64_FIELDS,
+                new int[] {LinkTable.RX_BYTES, LinkTable.TX_BYTES},
+                new int[] {LinkTable.RX_PACKETS, LinkTable.TX_PACKETS});
         long sequence;
         long seenInDump;
         Path speed;
@@ -61,6 +69,8 @@ public final class CounterPoller implements AutoCloseable {
 
     private final Sink agent;
     private final int interval;
+    /** Whether Linux interfaces are reported (false with {@code vpp { osIndex = off }}). */
+    private final boolean linuxInterfaces;
     private final RtnlLinkDumper dumper;
     private final HostCounters host;
     private final Path sysClassNet;
@@ -72,7 +82,7 @@ public final class CounterPoller implements AutoCloseable {
     private long lastSecond = -1;
     private long hostSequence;
     private long dumpCount;
-    private long dumpErrors, interfaceSamples, hostSamples, refused, vppCounted;
+    private long dumpErrors, interfaceSamples, hostSamples, refused, vppCounted, loopbacksSkipped;
     private String lastError;
 
     /**
@@ -86,6 +96,18 @@ public final class CounterPoller implements AutoCloseable {
      */
     public CounterPoller(Sink agent, int pollingSeconds, RtnlLinkDumper dumper, HostCounters host,
             Path sysClassNet, long startNanos) {
+        this(agent, pollingSeconds, dumper, host, sysClassNet, startNanos, true);
+    }
+
+    /**
+     * As the six-argument constructor, choosing whether Linux interfaces are reported.
+     *
+     * @param linuxInterfaces false to send only the host sample ({@code vpp { osIndex = off }}: VPP's ports are the
+     *        only interfaces, as hsflowd's mod_vpp does then)
+     */
+    public CounterPoller(Sink agent, int pollingSeconds, RtnlLinkDumper dumper, HostCounters host,
+            Path sysClassNet, long startNanos, boolean linuxInterfaces) {
+        this.linuxInterfaces = linuxInterfaces;
         if (pollingSeconds < 1) {
             throw new IllegalArgumentException("polling interval must be >= 1 s, got " + pollingSeconds);
         }
@@ -109,7 +131,8 @@ public final class CounterPoller implements AutoCloseable {
             return null;
         }
         return new CounterPoller(agent, config.polling, RtnlLinkDumper.open(), new HostCounters(Path.of("/proc"),
-                Path.of("/sys"), HostUuid.forConfig(config).bytes()), Path.of("/sys/class/net"), System.nanoTime());
+                Path.of("/sys"), HostUuid.forConfig(config).bytes()), Path.of("/sys/class/net"), System.nanoTime(),
+                config.vpp == null || config.vpp.osIndex);
     }
 
     /**
@@ -161,7 +184,11 @@ public final class CounterPoller implements AutoCloseable {
                 states.put(ifIndex, st);
             }
             st.seenInDump = dumpCount;
-            if (!l.hasStats || !due(ifIndex, from, gap)) {
+            if (!l.hasStats || !linuxInterfaces || !due(ifIndex, from, gap)) {
+                continue;
+            }
+            if ((l.flags & InterfaceCounters.IFF_LOOPBACK) != 0) {
+                loopbacksSkipped++; // hsflowd never reports loopback
                 continue;
             }
             if (agent.vppCountsInterface(ifIndex)) {
@@ -169,7 +196,8 @@ public final class CounterPoller implements AutoCloseable {
                 continue;
             }
             st.sequence = (st.sequence + 1) & 0xFFFFFFFFL;
-            InterfaceCounters.fill(l, sysNet.speedBps(st.speed), sysNet.direction(st.duplex), st.sequence, sample);
+            InterfaceCounters.fill(l, st.counters.accumulate(l.stats), sysNet.speedBps(st.speed),
+                    sysNet.direction(st.duplex), st.sequence, sample);
             send(false);
         }
         if (states.size() > 2 * links.count + 256) {
@@ -227,6 +255,11 @@ public final class CounterPoller implements AutoCloseable {
     /** @return interface polls left to the vpp module, whose IF_COUNTERS report that ifIndex. */
     public long vppCounted() {
         return vppCounted;
+    }
+
+    /** @return interface polls skipped because the interface is a loopback (IFF_LOOPBACK). */
+    public long loopbacksSkipped() {
+        return loopbacksSkipped;
     }
 
     /** @return host counter samples handed to the agent. */

@@ -6,14 +6,21 @@ import io.vecflow.sflow.SflowFormats;
 
 /**
  * Turns one interface of an RTM_GETLINK dump into an expanded counters sample (0:4, sflow_version_5.txt "Counter
- * Sample") for data source 0:ifIndex with the records if_counters (0:1), ethernet_counters (0:2, for ARPHRD_ETHER
- * interfaces only) and port_name (0:1005, sflow_openflow.txt), in that order. Allocation-free.
+ * Sample") for data source 0:ifIndex with the records port_name (0:1005, sflow_openflow.txt), ethernet_counters
+ * (0:2, for ARPHRD_ETHER interfaces only) and if_counters (0:1), in that order: hsflowd's wire order (its sFlow
+ * library prepends each record, host-sflow {@code sflow_api.h} {@code SFLADD_ELEMENT}, so 0:1 added first leaves
+ * last). hsflowd sends no 0:2; vecflow adds it where Linux counts the IEEE 802.3 errors (README "Differences from
+ * hsflowd"). Allocation-free.
+ *
+ * <p>The counter values are those of the {@code stats} array the caller passes: the agent's poller passes totals
+ * since the interface was first seen ({@link CounterAccumulator}), as hsflowd reports them.
  *
  * <p>Mapping from {@code struct rtnl_link_stats64} ({@code include/uapi/linux/if_link.h}, whose comments give the
  * IEEE 802.3 equivalents used for 0:2); "unknown" is the sFlow unknown counter value 0xFFFFFFFF (sflow_version_5.txt
  * "Counter Data"):
  * <ul>
- * <li>ifType 6 (ethernetCsmacd) for ARPHRD_ETHER, 24 (softwareLoopback) for ARPHRD_LOOPBACK, else 1 (other);
+ * <li>ifType 6 (ethernetCsmacd) for every interface, as hsflowd ("assume ethernet"; host-sflow hsflowd.c
+ * {@code sendInterfaceCounterSample});
  * ifSpeed and ifDirection as given (from /sys/class/net, see {@link SysNet}); ifStatus bit 0 = IFF_UP, bit 1 =
  * IFLA_OPERSTATE up (6), or unknown (0) with IFF_RUNNING as on loopback; ifPromiscuousMode 1 if IFF_PROMISC else
  * 2.</li>
@@ -52,15 +59,26 @@ public final class InterfaceCounters {
     private InterfaceCounters() {}
 
     /**
+     * Fills {@code s} with the counters sample of {@code l} reporting the link's own (absolute) counters: {@link
+     * #fill(LinkTable.Link, long[], long, int, long, CounterSample)} with {@code l.stats}.
+     */
+    public static void fill(LinkTable.Link l, long speedBps, int direction, long sequence, CounterSample s) {
+        fill(l, l.stats, speedBps, direction, sequence, s);
+    }
+
+    /**
      * Fills {@code s} (cleared first) with the counters sample of {@code l}.
      *
      * @param l the interface (its stats must be present: {@code l.hasStats})
+     * @param stats the counters to report, indexed as {@link LinkTable.Link#stats} (the link's own, or totals since
+     *        first seen)
      * @param speedBps ifSpeed in bit/s (0 unknown)
      * @param direction ifDirection (0 unknown, 1 full duplex, 2 half duplex)
      * @param sequence the sample's sequence_number for source 0:ifIndex (u32)
      * @param s the holder to fill
      */
-    public static void fill(LinkTable.Link l, long speedBps, int direction, long sequence, CounterSample s) {
+    public static void fill(LinkTable.Link l, long[] stats, long speedBps, int direction, long sequence,
+            CounterSample s) {
         s.reset();
         s.kind = SflowFormats.COUNTERS_SAMPLE_EXPANDED;
         s.expanded = true;
@@ -68,11 +86,11 @@ public final class InterfaceCounters {
         s.sourceIdType = SflowFormats.SOURCE_IFINDEX;
         s.sourceIdIndex = Integer.toUnsignedLong(l.ifIndex);
         CounterRecords r = s.records;
-        long[] st = l.stats;
+        long[] st = stats;
 
         CounterRecords.IfCounters c = r.ifCounters;
         c.ifIndex = Integer.toUnsignedLong(l.ifIndex);
-        c.ifType = l.arpType == ARPHRD_ETHER ? 6 : l.arpType == ARPHRD_LOOPBACK ? 24 : 1;
+        c.ifType = 6; // hsflowd: "assume ethernet", whatever the device
         c.ifSpeed = speedBps;
         c.ifDirection = direction;
         boolean operUp = l.operState == IF_OPER_UP
@@ -84,7 +102,7 @@ public final class InterfaceCounters {
         c.inUcastPkts = Long.compareUnsigned(rx, mcast) >= 0 ? rx - mcast : 0;
         c.inMulticastPkts = mcast;
         c.inBroadcastPkts = UNKNOWN;
-        c.inDiscards = st[LinkTable.RX_DROPPED] + st[LinkTable.RX_MISSED_ERRORS];
+        c.inDiscards = (st[LinkTable.RX_DROPPED] + st[LinkTable.RX_MISSED_ERRORS]) & UNKNOWN;
         c.inErrors = st[LinkTable.RX_ERRORS];
         c.inUnknownProtos = st[LinkTable.RX_NOHANDLER];
         c.outOctets = st[LinkTable.TX_BYTES];
@@ -96,8 +114,9 @@ public final class InterfaceCounters {
         c.promiscuousMode = (l.flags & IFF_PROMISC) != 0 ? 1 : 2;
         r.hasIfCounters = true;
         int n = 0;
-        s.recordFormats[n++] = CounterRecords.IF_COUNTERS;
-
+        r.portName.name.set(l.name, 0, l.nameLength);
+        r.hasPortName = true;
+        s.recordFormats[n++] = CounterRecords.PORT_NAME;
         if (l.arpType == ARPHRD_ETHER) {
             CounterRecords.EthernetCounters e = r.ethernet;
             e.alignmentErrors = st[LinkTable.RX_FRAME_ERRORS];
@@ -117,9 +136,7 @@ public final class InterfaceCounters {
             s.recordFormats[n++] = CounterRecords.ETHERNET;
         }
 
-        r.portName.name.set(l.name, 0, l.nameLength);
-        r.hasPortName = true;
-        s.recordFormats[n++] = CounterRecords.PORT_NAME;
+        s.recordFormats[n++] = CounterRecords.IF_COUNTERS;
         s.recordsListed = n;
         s.recordCount = n;
     }

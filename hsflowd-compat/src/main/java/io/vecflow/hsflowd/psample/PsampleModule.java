@@ -212,8 +212,14 @@ public final class PsampleModule {
         long in = inputIfIndex & U32;
         long out = outputIfIndex & U32;
         if (vppGroup) {
+            if (!vpp.active(ingress ? in : out)) {
+                sequenceGap(group, pid, groupSeq); // keeps the group's sequence; the sample is not exported
+                return;
+            }
             in = vpp.map(in);
             out = vpp.map(out);
+        } else if (!vpp.exportsNonVppSamples()) {
+            return; // vpp { osIndex = off }: only VPP ports are sampled (hsflowd mod_vpp evt_flow_sample)
         }
         if (egress && in == 0) {
             in = INTERNAL_INTERFACE; // locally originated (kernel omits IIFINDEX; VPP's local0 is 0)

@@ -16,37 +16,58 @@ import io.vecflow.sflow.XdrWriter;
 /**
  * The vpp module ({@code vpp { ifOffset= osIndex= }}, {@link #onIfCounters}, {@link #onStatus}): VPP's
  * groups 3 (ingress) and 4 (egress) are taken whenever the block is present (even without {@code psample {}},
- * docs/netlink.md §6 rule 8), their hw_if_index mapped through {@link VppPorts}. Each IF_COUNTERS sends at once (into
- * the pending datagram) one expanded counters sample 0:4 for source 0:ifIndex with 0:1 generic (VPP's absolute
- * counters, ifType and ifSpeed passed through — docs/netlink.md §6 rule 16; InUcast = rx packets − multicast −
- * broadcast; counters VPP does not report are all ones, the sFlow "unknown"), 0:2 ethernet (all unknown) and 0:1005
- * port name. STATUS DROPS (cumulative: PSAMPLE send failures + worker FIFO drops) is turned into increments against a
+ * docs/netlink.md §6 rule 8), their hw_if_index mapped through {@link VppPorts} (hsflowd's mapping, the ports' active
+ * rule and osIndex=off export numbering: see there). Each IF_COUNTERS message that names its port (IFINDEX non-zero
+ * and PORTNAME, as hsflowd requires) sends at once, into the pending datagram, one expanded counters
+ * sample 0:4 for source 0:ifIndex with, in hsflowd's wire order, port name (0:1005) then generic interface counters
+ * (0:1) — hsflowd's sFlow library prepends each record it adds, so its records leave in reverse order of addition
+ * (host-sflow {@code sflow_api.h} {@code SFLADD_ELEMENT}). The 0:1 counters are hsflowd's: totals since the port was
+ * first seen ({@link io.vecflow.hsflowd.counters.CounterAccumulator}; the first sample of a port carries zeros),
+ * ifType 6, ifStatus from ADMIN_UP/OPER_UP, promiscuous 0, InUnknownProtos 0, multicast and broadcast as VPP counts
+ * them, and — where vecflow departs from hsflowd, which reports RX_PKTS (all received packets) as InUcastPkts —
+ * InUcast = packets − multicast − broadcast (RFC 2863's ifInUcastPkts), and ifSpeed as VPP sends it. STATUS DROPS
+ * (cumulative: PSAMPLE send failures + worker FIFO drops) is turned into increments against a
  * baseline taken at the first STATUS (reset when VPP restarts); since a failed PSAMPLE send also shows as a GROUP_SEQ
  * gap, drops already counted from gaps are subtracted, and what remains is added once, to the next VPP flow sample's
  * sampler — never re-added per sample as hsflowd does (docs/netlink.md §6 rule 13).
  *
  * <p>Also the vecflow LB_COUNTERS messages ({@link #onLbCounters}), and what the psample module asks of VPP's
- * groups: whether a group is VPP's ({@link #isVppGroup}), the port mapping ({@link #map}) and the STATUS drops owed
- * to the next VPP flow sample ({@link #takeOwedDrops}). Not thread-safe: the agent calls it under its lock.
+ * groups: whether a group is VPP's ({@link #isVppGroup}), the port mapping ({@link #map}), whether a port's samples
+ * are exported ({@link #active}) and the STATUS drops owed to the next VPP flow sample ({@link #takeOwedDrops}). Not
+ * thread-safe: the agent calls it under its lock.
  */
 public final class VppModule {
     private static final long U32 = 0xFFFFFFFFL;
-    private static final long UNKNOWN_U32 = 0xFFFFFFFFL;
 
     /** VPP's PSAMPLE group of ingress samples (FDio/vpp sflow.h SFLOW_VPP_PSAMPLE_GROUP_INGRESS). */
     public static final int GROUP_INGRESS = 3;
     /** VPP's PSAMPLE group of egress samples. */
     public static final int GROUP_EGRESS = 4;
 
+    /** Indexes of a port's counters in its {@link io.vecflow.hsflowd.counters.CounterAccumulator} readings. */
+    static final int IN_OCTETS = 0, IN_PKTS = 1, IN_MCAST = 2, IN_BCAST = 3, IN_DISCARDS = 4, IN_ERRORS = 5,
+            OUT_OCTETS = 6, OUT_PKTS = 7, OUT_MCAST = 8, OUT_BCAST = 9, OUT_DISCARDS = 10, OUT_ERRORS = 11,
+            COUNTERS = 12;
+    /** The 64-bit octet counters. */
+    static final int[] OCTET_COUNTERS = {IN_OCTETS, OUT_OCTETS};
+    /** The packet counters hsflowd checks for discontinuities. */
+    static final int[] PACKET_COUNTERS = {IN_PKTS, OUT_PKTS};
+    /** IF_COUNTERS attribute of each counter index. */
+    private static final int[] ATTRS = {VppUsersock.ATTR_RX_OCTETS, VppUsersock.ATTR_RX_PKTS,
+        VppUsersock.ATTR_RX_MCASTS, VppUsersock.ATTR_RX_BCASTS, VppUsersock.ATTR_RX_DISCARDS,
+        VppUsersock.ATTR_RX_ERRORS, VppUsersock.ATTR_TX_OCTETS, VppUsersock.ATTR_TX_PKTS, VppUsersock.ATTR_TX_MCASTS,
+        VppUsersock.ATTR_TX_BCASTS, VppUsersock.ATTR_TX_DISCARDS, VppUsersock.ATTR_TX_ERRORS};
+
     private final HsflowdConfig config;
     private final Samplers samplers;
-    private final PendingDatagram pending;
+    private final PendingDatagram counters;
     /** The port table, or null without a {@code vpp {}} block. */
     private final VppPorts ports;
     private final CounterSample counterSample = new CounterSample();
     private long vppDropsReported, vppGapDrops, vppDropsCharged;
     private long vppLastDrops = -1, vppLastUptime = -1;
-    private long counterSamplesDropped, vppStatusMessages, vppCountersIgnored;
+    private long counterSamplesDropped, vppStatusMessages, vppCountersIgnored, inactiveSamples;
+    private final long[] raw = new long[COUNTERS];
     private final int lbCountersDataFormat;
     private final CounterSample lbSample = new CounterSample();
     private final io.vecflow.sflow.LbCountersRecord lbCountersRecord = new io.vecflow.sflow.LbCountersRecord();
@@ -58,12 +79,12 @@ public final class VppModule {
     /**
      * @param config the parsed hsflowd.conf (its {@code vpp} block, if any, and {@code psample { lbEnterprise }})
      * @param samplers the agent's per-source state
-     * @param pending the datagram being filled
+     * @param pending the datagram being filled (IF_COUNTERS and LB_COUNTERS samples go there)
      */
     public VppModule(HsflowdConfig config, Samplers samplers, PendingDatagram pending) {
         this.config = config;
         this.samplers = samplers;
-        this.pending = pending;
+        this.counters = pending;
         this.ports = config.vpp != null ? new VppPorts(config.vpp) : null;
         this.lbCountersDataFormat = io.vecflow.sflow.LbCountersRecord.dataFormat(config.psample != null
                 ? config.psample.lbEnterprise : LbDecisionRecord.DEFAULT_ENTERPRISE);
@@ -77,6 +98,75 @@ public final class VppModule {
     /** @return the sFlow ifIndex of a VPP interface index in a sample of VPP's groups ({@link VppPorts#map}) */
     public long map(long vppIndex) {
         return ports.map(vppIndex);
+    }
+
+    /**
+     * Whether a VPP port's packet samples are exported ({@link VppPorts}: known from IF_COUNTERS and active); a
+     * sample of an inactive port is counted in {@link #inactiveSamples()} and not sent, as hsflowd's mod_vpp
+     * ({@code evt_psample}: {@code if(active) takeSample(...)}).
+     *
+     * @param vppIndex the sampling port's VPP index (IIFINDEX of an ingress sample, OIFINDEX of an egress one)
+     * @return true when the sample may be exported
+     */
+    public boolean active(long vppIndex) {
+        if (ports.active(vppIndex)) {
+            return true;
+        }
+        inactiveSamples++;
+        return false;
+    }
+
+    /**
+     * Whether packet samples from outside VPP (another PSAMPLE group, e.g. the kernel's tc sampling of Linux
+     * interfaces) are exported: not with {@code vpp { osIndex = off }}, where hsflowd's mod_vpp suppresses every
+     * packet sample whose sampler is not a VPP port ({@code evt_flow_sample}: "suppress packet sample from non-vpp
+     * port"); such a sample is counted in {@link #inactiveSamples()}.
+     *
+     * @return true when a non-VPP sample may be exported
+     */
+    public boolean exportsNonVppSamples() {
+        if (ports == null || config.vpp.osIndex) {
+            return true;
+        }
+        inactiveSamples++;
+        return false;
+    }
+
+    /**
+     * Puts a discarded_packet sample (0:5) into VPP's numbers when {@code vpp { osIndex = off }}, as hsflowd's
+     * mod_vpp {@code evt_discard_sample}: a source 0:N that is a VPP port's internal number ({@code ifOffset +}
+     * index) becomes 0:index (any other stays); input and output become the VPP index of their port, or 0 (unknown)
+     * when they are not a VPP port's; 0, 0x3FFFFFFF (internal) and, for output, the multiple-interfaces format are
+     * kept. Does nothing in the other modes. Allocation-free.
+     *
+     * @param s the sample to change in place
+     */
+    public void mapDiscard(io.vecflow.sflow.FlowSample s) {
+        if (ports == null || config.vpp.osIndex) {
+            return;
+        }
+        if (s.sourceIdType == SflowFormats.SOURCE_IFINDEX && s.sourceIdIndex != 0) {
+            VppPorts.Port p = ports.byOffsetIndex(s.sourceIdIndex);
+            if (p != null) {
+                s.sourceIdIndex = p.vppIndex;
+            }
+        }
+        if (s.input != 0 && s.input != INTERNAL_INTERFACE) {
+            VppPorts.Port p = ports.byOffsetIndex(s.input);
+            s.input = p != null ? p.vppIndex : 0;
+        }
+        if (s.output != 0 && s.output != INTERNAL_INTERFACE && (s.output & 0x80000000L) == 0) {
+            VppPorts.Port p = ports.byOffsetIndex(s.output);
+            s.output = p != null ? p.vppIndex : 0;
+        }
+    }
+
+    /** sFlow "internal" interface (0x3FFFFFFF). */
+    private static final long INTERNAL_INTERFACE = 0x3FFFFFFFL;
+
+    /** @return VPP packet samples not exported because their port was unknown or inactive ({@link #active}). */
+    public long inactiveSamples() {
+        return inactiveSamples;
     }
 
     /** Counts drops seen as GROUP_SEQ gaps in VPP's groups (subtracted from what STATUS reports). */
@@ -122,12 +212,13 @@ public final class VppModule {
 
     /**
      * Takes one VPP IF_COUNTERS message: updates the port table and appends one expanded counters sample (0:4 with
-     * records 0:1, 0:2, 0:1005) to the pending datagram. A message without IFINDEX, or IFINDEX 0, is ignored and
-     * counted. Without a {@code vpp {}} block every message is ignored. Allocation-free after the port's first
-     * message.
+     * records 0:1005, 0:1) to the pending datagram. A message without IFINDEX, with IFINDEX 0 or without
+     * PORTNAME is ignored and counted (hsflowd: "port struct seems complete" needs both). Without a {@code vpp {}}
+     * block every message is ignored. Allocation-free after the port's first message.
      */
     public void onIfCounters(VppIfCounters c) {
-        if (ports == null || !c.has(VppUsersock.ATTR_IFINDEX) || c.ifIndex() == 0) {
+        if (ports == null || !c.has(VppUsersock.ATTR_IFINDEX) || c.ifIndex() == 0
+                || !c.has(VppUsersock.ATTR_PORTNAME)) {
             vppCountersIgnored++;
             return;
         }
@@ -142,76 +233,50 @@ public final class VppModule {
         st.vppCounters = true;
         st.counterSequence = (st.counterSequence + 1) & U32;
         fillCounterSample(c, p, st);
-        if (!pending.addCounterSampleOrFlush(counterSample)) {
+        if (!counters.addCounterSampleOrFlush(counterSample)) {
             counterSamplesDropped++;
         }
     }
 
     private void fillCounterSample(VppIfCounters c, VppPorts.Port p, SamplerState st) {
+        for (int i = 0; i < COUNTERS; i++) {
+            raw[i] = c.has(ATTRS[i]) ? c.counter(ATTRS[i]) : 0; // absent: 0, as hsflowd's zeroed struct
+        }
+        long[] t = p.counters.accumulate(raw);
         CounterSample cs = counterSample;
         cs.kind = SflowFormats.COUNTERS_SAMPLE_EXPANDED;
         cs.expanded = true;
         cs.sequenceNumber = st.counterSequence;
         cs.sourceIdType = SflowFormats.SOURCE_IFINDEX;
         cs.sourceIdIndex = p.dsIndex;
-        cs.recordFormats[0] = CounterRecords.IF_COUNTERS;
-        cs.recordFormats[1] = CounterRecords.ETHERNET;
-        cs.recordFormats[2] = CounterRecords.PORT_NAME;
-        cs.recordCount = cs.recordsListed = 3;
+        cs.recordFormats[0] = CounterRecords.PORT_NAME;
+        cs.recordFormats[1] = CounterRecords.IF_COUNTERS;
+        cs.recordCount = cs.recordsListed = 2;
         CounterRecords r = cs.records;
         CounterRecords.IfCounters g = r.ifCounters;
         g.ifIndex = p.dsIndex;
-        g.ifType = c.has(VppUsersock.ATTR_IFTYPE) ? c.ifType() : 0;
+        g.ifType = 6; // hsflowd: "assume ethernet"
         g.ifSpeed = c.ifSpeed();
         g.ifDirection = c.ifDirection();
         g.ifStatus = (c.adminUp() != 0 ? 1 : 0) | (c.operUp() != 0 ? 2 : 0);
-        long rxPkts = ctr(c, VppUsersock.ATTR_RX_PKTS);
-        long rxM = ctr(c, VppUsersock.ATTR_RX_MCASTS);
-        long rxB = ctr(c, VppUsersock.ATTR_RX_BCASTS);
-        long txPkts = ctr(c, VppUsersock.ATTR_TX_PKTS);
-        long txM = ctr(c, VppUsersock.ATTR_TX_MCASTS);
-        long txB = ctr(c, VppUsersock.ATTR_TX_BCASTS);
-        g.inOctets = ctr64(c, VppUsersock.ATTR_RX_OCTETS);
-        g.inUcastPkts = ucast(c, VppUsersock.ATTR_RX_PKTS, rxPkts, rxM, rxB);
-        g.inMulticastPkts = rxM & U32;
-        g.inBroadcastPkts = rxB & U32;
-        g.inDiscards = ctr(c, VppUsersock.ATTR_RX_DISCARDS) & U32;
-        g.inErrors = ctr(c, VppUsersock.ATTR_RX_ERRORS) & U32;
-        g.inUnknownProtos = UNKNOWN_U32;
-        g.outOctets = ctr64(c, VppUsersock.ATTR_TX_OCTETS);
-        g.outUcastPkts = ucast(c, VppUsersock.ATTR_TX_PKTS, txPkts, txM, txB);
-        g.outMulticastPkts = txM & U32;
-        g.outBroadcastPkts = txB & U32;
-        g.outDiscards = ctr(c, VppUsersock.ATTR_TX_DISCARDS) & U32;
-        g.outErrors = ctr(c, VppUsersock.ATTR_TX_ERRORS) & U32;
+        g.inOctets = t[IN_OCTETS];
+        g.inUcastPkts = (t[IN_PKTS] - t[IN_MCAST] - t[IN_BCAST]) & U32;
+        g.inMulticastPkts = t[IN_MCAST] & U32;
+        g.inBroadcastPkts = t[IN_BCAST] & U32;
+        g.inDiscards = t[IN_DISCARDS] & U32;
+        g.inErrors = t[IN_ERRORS] & U32;
+        g.inUnknownProtos = 0;
+        g.outOctets = t[OUT_OCTETS];
+        g.outUcastPkts = (t[OUT_PKTS] - t[OUT_MCAST] - t[OUT_BCAST]) & U32;
+        g.outMulticastPkts = t[OUT_MCAST] & U32;
+        g.outBroadcastPkts = t[OUT_BCAST] & U32;
+        g.outDiscards = t[OUT_DISCARDS] & U32;
+        g.outErrors = t[OUT_ERRORS] & U32;
         g.promiscuousMode = 0;
         r.hasIfCounters = true;
-        CounterRecords.EthernetCounters e = r.ethernet;
-        e.alignmentErrors = e.fcsErrors = e.singleCollisionFrames = e.multipleCollisionFrames = e.sqeTestErrors =
-                e.deferredTransmissions = e.lateCollisions = e.excessiveCollisions = e.internalMacTransmitErrors =
-                e.carrierSenseErrors = e.frameTooLongs = e.internalMacReceiveErrors = e.symbolErrors = UNKNOWN_U32;
-        r.hasEthernet = true;
+        r.hasEthernet = false;
         r.portName.name.set(p.name, 0, p.nameLength);
         r.hasPortName = true;
-    }
-
-    /** A u32 counter VPP sent (low 32 bits), or all ones (sFlow "unknown") when absent. */
-    private static long ctr(VppIfCounters c, int id) {
-        return c.has(id) ? c.counter(id) : -1L;
-    }
-
-    /** A u64 counter VPP sent, or all ones when absent. */
-    private static long ctr64(VppIfCounters c, int id) {
-        return c.has(id) ? c.counter(id) : -1L;
-    }
-
-    /** Unicast = packets − multicast − broadcast (clamped at 0), u32; unknown when VPP sent no packet count. */
-    private static long ucast(VppIfCounters c, int pktsId, long pkts, long m, long b) {
-        if (!c.has(pktsId)) {
-            return UNKNOWN_U32;
-        }
-        long u = pkts - (m == -1L ? 0 : m) - (b == -1L ? 0 : b);
-        return (u < 0 ? 0 : u) & U32;
     }
 
     /** VIP index span per role in the LB data-source range: the LB's 256 slots, then an SRLB agent's 16 VIPs. */
@@ -270,7 +335,7 @@ public final class VppModule {
         cs.unknownFormats[0] = lbCountersDataFormat;
         cs.unknownBodies[0].set(lbCountersBody.buffer(), 0, lbCountersBody.position());
         cs.unknownRecords = 1;
-        if (pending.addCounterSample(cs)) {
+        if (counters.addCounterSample(cs)) {
             lbCountersSent++;
         }
     }
@@ -331,7 +396,7 @@ public final class VppModule {
         return vppDropsCharged;
     }
 
-    /** @return VPP sample indexes that were not (yet) in the port table (mapped to ifOffset + index). */
+    /** @return VPP sample indexes that were not (yet) in the port table (mapped to 0, unknown). */
     public long unknownPorts() {
         return ports == null ? 0 : ports.unknownLookups;
     }

@@ -155,8 +155,8 @@ class LiveCountersTest {
         CounterSample s = new CounterSample();
         InterfaceCounters.fill(b, 10_000_000_000L, 1, 7, s);
         assertThat(s.recordsListed).isEqualTo(3);
-        assertThat(s.recordFormats).startsWith(CounterRecords.IF_COUNTERS, CounterRecords.ETHERNET,
-                CounterRecords.PORT_NAME);
+        assertThat(s.recordFormats).as("hsflowd's wire order: port name first, if_counters last")
+                .startsWith(CounterRecords.PORT_NAME, CounterRecords.ETHERNET, CounterRecords.IF_COUNTERS);
         assertThat(s.sourceIdType).isZero();
         assertThat(s.sourceIdIndex).isEqualTo(b.ifIndex);
         CounterRecords.IfCounters c = s.records.ifCounters;
@@ -171,7 +171,7 @@ class LiveCountersTest {
 
         InterfaceCounters.fill(lo, 0, 0, 1, s);
         assertThat(s.recordsListed).isEqualTo(2); // no ethernet_counters for loopback
-        assertThat(s.records.ifCounters.ifType).isEqualTo(24);
+        assertThat(s.records.ifCounters.ifType).as("6 for every device, as hsflowd").isEqualTo(6);
     }
 
     /** The poller through the agent: one datagram with the host sample and one 0:4 sample per interface. */
@@ -196,7 +196,9 @@ class LiveCountersTest {
                     p.close();
                 }
                 assertThat(p.hostSamples()).isEqualTo(2);
-                assertThat(p.interfaceSamples()).isEqualTo(6);
+                assertThat(p.interfaceSamples()).as("va and vb twice; lo never (hsflowd reports no loopback)")
+                        .isEqualTo(4);
+                assertThat(p.loopbacksSkipped()).isEqualTo(2);
                 assertThat(p.refused()).isZero();
                 assertThat(p.dumpErrors()).isZero();
                 assertThat(p.host().parseErrors().count()).as(p.host().parseErrors().toString()).isZero();
@@ -208,9 +210,9 @@ class LiveCountersTest {
         for (byte[] d : datagrams) {
             samples.addAll(decode(d));
         }
-        assertThat(samples).hasSize(8);
+        assertThat(samples).hasSize(6);
         // second round: every source's sequence_number is 2
-        List<CounterSample> second = samples.subList(4, 8);
+        List<CounterSample> second = samples.subList(3, 6);
         CounterSample host = second.get(0);
         assertThat(host.sourceIdType).isEqualTo(2);
         assertThat(host.sourceIdIndex).isEqualTo(1);
@@ -237,9 +239,10 @@ class LiveCountersTest {
                 .isEqualTo(Netns.sh(List.of("cat", "/proc/sys/kernel/hostname")).strip());
         assertThat(host.records.hostCpu.cpuNum).isEqualTo(Runtime.getRuntime().availableProcessors());
         assertThat(host.records.hostMemory.memTotal).isPositive();
-        for (int i = 1; i < 4; i++) {
+        for (int i = 1; i < 3; i++) {
             CounterSample s = second.get(i);
             assertThat(s.sequenceNumber).isEqualTo(2);
+            assertThat(s.records.ifCounters.ifType).isEqualTo(6);
             assertThat(s.sourceIdType).isZero();
             assertThat(up.byIndex((int) s.sourceIdIndex)).isNotNull();
             assertThat(s.records.ifCounters.ifIndex).isEqualTo(s.sourceIdIndex);
@@ -274,6 +277,15 @@ class LiveCountersTest {
                     LinkTable.Link l = t.links[i];
                     CounterSample s = new CounterSample();
                     InterfaceCounters.fill(l, l.arpType == 1 ? 10_000_000_000L : 0, l.arpType == 1 ? 1 : 0, 5 + i, s);
+                    // tshark 4.0 does not skip a counter record it does not know by its length: after hsflowd's
+                    // leading port_name (0:1005) it misreads the rest. The same records go to tshark in an order it
+                    // reads, port_name last (the agent's own order: rtmGetlinkSeesTheVethPairAndCountsExactly...).
+                    int n = s.recordsListed;
+                    for (int k = 0; k < n / 2; k++) {
+                        int f = s.recordFormats[k];
+                        s.recordFormats[k] = s.recordFormats[n - 1 - k];
+                        s.recordFormats[n - 1 - k] = f;
+                    }
                     assertThat(agent.onCounterSample(s)).isTrue();
                     agent.flush();
                     sent.add(s);
@@ -538,7 +550,7 @@ class LiveCountersTest {
         assertThat(dec.decode(d, 0, d.length, new SflowVisitor() {
             @Override
             public void onDatagram(DatagramHeader h) {
-                assertThat(h.subAgentId).isEqualTo(100000);
+                assertThat(h.subAgentId).as("a psample block: the packet agent's datagrams").isEqualTo(100000);
             }
 
             @Override

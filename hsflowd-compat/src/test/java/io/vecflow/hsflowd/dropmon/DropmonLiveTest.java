@@ -49,8 +49,8 @@ class DropmonLiveTest {
     void alertsOverUsersockBecomeDiscardDatagramsAtTheCollector(@TempDir Path tmp) throws Exception {
         try (DatagramSocket sink = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             sink.setSoTimeout(5000);
-            HsflowdConfig config = HsflowdConfig.parse("sflow {\n  headerBytes = 128\n  collector { ip = 127.0.0.1 "
-                    + "udpport = " + sink.getLocalPort() + " }\n}\n");
+            HsflowdConfig config = HsflowdConfig.parse("sflow {\n  headerBytes = 128\n  dropmon { start = off }\n"
+                    + "  collector { ip = 127.0.0.1 udpport = " + sink.getLocalPort() + " }\n}\n");
             DropmonSettings settings = new DropmonSettings();
             settings.transport = "usersock";
             settings.usersockGroup = GROUP;
