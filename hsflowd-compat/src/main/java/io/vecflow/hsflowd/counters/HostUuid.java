@@ -13,14 +13,15 @@ import java.nio.file.Path;
  * <ol>
  *   <li>the config's {@code uuid = ...} (hsflowd reads the config after the command line, so it overrides -u);</li>
  *   <li>{@code -u UUID} on the command line;</li>
- *   <li>the system's DMI UUID: hsflowd runs {@code /usr/sbin/dmidecode} (as root, at start) and takes the first
- *       {@code UUID:} line, so it has none where dmidecode is not installed (its packages do not depend on it);
- *       vecflow takes the DMI UUID only where that program is there too, but reads the kernel's
- *       {@code /sys/class/dmi/id/product_uuid} instead of running it: the same text (kernel
- *       {@code drivers/firmware/dmi_scan.c} and dmidecode both print the first three fields byte-swapped, i.e. in
- *       RFC 4122 order, when the SMBIOS version is 2.6 or later, and the raw bytes before). The bytes are the text's
- *       hex digits in text order. An all-zero or all-ones UUID counts as none (the kernel then has no
- *       {@code product_uuid} and dmidecode prints "Not Present" / "Not Settable");</li>
+ *   <li>the system's DMI UUID: hsflowd runs {@code /usr/sbin/dmidecode} (no arguments, as root, at start) and
+ *       parses the first line whose first token (separators space, tab, {@code =}, {@code :}) is {@code UUID}; so
+ *       it has none where dmidecode is not installed (its packages do not depend on it). vecflow does the same
+ *       ({@link #fromDmidecode}); test roots read the kernel's {@code /sys/class/dmi/id/product_uuid} instead,
+ *       which holds the same text on most machines (kernel {@code drivers/firmware/dmi_scan.c} and dmidecode both
+ *       print the first three fields byte-swapped, i.e. in RFC 4122 order, when the SMBIOS version is 2.6 or later,
+ *       and the raw bytes before; some VMware VMs are known to show different orders in the two). The bytes are the
+ *       text's hex digits in text order. An all-zero or all-ones UUID counts as none (dmidecode prints "Not
+ *       Present" / "Not Settable", which does not parse, and the kernel has no {@code product_uuid});</li>
  *   <li>one built from the machine id (hsflowd's {@code -m}, which its systemd unit fills from {@code %m}, i.e.
  *       {@code /etc/machine-id}): see {@link #fromMachineId}. Without any machine id hsflowd hashes 16 zero bytes;
  *       vecflow does the same.</li>
@@ -66,8 +67,8 @@ public final class HostUuid {
      * @param config the config's {@code uuid} (any text {@link #parse} accepts), or null
      * @param commandLine {@code -u} (any text {@link #parse} accepts), or null
      * @param sys the sysfs root (normally {@code /sys})
-     * @param dmidecode hsflowd's {@code /usr/sbin/dmidecode}: the DMI UUID counts only if this file is executable;
-     *        null to skip that check (test roots)
+     * @param dmidecode hsflowd's {@code /usr/sbin/dmidecode}: run for the DMI UUID if executable (none if not);
+     *        null to read {@code sys}'s {@code class/dmi/id/product_uuid} instead (test roots)
      * @param machineId the machine id as text ({@code -m}), or null to read {@code machineIdFile}
      * @param machineIdFile normally {@code /etc/machine-id}; unreadable or not 16 bytes of hex → 16 zero bytes
      * @return the choice
@@ -82,8 +83,7 @@ public final class HostUuid {
         if (commandLine != null) {
             return new Choice(require(commandLine, "-u"), Source.COMMAND_LINE);
         }
-        byte[] dmi = dmidecode == null || Files.isExecutable(dmidecode)
-                ? fromFile(sys.resolve("class/dmi/id/product_uuid")) : null;
+        byte[] dmi = dmidecode == null ? fromFile(sys.resolve("class/dmi/id/product_uuid")) : fromDmidecode(dmidecode);
         if (dmi != null && !allBytes(dmi, 0) && !allBytes(dmi, 0xFF)) {
             return new Choice(dmi, Source.DMI);
         }
@@ -92,8 +92,8 @@ public final class HostUuid {
     }
 
     /**
-     * The host's UUID for a config: its {@code uuid}, {@code -u}, {@code -m}, this host's /sys (if
-     * {@link #DMIDECODE} is installed) and /etc/machine-id.
+     * The host's UUID for a config: its {@code uuid}, {@code -u}, {@link #DMIDECODE}'s UUID, {@code -m} or
+     * /etc/machine-id.
      *
      * @throws IllegalArgumentException if {@code -u} or {@code -m} is not a UUID
      */
@@ -132,6 +132,48 @@ public final class HostUuid {
             i++;
         }
         return n == 16 ? out : null;
+    }
+
+    /**
+     * Runs dmidecode as hsflowd's {@code readSystemUUID} does (no arguments; stderr discarded; at most 10 s and
+     * 4 MiB of output read) and parses the first {@code UUID} line.
+     *
+     * @param dmidecode the program, normally {@link #DMIDECODE}
+     * @return the 16 bytes, or null if the program is missing, fails, or prints no parsable UUID line
+     */
+    static byte[] fromDmidecode(Path dmidecode) {
+        if (!Files.isExecutable(dmidecode)) {
+            return null;
+        }
+        Process p = null;
+        try {
+            p = new ProcessBuilder(dmidecode.toString()).redirectErrorStream(false)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).redirectInput(ProcessBuilder.Redirect.from(
+                            new java.io.File("/dev/null"))).start();
+            byte[] out = p.getInputStream().readNBytes(4 << 20);
+            if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                return null;
+            }
+            for (String line : new String(out, StandardCharsets.US_ASCII).split("\n", 200_000)) {
+                String[] tok = line.strip().split("[ \t=:]+", 3);
+                if (tok.length >= 2 && tok[0].equals("UUID")) {
+                    byte[] u = parse(tok[1]);
+                    if (u != null) {
+                        return u;
+                    }
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } finally {
+            if (p != null) {
+                p.destroyForcibly();
+            }
+        }
     }
 
     /**

@@ -310,12 +310,23 @@ class HostSampleTest {
         assertThat(uuidSent(new HostCounters(proc, sys, c.bytes()))).containsExactly(0x4C, 0x4C, 0x45, 0x44, 0x00,
                 0x42, 0x35, 0x10, 0x80, 0x52, 0xB4, 0xC0, 0x4F, 0x4E, 0x4D, 0x31);
         assertThat(c.text()).isEqualTo("4c4c4544-0042-3510-8052-b4c04f4e4d31");
-        // as hsflowd, which reads it with /usr/sbin/dmidecode: no such program, no DMI UUID
-        Path dmidecode = Files.writeString(tmp.resolve("dmidecode"), "#!/bin/sh\n");
+        // as hsflowd, from dmidecode's output (its first "UUID:" line; an earlier "Not Settable" one does not parse);
+        // no such program → no DMI UUID
+        Path dmidecode = Files.writeString(tmp.resolve("dmidecode"), """
+                #!/bin/sh
+                echo '# dmidecode 3.4'
+                echo 'Handle 0x0001, DMI type 1, 27 bytes'
+                echo 'System Information'
+                printf '\tUUID: Not Settable\n'
+                printf '\tUUID: 4C4C4544-0042-3510-8052-B4C04F4E4D31\n'
+                printf '\tUUID: 11111111-2222-3333-4444-555555555555\n'
+                """);
         assertThat(HostUuid.choose(null, null, sys, dmidecode, null, mid).source())
-                .isEqualTo(HostUuid.Source.MACHINE_ID);
+                .as("not executable: no dmidecode").isEqualTo(HostUuid.Source.MACHINE_ID);
         assertThat(dmidecode.toFile().setExecutable(true)).isTrue();
-        assertThat(HostUuid.choose(null, null, sys, dmidecode, null, mid).source()).isEqualTo(HostUuid.Source.DMI);
+        HostUuid.Choice viaDmidecode = HostUuid.choose(null, null, tmp.resolve("no-sys"), dmidecode, null, mid);
+        assertThat(viaDmidecode.source()).isEqualTo(HostUuid.Source.DMI);
+        assertThat(viaDmidecode.bytes()).isEqualTo(c.bytes());
     }
 
     /**
