@@ -46,7 +46,7 @@ final class HsflowdCommand implements Callable<Integer> {
     String uuid;
 
     @Option(names = "-m", paramLabel = "MACHINE_ID", description = "The machine id the host UUID is built from when "
-            + "there is no other, as hsflowd's -m (default: /etc/machine-id, what hsflowd's systemd unit passes).")
+            + "there is no other, as hsflowd's -m (default: /etc/machine-id, what systemd's %m names).")
     String machineId;
 
     @Option(names = "--user", defaultValue = PrivilegeDrop.DEFAULT_USER, paramLabel = "USER",
