@@ -23,8 +23,8 @@ import java.nio.file.Path;
  *       text's hex digits in text order. An all-zero or all-ones UUID counts as none (dmidecode prints "Not
  *       Present" / "Not Settable", which does not parse, and the kernel has no {@code product_uuid});</li>
  *   <li>one built from the machine id (hsflowd's {@code -m MACHINE_ID}; vecflow reads {@code /etc/machine-id},
- *       systemd's {@code %m}, when -m is not given): see {@link #fromMachineId}. Without any machine id hsflowd hashes 16 zero bytes;
- *       vecflow does the same.</li>
+ *       systemd's {@code %m}, when -m is not given): see {@link #fromMachineId}. Without any machine id hsflowd
+ *       hashes 16 zero bytes; vecflow does the same.</li>
  * </ol>
  * Nothing is persisted: hsflowd writes no UUID back to {@code /etc/hsflowd.auto} for later runs, and every source
  * above is stable across restarts, so the same host gets the same bytes each start.
