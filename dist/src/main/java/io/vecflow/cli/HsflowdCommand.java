@@ -41,6 +41,14 @@ final class HsflowdCommand implements Callable<Integer> {
             + "would, print what would run, exit: 0 if it can run, 2 if not.")
     boolean check;
 
+    @Option(names = "-u", paramLabel = "UUID", description = "The host UUID sent in host_descr, as hsflowd's -u "
+            + "(the config's uuid wins over it; without either: the DMI UUID, else one built from the machine id).")
+    String uuid;
+
+    @Option(names = "-m", paramLabel = "MACHINE_ID", description = "The machine id the host UUID is built from when "
+            + "there is no other, as hsflowd's -m (default: /etc/machine-id, what systemd's %m names).")
+    String machineId;
+
     @Option(names = "--user", defaultValue = PrivilegeDrop.DEFAULT_USER, paramLabel = "USER",
             description = "Started as root, the agent opens its netlink sockets, then becomes USER (setgroups(0), "
                 + "setgid, setuid) and holds no capability (default ${DEFAULT-VALUE}; root keeps root). "
@@ -67,6 +75,13 @@ final class HsflowdCommand implements Callable<Integer> {
             err.println(file + ": warning: " + w);
         }
         List<String> problems = new java.util.ArrayList<>(c.runChecks());
+        c.commandLineUuid = uuid;
+        c.commandLineMachineId = machineId;
+        try {
+            io.vecflow.hsflowd.counters.HostUuid.forConfig(c);
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
         try {
             PrivilegeDrop.checkUser(user);
         } catch (PrivilegeDrop.PrivilegeDropException e) {
@@ -205,9 +220,11 @@ final class HsflowdCommand implements Callable<Integer> {
         }
         String agent = choice == null ? "127.0.0.1 (no usable address)" : choice.address().getHostAddress() + " ("
                 + choice.reason() + ")";
+        io.vecflow.hsflowd.counters.HostUuid.Choice uuid = io.vecflow.hsflowd.counters.HostUuid.forConfig(c);
         return "# would run: agent " + agent + ", sub-agent " + SflowAgent.subAgentIdOf(c) + ", counters "
                 + (c.polling > 0 ? "every " + c.polling + " s" : "off") + ", psample " + psampleSource(c)
-                + ", collectors " + c.collectors + "\n";
+                + ", collectors " + c.collectors + ", host uuid " + uuid.text() + " (from "
+                + uuid.source().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + ")\n";
     }
 
     /** @return where packet samples come from, for the start line and {@code --check} */

@@ -389,7 +389,14 @@ class AgentJudgeTest {
         List<List<String>> tEths = new ArrayList<>();
         for (Map<String, List<String>> frame : tsharkFields(pcap)) {
             tHeader.add(column(frame, HEADER_FIELDS).getFirst());
-            tSamples.addAll(column(frame, SAMPLE_FIELDS));
+            List<List<String>> smp = column(frame, SAMPLE_FIELDS);
+            tSamples.addAll(smp);
+            if (smp.size() == 1 && smp.getFirst().get(2).equals("2")) {
+                // the host sample (source 2:1): tshark 4.0 does not skip the bodies of the host records it does
+                // not know (2000-2010), so it reads their contents as records — e.g. a "1" inside mib2_tcp_group
+                // as an if_counters. Its records are judged byte by byte in LiveCountersTest instead.
+                continue;
+            }
             tIfs.addAll(column(frame, IF_FIELDS));
             tEths.addAll(column(frame, ETH_FIELDS));
         }

@@ -82,6 +82,13 @@ class CliTest {
         assertThat(ok.err()).contains("line 3").contains("colour");
         assertThat(ok.out()).contains("sampling = 10").contains("collector { ip = 127.0.0.1 udpport = 6343 }")
                 .contains("# would run: agent ").contains("psample usersock group 30, collectors [127.0.0.1:6343]");
+        // hsflowd's -u: the UUID host_descr carries (the config's uuid would win); a bad one is named, exit 2
+        Run dashU = run("hsflowd", "-f", conf.toString(), "--check", "-u", "564D4180-E560-251E-88F8-8285B49A7839");
+        assertThat(dashU.exit()).isZero();
+        assertThat(dashU.out()).contains("host uuid 564d4180-e560-251e-88f8-8285b49a7839 (from command line)");
+        Run badU = run("hsflowd", "-f", conf.toString(), "--check", "-u", "1234");
+        assertThat(badU.exit()).isEqualTo(2);
+        assertThat(badU.err()).contains(conf + ": -u: '1234' is not a UUID");
         Run absent = run("hsflowd", "-f", dir.resolve("absent.conf").toString(), "--check");
         assertThat(absent.exit()).isEqualTo(2);
         assertThat(absent.err()).contains("absent.conf: no such file");

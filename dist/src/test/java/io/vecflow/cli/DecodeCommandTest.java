@@ -196,4 +196,75 @@ class DecodeCommandTest {
         assertThat(llc.path("dst_port").asInt()).isEqualTo(80);
         assertThat(lines.get(1).has("error")).isFalse();
     }
+    /**
+     * The agent's host sample with the MIB-II groups (built from a test /proc: net/snmp values written below) through
+     * {@code vecflow decode --json}: every group decodes as its record type, values field by field, and the
+     * host_descr uuid is the one hsflowd would build from the test machine id (bytes worked out by hand:
+     * FNV-1a halves c2d54a73 / 7e59fdbb, little-endian, version 5, variant 10).
+     */
+    @Test
+    void hostSampleWithMib2GroupsDecodesFieldByField() throws Exception {
+        Path proc = java.nio.file.Files.createDirectories(dir.resolve("proc/net"));
+        java.nio.file.Files.writeString(proc.resolve("snmp"), """
+                Ip: Forwarding DefaultTTL InReceives InHdrErrors InAddrErrors ForwDatagrams InUnknownProtos \
+                InDiscards InDelivers OutRequests OutDiscards OutNoRoutes ReasmTimeout ReasmReqds ReasmOKs ReasmFails \
+                FragOKs FragFails FragCreates OutTransmits
+                Ip: 1 64 5207 1 2 3 4 5 5100 4380 6 7 8 9 10 11 12 13 14 4380
+                Icmp: InMsgs InErrors InCsumErrors InDestUnreachs InTimeExcds InParmProbs InSrcQuenchs InRedirects \
+                InEchos InEchoReps InTimestamps InTimestampReps InAddrMasks InAddrMaskReps OutMsgs OutErrors \
+                OutRateLimitGlobal OutRateLimitHost OutDestUnreachs OutTimeExcds OutParmProbs OutSrcQuenchs \
+                OutRedirects OutEchos OutEchoReps OutTimestamps OutTimestampReps OutAddrMasks OutAddrMaskReps
+                Icmp: 21 1 0 17 0 0 0 0 3 0 0 0 0 0 30 0 0 0 25 0 0 0 0 0 5 0 0 0 0
+                Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens AttemptFails EstabResets CurrEstab \
+                InSegs OutSegs RetransSegs InErrs OutRsts InCsumErrors
+                Tcp: 1 200 120000 -1 54 5 14 0 9 5174 4348 2 0 58 0
+                Udp: InDatagrams NoPorts InErrors OutDatagrams RcvbufErrors SndbufErrors InCsumErrors IgnoredMulti \
+                MemErrors
+                Udp: 32 4 0 33 0 0 0 0 0
+                """);
+        Path sys = java.nio.file.Files.createDirectories(dir.resolve("sys"));
+        Path mid = java.nio.file.Files.writeString(dir.resolve("machine-id"), "3d1219c7c4c5404aaa1f6d2a48adfda4\n");
+        io.vecflow.hsflowd.counters.HostCounters host =
+                new io.vecflow.hsflowd.counters.HostCounters(dir.resolve("proc"), sys, mid);
+        io.vecflow.sflow.CounterSample cs = new io.vecflow.sflow.CounterSample();
+        host.fill(new io.vecflow.hsflowd.counters.LinkTable(), 3, cs);
+        io.vecflow.sflow.XdrWriter w = new io.vecflow.sflow.XdrWriter(4096);
+        assertThat(io.vecflow.sflow.CounterSampleEncoder.encode(cs, w)).isTrue();
+        Run r = run("decode", capture("host.pcap", datagram(1, java.util.Arrays.copyOf(w.buffer(), w.position())))
+                .toString(), "--json");
+        assertThat(r.exit()).isZero();
+        JsonNode sample = new ObjectMapper().readTree(r.out()).path("samples").get(0);
+        assertThat(sample.path("source_id_type").asInt()).isEqualTo(2);
+        List<String> types = new ArrayList<>();
+        java.util.Map<String, JsonNode> byType = new java.util.HashMap<>();
+        for (JsonNode rec : sample.path("records")) {
+            types.add(rec.path("record_type").asText());
+            byType.put(rec.path("record_type").asText(), rec);
+            assertThat(rec.has("error")).as(rec.toString()).isFalse();
+        }
+        // no /proc/net/dev and no interfaces here: host_net_io is left out, as hsflowd does
+        assertThat(types).containsExactly("host_adapters", "mib2_udp_group", "mib2_tcp_group", "mib2_icmp_group",
+                "mib2_ip_group", "host_descr");
+        JsonNode ip = byType.get("mib2_ip_group");
+        assertThat(ip.path("ip_forwarding").asLong()).isEqualTo(1);
+        assertThat(ip.path("ip_in_receives").asLong()).isEqualTo(5207);
+        assertThat(ip.path("ip_in_delivers").asLong()).isEqualTo(5100);
+        assertThat(ip.path("ip_frag_creates").asLong()).isEqualTo(14);
+        JsonNode icmp = byType.get("mib2_icmp_group");
+        assertThat(icmp.path("icmp_in_msgs").asLong()).isEqualTo(21);
+        assertThat(icmp.path("icmp_in_dest_unreachs").asLong()).isEqualTo(17);
+        assertThat(icmp.path("icmp_in_echos").asLong()).isEqualTo(3);
+        assertThat(icmp.path("icmp_out_msgs").asLong()).isEqualTo(30);
+        assertThat(icmp.path("icmp_out_dest_unreachs").asLong()).isEqualTo(25);
+        assertThat(icmp.path("icmp_out_echo_reps").asLong()).isEqualTo(5);
+        JsonNode tcp = byType.get("mib2_tcp_group");
+        assertThat(tcp.path("tcp_max_conn").asLong()).isEqualTo(0xFFFFFFFFL);
+        assertThat(tcp.path("tcp_retrans_segs").asLong()).isEqualTo(2);
+        assertThat(tcp.path("tcp_out_rsts").asLong()).isEqualTo(58);
+        JsonNode udp = byType.get("mib2_udp_group");
+        assertThat(udp.path("udp_in_datagrams").asLong()).isEqualTo(32);
+        assertThat(udp.path("udp_no_ports").asLong()).isEqualTo(4);
+        assertThat(udp.path("udp_out_datagrams").asLong()).isEqualTo(33);
+        assertThat(byType.get("host_descr").path("uuid").asText()).isEqualTo("734ad5c2bbfd597eb34ad5c2bbfd097e");
+    }
 }

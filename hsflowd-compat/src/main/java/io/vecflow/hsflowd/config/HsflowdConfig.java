@@ -92,6 +92,13 @@ public final class HsflowdConfig {
     public long subAgentId = DEFAULT_SUB_AGENT_ID;
     /** uuid: the host UUID for host_descr (lower case, dashed), or null to read the system's. */
     public String uuid;
+    /**
+     * {@code vecflow hsflowd -u UUID} (hsflowd's -u; not a config-file key), or null. The config's {@link #uuid}
+     * wins over it, as in hsflowd, which reads the config after the command line.
+     */
+    public String commandLineUuid;
+    /** {@code vecflow hsflowd -m MACHINE_ID} (hsflowd's -m; not a config-file key), or null for /etc/machine-id. */
+    public String commandLineMachineId;
     /** collector blocks (repeatable), in file order. */
     public final List<Collector> collectors = new ArrayList<>();
     /** psample block, or null when absent. */

@@ -130,8 +130,9 @@ public final class CounterPoller implements AutoCloseable {
         if (config.polling <= 0) {
             return null;
         }
-        return new CounterPoller(agent, config.polling, RtnlLinkDumper.open(), new HostCounters(),
-                Path.of("/sys/class/net"), System.nanoTime(), config.vpp == null || config.vpp.osIndex);
+        return new CounterPoller(agent, config.polling, RtnlLinkDumper.open(), new HostCounters(Path.of("/proc"),
+                Path.of("/sys"), HostUuid.forConfig(config).bytes()), Path.of("/sys/class/net"), System.nanoTime(),
+                config.vpp == null || config.vpp.osIndex);
     }
 
     /**

@@ -14,20 +14,27 @@ import java.util.Set;
 
 /**
  * Reads the host records hsflowd sends for data source 2:1 (the physical host; sflow_host.txt) from {@code /proc} and
- * {@code /sys} and fills one expanded counters sample (0:4) with host_adapters (0:2001), host_disk_io (0:2005),
- * host_memory (0:2004), host_cpu (0:2003, the 80-byte form), host_net_io (0:2006) and host_descr (0:2000) — the
- * order of hsflowd 2.1's host sample without the MIB-II groups it also sends (2007–2010).
+ * {@code /sys} and fills one expanded counters sample (0:4) with, in this order, host_adapters (0:2001),
+ * mib2_udp_group (0:2010), mib2_tcp_group (0:2009), mib2_icmp_group (0:2008), mib2_ip_group (0:2007),
+ * host_disk_io (0:2005), host_memory (0:2004), host_cpu (0:2003, the 80-byte form), host_net_io (0:2006) and
+ * host_descr (0:2000) — hsflowd 2.1's host sample: its {@code agentCB_getCounters} (sflow/host-sflow
+ * {@code src/Linux/hsflowd.c}) adds hid, nio, cpu, mem, dsk, ip, icmp, tcp, udp, adaptors in that order and
+ * {@code SFLADD_ELEMENT} ({@code src/sflow/sflow.h}) puts each new record at the head of the list, which
+ * {@code sflow_receiver.c} writes head first.
  *
  * <p>Sources (facts from sflow/host-sflow {@code src/Linux/read*Counters.c}, parsed by {@link HostProcParser}):
- * host_descr: hostname = {@code /proc/sys/kernel/hostname} (uname nodename), uuid = {@code
- * /sys/class/dmi/id/product_uuid} else {@code /etc/machine-id} (32 hex digits → 16 bytes; all zero if neither
- * parses), machine_type from {@code os.arch}, os_name 2 (linux), os_release = {@code /proc/sys/kernel/osrelease}
- * (uname release, cut to 32 bytes). host_adapters: every interface of the last link dump with a 6-byte, non-zero
- * MAC, loopback excluded (at most 64). host_cpu: /proc/loadavg, /proc/stat, /proc/uptime, /proc/cpuinfo. host_memory:
- * /proc/meminfo, /proc/vmstat. host_disk_io: /proc/diskstats over whole disks ({@link #wholeDisks}), disk_total /
- * disk_free / part_max_used over the local read-write {@code /dev/*} mounts of /proc/mounts, each device once (as
- * hsflowd, via statvfs: {@link FileStore}). host_net_io: /proc/net/dev over the interfaces that are up, not loopback
- * and not bond masters.
+ * host_descr: hostname = {@code /proc/sys/kernel/hostname} (uname nodename), uuid as {@link HostUuid} chooses it,
+ * machine_type from {@code os.arch}, os_name 2 (linux), os_release = {@code /proc/sys/kernel/osrelease} (uname release,
+ * cut to 32 bytes). host_adapters: every interface of the last link dump that is up (IFF_UP) and has a 6-byte, non-zero
+ * MAC, loopback excluded (at most 64; hsflowd.c {@code host_adaptors}). host_cpu: /proc/loadavg, /proc/stat,
+ * /proc/uptime, /proc/cpuinfo. host_memory: /proc/meminfo, /proc/vmstat. host_disk_io: /proc/diskstats over whole disks
+ * ({@link #wholeDisks}), disk_total / disk_free / part_max_used over the local read-write {@code /dev/*} mounts of
+ * /proc/mounts, each device once (as hsflowd, via statvfs: {@link FileStore}). The MIB-II groups: /proc/net/snmp
+ * ({@link HostProcParser#snmp}); all four are left out when the file cannot be read or holds none of their values
+ * (readTcpipCounters returns 0). host_net_io: /proc/net/dev summed over the interfaces that are up, not loopback, not
+ * bond masters (IFF_MASTER) and not 802.1Q VLAN devices (listed in /proc/net/vlan/config) — readNioCounters.c; the
+ * record is left out when no interface qualifies (e.g. a host with only {@code lo}), as hsflowd leaves it out when
+ * readNioCounters counts 0.
  *
  * <p>A file that cannot be read leaves its fields at the previous values and counts in {@link #readErrors()};
  * malformed lines count in {@link #parseErrors()}. A poll allocates the file streams and, for the disk space, the
@@ -42,6 +49,9 @@ public final class HostCounters {
     private final byte[] hostname = new byte[CounterRecords.MAX_HOSTNAME];
     private final byte[] osRelease = new byte[CounterRecords.MAX_OS_RELEASE];
     private final byte[] uuid;
+    private ProcText vlans = new ProcText(256);
+    private ProcText vlansRead = new ProcText(256);
+    private boolean haveVlans;
     private final long machineType;
     private long readErrors;
     private Set<String> wholeDisks = Set.of();
@@ -53,22 +63,36 @@ public final class HostCounters {
     /**
      * @param proc the procfs root (normally {@code /proc})
      * @param sys the sysfs root (normally {@code /sys})
-     * @param machineId fallback for the UUID (normally {@code /etc/machine-id})
+     * @param uuid host_descr's 16 uuid bytes (normally {@link HostUuid#choose}; copied)
+     * @throws IllegalArgumentException if {@code uuid} is not 16 bytes
      */
-    public HostCounters(Path proc, Path sys, Path machineId) {
+    public HostCounters(Path proc, Path sys, byte[] uuid) {
+        if (uuid.length != 16) {
+            throw new IllegalArgumentException("host uuid must be 16 bytes, got " + uuid.length);
+        }
         this.proc = proc;
         this.sys = sys;
-        byte[] u = uuidFrom(sys.resolve("class/dmi/id/product_uuid"));
-        if (u == null) {
-            u = uuidFrom(machineId);
-        }
-        this.uuid = u != null ? u : new byte[16];
+        this.uuid = uuid.clone();
         this.machineType = machineType(System.getProperty("os.arch", ""));
+        readVlans(); // now, while the agent may still be root: the file is mode 0600
     }
 
-    /** The host's own /proc, /sys and /etc/machine-id. */
+    /**
+     * With no configured UUID: the DMI one under {@code sys} (whether or not dmidecode is installed), else one built
+     * from {@code machineId} ({@link HostUuid#choose}).
+     *
+     * @param proc the procfs root (normally {@code /proc})
+     * @param sys the sysfs root (normally {@code /sys})
+     * @param machineId the machine id file (normally {@code /etc/machine-id})
+     */
+    public HostCounters(Path proc, Path sys, Path machineId) {
+        this(proc, sys, HostUuid.choose(null, null, sys, null, null, machineId).bytes());
+    }
+
+    /** The host's own /proc, /sys and /etc/machine-id, the UUID chosen as hsflowd does without -u or a config. */
     public HostCounters() {
-        this(Path.of("/proc"), Path.of("/sys"), Path.of("/etc/machine-id"));
+        this(Path.of("/proc"), Path.of("/sys"), HostUuid.choose(null, null, Path.of("/sys"), HostUuid.DMIDECODE,
+                null, Path.of("/etc/machine-id")).bytes());
     }
 
     /**
@@ -92,6 +116,15 @@ public final class HostCounters {
         r.hasHostAdapters = true;
         s.recordFormats[n++] = CounterRecords.HOST_ADAPTERS;
 
+        boolean mib2 = read("net/snmp")
+                && parser.snmp(text, r.mib2Ip, r.mib2Icmp, r.mib2Tcp, r.mib2Udp, errors);
+        r.hasMib2Udp = r.hasMib2Tcp = r.hasMib2Icmp = r.hasMib2Ip = mib2;
+        if (mib2) {
+            s.recordFormats[n++] = CounterRecords.MIB2_UDP;
+            s.recordFormats[n++] = CounterRecords.MIB2_TCP;
+            s.recordFormats[n++] = CounterRecords.MIB2_ICMP;
+            s.recordFormats[n++] = CounterRecords.MIB2_IP;
+        }
         r.hasHostDiskIo = disk(r.hostDiskIo);
         if (r.hasHostDiskIo) {
             s.recordFormats[n++] = CounterRecords.HOST_DISK_IO;
@@ -119,7 +152,8 @@ public final class HostCounters {
         int n = 0;
         for (int i = 0; i < links.count && n < CounterRecords.MAX_ADAPTERS; i++) {
             LinkTable.Link l = links.links[i];
-            if (!l.hasMac || l.mac == 0 || (l.flags & InterfaceCounters.IFF_LOOPBACK) != 0) {
+            if (!l.hasMac || l.mac == 0 || (l.flags & InterfaceCounters.IFF_LOOPBACK) != 0
+                    || (l.flags & InterfaceCounters.IFF_UP) == 0) {
                 continue;
             }
             CounterRecords.HostAdapters.Adapter ad = a.adapters[n++];
@@ -163,20 +197,61 @@ public final class HostCounters {
         return got;
     }
 
+    /** @return true when at least one interface counts (hsflowd sends host_net_io only then) */
     private boolean net(LinkTable links, CounterRecords.HostNetIo n) {
+        readVlans();
         if (!read("net/dev")) {
             return false;
         }
         currentLinks = links;
-        parser.netdev(text, n, netFilter, errors);
-        return true;
+        return parser.netdev(text, n, netFilter, errors) > 0;
     }
 
-    /** hsflowd's host_net_io rule: an interface counts if it is up, not loopback and not a bond master. */
+    /**
+     * Re-reads /proc/net/vlan/config; when it cannot be read (no 8021q module, or — mode 0600 — after the agent
+     * dropped root) the last list read stays, as hsflowd keeps the VLAN mark it gave an interface while it was root.
+     */
+    private void readVlans() {
+        if (readInto(proc.resolve("net/vlan/config"), vlansRead)) {
+            ProcText t = vlans;
+            vlans = vlansRead;
+            vlansRead = t;
+            haveVlans = true;
+        }
+    }
+
+    /**
+     * hsflowd's host_net_io rule (readNioCounters.c, readInterfaces.c): an interface counts if it is up (IFF_UP), not
+     * loopback (IFF_LOOPBACK), not a bond master (IFF_MASTER) and not an 802.1Q VLAN device.
+     */
     private boolean countsForNetIo(byte[] b, int off, int len) {
         LinkTable.Link l = currentLinks.byName(b, off, len);
         return l != null && (l.flags & InterfaceCounters.IFF_UP) != 0
-                && (l.flags & (InterfaceCounters.IFF_LOOPBACK | InterfaceCounters.IFF_MASTER)) == 0;
+                && (l.flags & (InterfaceCounters.IFF_LOOPBACK | InterfaceCounters.IFF_MASTER)) == 0
+                && !(haveVlans && isVlanDevice(vlans, b, off, len));
+    }
+
+    /**
+     * @param config the text of {@code /proc/net/vlan/config} ("VLAN Dev name | VLAN ID", "Name-Type: ...", then
+     *        one {@code NAME | VID | REALDEV} line per VLAN device; kernel net/8021q/vlanproc.c)
+     * @return true if the device named {@code b[off, off + len)} is listed after the two header lines
+     */
+    static boolean isVlanDevice(ProcText config, byte[] b, int off, int len) {
+        byte[] c = config.buf;
+        int end = config.length;
+        int line = 0;
+        for (int p = 0; p < end; p = ProcText.nextLine(c, p, end)) {
+            if (++line <= 2) {
+                continue;
+            }
+            int le = ProcText.lineEnd(c, p, end);
+            int q = ProcText.skipBlanks(c, p, le);
+            int te = ProcText.skipToken(c, q, le);
+            if (te - q == len && java.util.Arrays.equals(c, q, te, b, off, off + len)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void descr(CounterRecords.HostDescr h) {
@@ -282,9 +357,19 @@ public final class HostCounters {
     }
 
     private boolean read(String file) {
+        return readInto(proc.resolve(file), text);
+    }
+
+    /** @return false (and one more read error) if the file cannot be read; a missing vlan/config is no error */
+    private boolean readInto(Path file, ProcText into) {
         try {
-            text.read(proc.resolve(file));
+            into.read(file);
             return true;
+        } catch (java.nio.file.NoSuchFileException | java.io.FileNotFoundException e) {
+            if (into != vlansRead) {
+                readErrors++;
+            }
+            return false;
         } catch (IOException e) {
             readErrors++;
             return false;
@@ -303,31 +388,6 @@ public final class HostCounters {
         int n = Math.min(end, dst.length);
         System.arraycopy(text.buf, 0, dst, 0, n);
         return n;
-    }
-
-    /**
-     * Parses a UUID file: the first 32 hex digits (dashes and other characters skipped) → 16 bytes in text order.
-     *
-     * @return the bytes, or null if the file is unreadable or holds fewer than 32 hex digits
-     */
-    static byte[] uuidFrom(Path file) {
-        String s;
-        try {
-            s = Files.readString(file, StandardCharsets.US_ASCII);
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
-        byte[] out = new byte[16];
-        int digits = 0;
-        for (int i = 0; i < s.length() && digits < 32; i++) {
-            int v = Character.digit(s.charAt(i), 16);
-            if (v < 0) {
-                continue;
-            }
-            out[digits / 2] |= (byte) (digits % 2 == 0 ? v << 4 : v);
-            digits++;
-        }
-        return digits == 32 ? out : null;
     }
 
     /**

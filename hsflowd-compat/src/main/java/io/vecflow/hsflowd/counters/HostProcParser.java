@@ -5,9 +5,10 @@ import io.vecflow.sflow.CounterRecords;
 /**
  * Parsers of the Linux {@code /proc} text behind the sFlow host records (sflow_host.txt), with hsflowd's reading of
  * each field (sflow/host-sflow {@code src/Linux/readCpuCounters.c}, {@code readMemoryCounters.c},
- * {@code readDiskCounters.c}, {@code readNioCounters.c}) except where noted. Each method fills its record holder
- * from a {@link ProcText}; a line that does not parse is skipped and counted in a {@link ParseErrors} (file, line and
- * field named). Allocation-free; one instance holds a scratch cursor, so it is not thread-safe.
+ * {@code readDiskCounters.c}, {@code readNioCounters.c}, {@code readTcpipCounters.c}) except where noted. Each
+ * method fills its record holder from a {@link ProcText}; a line that does not parse is skipped and counted in a
+ * {@link ParseErrors} (file, line and field named). Allocation-free; one instance holds a scratch cursor, so it is
+ * not thread-safe.
  *
  * <p>Counters are the kernel's absolute totals truncated to the field width (the encoder writes the low 32 bits of
  * a u32 field); hsflowd instead reports disk bytes and network totals accumulated from deltas since it started.
@@ -359,6 +360,277 @@ public final class HostProcParser {
         n.errsOut = eOut;
         n.dropsOut = dOut;
         return count;
+    }
+
+    /** The file {@link #snmp} reads, as named in parse errors. */
+    static final String SNMP_FILE = "/proc/net/snmp";
+
+    /** The four /proc/net/snmp groups {@link #snmp} reads, by the first token of their lines. */
+    private static final String[] SNMP_GROUPS = {"Ip:", "Icmp:", "Tcp:", "Udp:"};
+
+    /**
+     * Per group, the kernel's column names (net/ipv4/proc.c) in the order of the sFlow record's fields (host-sflow
+     * src/sflow/sflow.h {@code SFLHost_ip_counters}, {@code _icmp_}, {@code _tcp_}, {@code _udp_}; the structures of
+     * sflow_host_ip.txt). Columns not listed (Ip OutTransmits, Icmp InCsumErrors, InTimestampReps,
+     * OutRateLimitGlobal, OutRateLimitHost, Udp IgnoredMulti, MemErrors) have no sFlow field.
+     */
+    static final String[][] SNMP_COLUMNS = {
+        {"Forwarding", "DefaultTTL", "InReceives", "InHdrErrors", "InAddrErrors", "ForwDatagrams", "InUnknownProtos",
+            "InDiscards", "InDelivers", "OutRequests", "OutDiscards", "OutNoRoutes", "ReasmTimeout", "ReasmReqds",
+            "ReasmOKs", "ReasmFails", "FragOKs", "FragFails", "FragCreates"},
+        {"InMsgs", "InErrors", "InDestUnreachs", "InTimeExcds", "InParmProbs", "InSrcQuenchs", "InRedirects",
+            "InEchos", "InEchoReps", "InTimestamps", "InAddrMasks", "InAddrMaskReps", "OutMsgs", "OutErrors",
+            "OutDestUnreachs", "OutTimeExcds", "OutParmProbs", "OutSrcQuenchs", "OutRedirects", "OutEchos",
+            "OutEchoReps", "OutTimestamps", "OutTimestampReps", "OutAddrMasks", "OutAddrMaskReps"},
+        {"RtoAlgorithm", "RtoMin", "RtoMax", "MaxConn", "ActiveOpens", "PassiveOpens", "AttemptFails", "EstabResets",
+            "CurrEstab", "InSegs", "OutSegs", "RetransSegs", "InErrs", "OutRsts", "InCsumErrors"},
+        {"InDatagrams", "NoPorts", "InErrors", "OutDatagrams", "RcvbufErrors", "SndbufErrors", "InCsumErrors"},
+    };
+
+    /** Parse-error texts, built once so that recording an error allocates nothing. */
+    private static final String[][] SNMP_MISSING = new String[4][];
+    private static final String[][] SNMP_NOT_A_NUMBER = new String[4][];
+    private static final String[] SNMP_GROUP_MISSING = new String[4];
+
+    static {
+        for (int g = 0; g < 4; g++) {
+            String group = SNMP_GROUPS[g].substring(0, SNMP_GROUPS[g].length() - 1);
+            SNMP_MISSING[g] = new String[SNMP_COLUMNS[g].length];
+            SNMP_NOT_A_NUMBER[g] = new String[SNMP_COLUMNS[g].length];
+            for (int i = 0; i < SNMP_COLUMNS[g].length; i++) {
+                SNMP_MISSING[g][i] = group + " column " + SNMP_COLUMNS[g][i] + " missing (sent as 0)";
+                SNMP_NOT_A_NUMBER[g][i] = group + " " + SNMP_COLUMNS[g][i] + " is not a number (sent as 0)";
+            }
+            SNMP_GROUP_MISSING[g] = group + " header and value lines missing (group sent as zeros)";
+        }
+    }
+
+    private final long[] snmpValues = new long[25];
+
+    /**
+     * {@code /proc/net/snmp} → mib2_ip_group (0:2007), mib2_icmp_group (0:2008), mib2_tcp_group (0:2009) and
+     * mib2_udp_group (0:2010). Each group is a header line of column names and a value line, both starting with the
+     * group's token ({@code Ip:}, {@code Icmp:}, {@code Tcp:}, {@code Udp:}; {@code IcmpMsg:} and {@code UdpLite:}
+     * are other groups); values are mapped to fields by column name ({@link #SNMP_COLUMNS}), so columns a kernel adds
+     * or inserts (Icmp InCsumErrors since Linux 3.10, OutRateLimitGlobal/Host since 6.0, Ip OutTransmits since 6.3)
+     * change nothing. hsflowd (readTcpipCounters.c) instead copies the value line by position into the sFlow
+     * structure, which on kernels with Icmp InCsumErrors shifts every ICMP field after InErrors by one column.
+     *
+     * <p>Values are read as hsflowd does ({@code (uint32_t)strtol(...)}): the low 32 bits of the decimal, so a
+     * negative value wraps (Tcp MaxConn -1 → 0xFFFFFFFF), a value beyond 2^32 keeps its low 32 bits (a counter's
+     * modulo-2^32 value), and one beyond the range of a signed 64-bit integer saturates as strtol does (to
+     * 0xFFFFFFFF, or 0 below -2^63). A column the kernel does not print, a value that is not a number, or a group
+     * missing altogether leaves its fields 0 and counts in {@code e} (file, line, column). Nothing is allocated.
+     *
+     * @return true if at least one value was read: hsflowd then sends all four records, missing groups as zeros;
+     *         false (file without any of the groups' values) — hsflowd sends none of them
+     */
+    public boolean snmp(ProcText t, CounterRecords.Mib2IpGroup ip, CounterRecords.Mib2IcmpGroup icmp,
+            CounterRecords.Mib2TcpGroup tcp, CounterRecords.Mib2UdpGroup udp, ParseErrors e) {
+        byte[] b = t.buf;
+        int end = t.length;
+        int read = 0;
+        int done = 0;
+        int headerGroup = -1, headerFrom = 0, headerTo = 0, headerLine = 0;
+        int line = 0;
+        for (int p = 0; p < end; p = ProcText.nextLine(b, p, end)) {
+            line++;
+            int le = ProcText.lineEnd(b, p, end);
+            int ke = ProcText.skipToken(b, p, le);
+            int g = snmpGroup(b, p, ke);
+            if (g < 0 || (done & 1 << g) != 0) {
+                headerGroup = -1;
+                continue;
+            }
+            if (headerGroup != g) {
+                headerGroup = g;
+                headerFrom = ke;
+                headerTo = le;
+                headerLine = line;
+                continue;
+            }
+            headerGroup = -1;
+            done |= 1 << g;
+            java.util.Arrays.fill(snmpValues, 0);
+            int seen = 0;
+            int hp = ProcText.skipBlanks(b, headerFrom, headerTo);
+            int vp = ProcText.skipBlanks(b, ke, le);
+            String[] names = SNMP_COLUMNS[g];
+            while (hp < headerTo) {
+                int he = ProcText.skipToken(b, hp, headerTo);
+                int ve = ProcText.skipToken(b, vp, le);
+                int idx = column(names, b, hp, he);
+                if (idx >= 0 && (seen & 1 << idx) == 0) {
+                    long v = strtolU32(b, vp, ve);
+                    if (next[0] < 0) {
+                        e.add(SNMP_FILE, line, SNMP_NOT_A_NUMBER[g][idx]);
+                    } else {
+                        snmpValues[idx] = v;
+                        read++;
+                    }
+                    seen |= 1 << idx;
+                }
+                hp = ProcText.skipBlanks(b, he, headerTo);
+                vp = ProcText.skipBlanks(b, ve, le);
+            }
+            for (int i = 0; i < names.length; i++) {
+                if ((seen & 1 << i) == 0) {
+                    e.add(SNMP_FILE, headerLine, SNMP_MISSING[g][i]);
+                }
+            }
+            store(g, ip, icmp, tcp, udp);
+        }
+        if (read == 0) {
+            return false;
+        }
+        for (int g = 0; g < 4; g++) {
+            if ((done & 1 << g) == 0) {
+                e.add(SNMP_FILE, line, SNMP_GROUP_MISSING[g]);
+                java.util.Arrays.fill(snmpValues, 0);
+                store(g, ip, icmp, tcp, udp);
+            }
+        }
+        return true;
+    }
+
+    private static int snmpGroup(byte[] b, int p, int q) {
+        for (int g = 0; g < SNMP_GROUPS.length; g++) {
+            if (ProcText.tokenEquals(b, p, q, SNMP_GROUPS[g])) {
+                return g;
+            }
+        }
+        return -1;
+    }
+
+    private static int column(String[] names, byte[] b, int p, int q) {
+        for (int i = 0; i < names.length; i++) {
+            if (ProcText.tokenEquals(b, p, q, names[i])) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * hsflowd's {@code (uint32_t)strtol(token, &end, 0)} on a decimal token {@code b[p, q)}: optional sign, digits
+     * (a non-digit ends the number); saturated to [-2^63, 2^63 - 1] as strtol does, then cut to the low 32 bits.
+     *
+     * @return the u32 value; {@code next[0] = -1} if the token does not start with a number
+     */
+    private long strtolU32(byte[] b, int p, int q) {
+        int i = p;
+        boolean negative = false;
+        if (i < q && (b[i] == '-' || b[i] == '+')) {
+            negative = b[i] == '-';
+            i++;
+        }
+        int digits = i;
+        long magnitude = 0; // unsigned, up to 2^63; past that `over` is set
+        boolean over = false;
+        while (i < q && b[i] >= '0' && b[i] <= '9') {
+            if (!over) {
+                if (Long.compareUnsigned(magnitude, Long.MAX_VALUE / 10) > 0) {
+                    over = true;
+                } else {
+                    magnitude = magnitude * 10 + (b[i] - '0');
+                    over = Long.compareUnsigned(magnitude, Long.MIN_VALUE) > 0;
+                }
+            }
+            i++;
+        }
+        if (i == digits) {
+            next[0] = -1;
+            return 0;
+        }
+        next[0] = i;
+        long v;
+        if (negative) {
+            v = over ? Long.MIN_VALUE : -magnitude; // magnitude 2^63 → Long.MIN_VALUE exactly
+        } else {
+            v = over || magnitude < 0 ? Long.MAX_VALUE : magnitude;
+        }
+        return v & 0xFFFFFFFFL;
+    }
+
+    private void store(int g, CounterRecords.Mib2IpGroup ip, CounterRecords.Mib2IcmpGroup icmp,
+            CounterRecords.Mib2TcpGroup tcp, CounterRecords.Mib2UdpGroup udp) {
+        long[] v = snmpValues;
+        switch (g) {
+            case 0 -> {
+                ip.ipForwarding = v[0];
+                ip.ipDefaultTTL = v[1];
+                ip.ipInReceives = v[2];
+                ip.ipInHdrErrors = v[3];
+                ip.ipInAddrErrors = v[4];
+                ip.ipForwDatagrams = v[5];
+                ip.ipInUnknownProtos = v[6];
+                ip.ipInDiscards = v[7];
+                ip.ipInDelivers = v[8];
+                ip.ipOutRequests = v[9];
+                ip.ipOutDiscards = v[10];
+                ip.ipOutNoRoutes = v[11];
+                ip.ipReasmTimeout = v[12];
+                ip.ipReasmReqds = v[13];
+                ip.ipReasmOKs = v[14];
+                ip.ipReasmFails = v[15];
+                ip.ipFragOKs = v[16];
+                ip.ipFragFails = v[17];
+                ip.ipFragCreates = v[18];
+            }
+            case 1 -> {
+                icmp.icmpInMsgs = v[0];
+                icmp.icmpInErrors = v[1];
+                icmp.icmpInDestUnreachs = v[2];
+                icmp.icmpInTimeExcds = v[3];
+                icmp.icmpInParamProbs = v[4];
+                icmp.icmpInSrcQuenchs = v[5];
+                icmp.icmpInRedirects = v[6];
+                icmp.icmpInEchos = v[7];
+                icmp.icmpInEchoReps = v[8];
+                icmp.icmpInTimestamps = v[9];
+                icmp.icmpInAddrMasks = v[10];
+                icmp.icmpInAddrMaskReps = v[11];
+                icmp.icmpOutMsgs = v[12];
+                icmp.icmpOutErrors = v[13];
+                icmp.icmpOutDestUnreachs = v[14];
+                icmp.icmpOutTimeExcds = v[15];
+                icmp.icmpOutParamProbs = v[16];
+                icmp.icmpOutSrcQuenchs = v[17];
+                icmp.icmpOutRedirects = v[18];
+                icmp.icmpOutEchos = v[19];
+                icmp.icmpOutEchoReps = v[20];
+                icmp.icmpOutTimestamps = v[21];
+                icmp.icmpOutTimestampReps = v[22];
+                icmp.icmpOutAddrMasks = v[23];
+                icmp.icmpOutAddrMaskReps = v[24];
+            }
+            case 2 -> {
+                tcp.tcpRtoAlgorithm = v[0];
+                tcp.tcpRtoMin = v[1];
+                tcp.tcpRtoMax = v[2];
+                tcp.tcpMaxConn = v[3];
+                tcp.tcpActiveOpens = v[4];
+                tcp.tcpPassiveOpens = v[5];
+                tcp.tcpAttemptFails = v[6];
+                tcp.tcpEstabResets = v[7];
+                tcp.tcpCurrEstab = v[8];
+                tcp.tcpInSegs = v[9];
+                tcp.tcpOutSegs = v[10];
+                tcp.tcpRetransSegs = v[11];
+                tcp.tcpInErrs = v[12];
+                tcp.tcpOutRsts = v[13];
+                tcp.tcpInCsumErrors = v[14];
+            }
+            default -> {
+                udp.udpInDatagrams = v[0];
+                udp.udpNoPorts = v[1];
+                udp.udpInErrors = v[2];
+                udp.udpOutDatagrams = v[3];
+                udp.udpRcvbufErrors = v[4];
+                udp.udpSndbufErrors = v[5];
+                udp.udpInCsumErrors = v[6];
+            }
+        }
     }
 
     /**

@@ -194,13 +194,13 @@ class HostProcParserTest {
         java.nio.file.Path f = java.nio.file.Files.createTempFile("uuid", ".txt");
         try {
             java.nio.file.Files.writeString(f, "4C4C4544-0042-3510-8052-B4C04F4B4E32\n");
-            assertThat(HostCounters.uuidFrom(f)).containsExactly(0x4C, 0x4C, 0x45, 0x44, 0x00, 0x42, 0x35, 0x10, 0x80,
+            assertThat(HostUuid.fromFile(f)).containsExactly(0x4C, 0x4C, 0x45, 0x44, 0x00, 0x42, 0x35, 0x10, 0x80,
                     0x52, 0xB4, 0xC0, 0x4F, 0x4B, 0x4E, 0x32);
             java.nio.file.Files.writeString(f, "0123456789abcdef0123456789abcdef\n"); // /etc/machine-id form
-            assertThat(HostCounters.uuidFrom(f)).containsExactly(0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x01,
+            assertThat(HostUuid.fromFile(f)).containsExactly(0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x01,
                     0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF);
             java.nio.file.Files.writeString(f, "not-a-uuid\n");
-            assertThat(HostCounters.uuidFrom(f)).isNull();
+            assertThat(HostUuid.fromFile(f)).isNull();
         } finally {
             java.nio.file.Files.delete(f);
         }

@@ -16,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,6 +39,8 @@ class LiveCountersTest {
     static final long MAC_B = 0x02000000000bL;
 
     static Netns ns;
+    @org.junit.jupiter.api.io.TempDir
+    static Path labTmp;
     static RtnlLinkDumper dumper;
 
     @BeforeAll
@@ -61,6 +64,26 @@ class LiveCountersTest {
         if (ns != null) {
             ns.close();
         }
+    }
+
+    /**
+     * A procfs root for the host records as the agent sees them inside the lab namespace: the files of /proc, with
+     * {@code net} (net/dev, net/snmp) taken from the namespace thread ({@code /proc/PID/task/TID/net}), so that
+     * host_net_io sums the lab's interfaces and the MIB-II groups are the namespace's.
+     */
+    static Path labProc() throws Exception {
+        Path root = Files.createTempDirectory(labTmp, "proc");
+        for (String f : List.of("loadavg", "stat", "uptime", "cpuinfo", "meminfo", "vmstat", "diskstats", "mounts",
+                "sys")) {
+            Files.createSymbolicLink(root.resolve(f), Path.of("/proc", f));
+        }
+        Path task = ns.call(() -> Files.readSymbolicLink(Path.of("/proc/thread-self")));
+        Files.createSymbolicLink(root.resolve("net"), Path.of("/proc").resolve(task).resolve("net"));
+        return root;
+    }
+
+    static HostCounters labHost() throws Exception {
+        return new HostCounters(labProc(), Path.of("/sys"), Path.of("/etc/machine-id"));
     }
 
     static int ifIndex(String name) throws Exception {
@@ -164,7 +187,7 @@ class LiveCountersTest {
             try (SflowAgent agent = new SflowAgent(c, InetAddress.getByName("192.0.2.1"))) {
                 agent.addListener((buf, len, to, ok) -> datagrams.add(Arrays.copyOf(buf, len)));
                 RtnlLinkDumper d = ns.call(RtnlLinkDumper::open);
-                CounterPoller p = new CounterPoller(agent, 20, d, new HostCounters(), Path.of("/sys/class/net"),
+                CounterPoller p = new CounterPoller(agent, 20, d, labHost(), Path.of("/sys/class/net"),
                         System.nanoTime());
                 try {
                     p.pollAll();
@@ -194,8 +217,13 @@ class LiveCountersTest {
         assertThat(host.sourceIdType).isEqualTo(2);
         assertThat(host.sourceIdIndex).isEqualTo(1);
         assertThat(host.sequenceNumber).isEqualTo(2);
-        assertThat(Arrays.copyOf(host.recordFormats, host.recordsListed)).containsExactly(2001, 2005, 2004, 2003,
-                2006, 2000);
+        assertThat(Arrays.copyOf(host.recordFormats, host.recordsListed)).containsExactly(2001, 2010, 2009, 2008,
+                2007, 2005, 2004, 2003, 2006, 2000);
+        assertThat(host.records.mib2Ip.ipDefaultTTL).isEqualTo(Long.parseLong(
+                ns.exec("sysctl", "-n", "net.ipv4.ip_default_ttl").strip()));
+        assertThat(host.records.mib2Tcp.tcpMaxConn).isEqualTo(0xFFFFFFFFL); // Linux: MaxConn -1
+        assertThat(host.records.hostNetIo.pktsOut).as("va and vb summed; lo left out").isEqualTo(
+                byName(up, "va").stats[LinkTable.TX_PACKETS] + byName(up, "vb").stats[LinkTable.TX_PACKETS]);
         CounterRecords.HostAdapters ad = host.records.hostAdapters;
         assertThat(ad.count).isEqualTo(2); // va, vb (lo has no MAC)
         java.util.Map<Long, Long> macs = new java.util.TreeMap<>();
@@ -263,7 +291,7 @@ class LiveCountersTest {
                     sent.add(s);
                 }
                 CounterSample h = new CounterSample();
-                new HostCounters().fill(t, 9, h);
+                labHost().fill(t, 9, h);
                 assertThat(agent.onCounterSample(h)).isTrue();
                 agent.flush();
                 sent.add(h);
@@ -332,13 +360,37 @@ class LiveCountersTest {
         byte[] hd = datagrams.get(t.count);
         CounterRecords r = sent.get(t.count).records;
         List<int[]> recs = records(hd);
-        assertThat(recs.stream().map(x -> x[0]).toList()).containsExactly(2001, 2005, 2004, 2003, 2006, 2000);
+        assertThat(recs.stream().map(x -> x[0]).toList()).containsExactly(2001, 2010, 2009, 2008, 2007, 2005, 2004,
+                2003, 2006, 2000);
         assertThat(body(hd, recs.get(0))).isEqualTo(hostAdapters(r.hostAdapters));
-        assertThat(body(hd, recs.get(1))).isEqualTo(hostDiskIo(r.hostDiskIo));
-        assertThat(body(hd, recs.get(2))).isEqualTo(hostMemory(r.hostMemory));
-        assertThat(body(hd, recs.get(3))).hasSize(80).isEqualTo(hostCpu(r.hostCpu));
-        assertThat(body(hd, recs.get(4))).hasSize(40).isEqualTo(hostNetIo(r.hostNetIo));
-        assertThat(body(hd, recs.get(5))).isEqualTo(hostDescr(r.hostDescr));
+        CounterRecords.Mib2UdpGroup u = r.mib2Udp;
+        assertThat(body(hd, recs.get(1))).isEqualTo(u32s(u.udpInDatagrams, u.udpNoPorts, u.udpInErrors,
+                u.udpOutDatagrams, u.udpRcvbufErrors, u.udpSndbufErrors, u.udpInCsumErrors));
+        CounterRecords.Mib2TcpGroup tc = r.mib2Tcp;
+        assertThat(body(hd, recs.get(2))).isEqualTo(u32s(tc.tcpRtoAlgorithm, tc.tcpRtoMin, tc.tcpRtoMax,
+                tc.tcpMaxConn, tc.tcpActiveOpens, tc.tcpPassiveOpens, tc.tcpAttemptFails, tc.tcpEstabResets,
+                tc.tcpCurrEstab, tc.tcpInSegs, tc.tcpOutSegs, tc.tcpRetransSegs, tc.tcpInErrs, tc.tcpOutRsts,
+                tc.tcpInCsumErrors));
+        CounterRecords.Mib2IcmpGroup ic = r.mib2Icmp;
+        assertThat(body(hd, recs.get(3))).isEqualTo(u32s(ic.icmpInMsgs, ic.icmpInErrors, ic.icmpInDestUnreachs,
+                ic.icmpInTimeExcds, ic.icmpInParamProbs, ic.icmpInSrcQuenchs, ic.icmpInRedirects, ic.icmpInEchos,
+                ic.icmpInEchoReps, ic.icmpInTimestamps, ic.icmpInAddrMasks, ic.icmpInAddrMaskReps, ic.icmpOutMsgs,
+                ic.icmpOutErrors, ic.icmpOutDestUnreachs, ic.icmpOutTimeExcds, ic.icmpOutParamProbs,
+                ic.icmpOutSrcQuenchs, ic.icmpOutRedirects, ic.icmpOutEchos, ic.icmpOutEchoReps, ic.icmpOutTimestamps,
+                ic.icmpOutTimestampReps, ic.icmpOutAddrMasks, ic.icmpOutAddrMaskReps));
+        CounterRecords.Mib2IpGroup ip = r.mib2Ip;
+        assertThat(body(hd, recs.get(4))).isEqualTo(u32s(ip.ipForwarding, ip.ipDefaultTTL, ip.ipInReceives,
+                ip.ipInHdrErrors, ip.ipInAddrErrors, ip.ipForwDatagrams, ip.ipInUnknownProtos, ip.ipInDiscards,
+                ip.ipInDelivers, ip.ipOutRequests, ip.ipOutDiscards, ip.ipOutNoRoutes, ip.ipReasmTimeout,
+                ip.ipReasmReqds, ip.ipReasmOKs, ip.ipReasmFails, ip.ipFragOKs, ip.ipFragFails, ip.ipFragCreates));
+        // the lab namespace's own groups: its only UDP traffic is the tests' bursts of N datagrams
+        assertThat(u.udpOutDatagrams).isPositive();
+        assertThat(u.udpOutDatagrams % N).as("Udp OutDatagrams in the lab namespace, bursts of %d", N).isZero();
+        assertThat(body(hd, recs.get(5))).isEqualTo(hostDiskIo(r.hostDiskIo));
+        assertThat(body(hd, recs.get(6))).isEqualTo(hostMemory(r.hostMemory));
+        assertThat(body(hd, recs.get(7))).hasSize(80).isEqualTo(hostCpu(r.hostCpu));
+        assertThat(body(hd, recs.get(8))).hasSize(40).isEqualTo(hostNetIo(r.hostNetIo));
+        assertThat(body(hd, recs.get(9))).isEqualTo(hostDescr(r.hostDescr));
         // and the host sample's header: 0:4, source 2:1, sequence 9
         ByteBuffer b = ByteBuffer.wrap(hd);
         assertThat(b.getInt(28)).isEqualTo(4);
@@ -396,6 +448,15 @@ class LiveCountersTest {
                 b.put((byte) (m >>> (8 * k)));
             }
             b.putShort((short) 0);
+        }
+        return b.array();
+    }
+
+    /** A run of XDR u32s (the MIB-II groups: sflow.h SFLHost_ip/icmp/tcp/udp_counters, all u32, in order). */
+    private static byte[] u32s(long... v) {
+        ByteBuffer b = ByteBuffer.allocate(4 * v.length);
+        for (long x : v) {
+            b.putInt((int) x);
         }
         return b.array();
     }
@@ -508,10 +569,13 @@ class LiveCountersTest {
     }
 
     /** A holder decoded from a private copy of the datagram, so its views outlive the visitor call. */
+    /** Re-decodes one sample of {@code d} alone (a datagram of its header and that sample) into its own holder. */
     private static CounterSample copy(byte[] d, CounterSample s) {
-        byte[] mine = d.clone();
+        ByteBuffer b = ByteBuffer.wrap(d);
+        assertThat(b.getInt(4)).as("IPv4 agent").isEqualTo(1);
+        int len = 8 + b.getInt(s.offset + 4);
+        byte[] mine = ByteBuffer.allocate(28 + len).put(d, 0, 24).putInt(1).put(d, s.offset, len).array();
         CounterSample[] kept = new CounterSample[1];
-        int index = s.offset;
         new SflowDecoder(new DecodeStats()).decode(mine, 0, mine.length, new SflowVisitor() {
             @Override
             public void onDatagram(DatagramHeader h) {}
@@ -521,11 +585,11 @@ class LiveCountersTest {
 
             @Override
             public void onCounterSample(DatagramHeader h, CounterSample c) {
-                if (c.offset == index) {
-                    kept[0] = c;
-                }
+                assertThat(kept[0]).isNull();
+                kept[0] = c;
             }
         });
+        assertThat(kept[0]).isNotNull();
         return kept[0];
     }
 }
