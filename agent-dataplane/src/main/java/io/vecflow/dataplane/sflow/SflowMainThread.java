@@ -18,7 +18,8 @@ import java.util.function.IntToLongFunction;
 /**
  * The main thread of the sFlow feature (VPP's {@code sflow} process node): wakes every ~1 ms, drains every worker's
  * sample FIFO into PSAMPLE messages and discard FIFO into NET_DM PACKET_ALERTs, and on its schedule sends each
- * interface's IF_COUNTERS (every polling interval, staggered by ifIndex) and a STATUS every second on
+ * interface's IF_COUNTERS (at start before any sample, then every polling interval, staggered by ifIndex) and a
+ * STATUS every second on
  * NETLINK_USERSOCK group 29 in VPP's format (docs/netlink.md §3–§4).
  *
  * <p>PSAMPLE fields: IIFINDEX/OIFINDEX (u32, VPP convention), ORIGSIZE = frame length without FCS, SAMPLE_GROUP =
@@ -164,6 +165,10 @@ public final class SflowMainThread implements Runnable {
     @Override
     public void run() {
         try {
+            // Every port's IF_COUNTERS before the first sample: hsflowd's mod_vpp drops the samples of a port it has
+            // not yet heard of in IF_COUNTERS (and, by default, of one without OSINDEX), so the ports are announced
+            // first, as their mapping must be known before their samples arrive.
+            pollCounters(System.nanoTime());
             while (running) {
                 int n = drainOnce();
                 n += drainDiscards();

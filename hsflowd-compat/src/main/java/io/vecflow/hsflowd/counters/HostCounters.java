@@ -31,7 +31,9 @@ import java.util.Set;
  * ({@link #wholeDisks}), disk_total / disk_free / part_max_used over the local read-write {@code /dev/*} mounts of
  * /proc/mounts, each device once (as hsflowd, via statvfs: {@link FileStore}). The MIB-II groups: /proc/net/snmp
  * ({@link HostProcParser#snmp}); all four are left out when the file cannot be read or holds none of their values
- * (readTcpipCounters returns 0). host_net_io: /proc/net/dev summed over the interfaces that are up, not loopback, not
+ * (readTcpipCounters returns 0). host_net_io: each interface's /proc/net/dev counters as totals since it was first
+ * seen ({@link CounterAccumulator}, as hsflowd's accumulateNioCounters), summed over the interfaces that are up, not
+ * loopback, not
  * bond masters (IFF_MASTER) and not 802.1Q VLAN devices (listed in /proc/net/vlan/config) — readNioCounters.c; the
  * record is left out when no interface qualifies (e.g. a host with only {@code lo}), as hsflowd leaves it out when
  * readNioCounters counts 0.
@@ -59,6 +61,10 @@ public final class HostCounters {
     private LinkTable currentLinks;
     private final HostProcParser.NameFilter diskFilter = this::isWholeDisk;
     private final HostProcParser.NameFilter netFilter = this::countsForNetIo;
+    /** Per interface (by ifIndex): its host_net_io counters as totals since first seen, as hsflowd sums them. */
+    private final io.vecflow.common.LongObjectMap<CounterAccumulator> netTotals =
+            new io.vecflow.common.LongObjectMap<>(16);
+    private final HostProcParser.NetdevTotals netAccumulate = this::netTotals;
 
     /**
      * @param proc the procfs root (normally {@code /proc})
@@ -204,7 +210,23 @@ public final class HostCounters {
             return false;
         }
         currentLinks = links;
-        return parser.netdev(text, n, netFilter, errors) > 0;
+        return parser.netdev(text, n, netFilter, netAccumulate, errors) > 0;
+    }
+
+    /**
+     * hsflowd's host_net_io is the sum of each counted interface's totals since hsflowd first saw it
+     * (readNioCounters.c: {@code nio->bytes_in += niostate->nio.bytes_in}), so an interface that appears adds from 0
+     * and one that goes down or away leaves the sum. Allocates once per new interface.
+     */
+    private long[] netTotals(byte[] b, int off, int len, long[] raw) {
+        LinkTable.Link l = currentLinks.byName(b, off, len);
+        long key = Integer.toUnsignedLong(l.ifIndex); // countsForNetIo found it
+        CounterAccumulator a = netTotals.get(key);
+        if (a == null) {
+            a = new CounterAccumulator(8, new int[] {0, 4}, new int[] {1, 5});
+            netTotals.put(key, a);
+        }
+        return a.accumulate(raw);
     }
 
     /**

@@ -20,6 +20,22 @@ public final class HostProcParser {
     /** Bytes per sector in /proc/diskstats (always 512, whatever the device's sector size; kernel iostats.rst). */
     public static final int SECTOR_BYTES = 512;
 
+    /**
+     * Turns one interface's absolute /proc/net/dev counters into what is summed for host_net_io (e.g. totals since
+     * the interface was first seen, as hsflowd sums them).
+     */
+    @FunctionalInterface
+    public interface NetdevTotals {
+        /**
+         * @param b buffer holding the interface name
+         * @param off offset of the name
+         * @param len length of the name in bytes
+         * @param raw the 8 counters as read: bytes, packets, errors, drops in, then the same out (read only)
+         * @return the 8 values to add to the totals, indexed as {@code raw}
+         */
+        long[] totals(byte[] b, int off, int len, long[] raw);
+    }
+
     /** Decides which device names count (whole disks for diskstats, interfaces for net/dev). */
     @FunctionalInterface
     public interface NameFilter {
@@ -318,6 +334,19 @@ public final class HostProcParser {
      * @return number of interfaces summed
      */
     public int netdev(ProcText t, CounterRecords.HostNetIo n, NameFilter interfaces, ParseErrors e) {
+        return netdev(t, n, interfaces, null, e);
+    }
+
+    private final long[] netRaw = new long[8];
+
+    /**
+     * As {@link #netdev(ProcText, CounterRecords.HostNetIo, NameFilter, ParseErrors)}, each interface's counters
+     * passed through {@code totals} before they are summed (null: summed as read).
+     *
+     * @return number of interfaces summed
+     */
+    public int netdev(ProcText t, CounterRecords.HostNetIo n, NameFilter interfaces, NetdevTotals totals,
+            ParseErrors e) {
         byte[] b = t.buf;
         int end = t.length;
         long bIn = 0, pIn = 0, eIn = 0, dIn = 0, bOut = 0, pOut = 0, eOut = 0, dOut = 0;
@@ -342,14 +371,26 @@ public final class HostProcParser {
                 continue;
             }
             count++;
-            bIn += fields[0];
-            pIn += fields[1];
-            eIn += fields[2];
-            dIn += fields[3];
-            bOut += fields[8];
-            pOut += fields[9];
-            eOut += fields[10];
-            dOut += fields[11];
+            long[] v = netRaw;
+            v[0] = fields[0];
+            v[1] = fields[1];
+            v[2] = fields[2];
+            v[3] = fields[3];
+            v[4] = fields[8];
+            v[5] = fields[9];
+            v[6] = fields[10];
+            v[7] = fields[11];
+            if (totals != null) {
+                v = totals.totals(b, nameStart, colon - nameStart, v);
+            }
+            bIn += v[0];
+            pIn += v[1];
+            eIn += v[2];
+            dIn += v[3];
+            bOut += v[4];
+            pOut += v[5];
+            eOut += v[6];
+            dOut += v[7];
         }
         n.bytesIn = bIn;
         n.pktsIn = pIn;

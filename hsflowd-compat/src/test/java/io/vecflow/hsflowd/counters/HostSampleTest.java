@@ -234,9 +234,21 @@ class HostSampleTest {
         byte[] onlyLo = fill(h, links(false));
         assertThat(records(onlyLo).stream().map(r -> r[0]).toList()).containsExactly(2001, 2010, 2009, 2008, 2007,
                 2000);
-        byte[] d = fill(h, links(true));
-        List<int[]> recs = records(d);
+        byte[] first = fill(h, links(true));
+        List<int[]> recs = records(first);
         assertThat(recs.get(5)[0]).isEqualTo(2006);
+        // hsflowd sums each counted interface's totals since it first saw it: the first time, zeros
+        assertThat(body(first, recs.get(5))).isEqualTo(new byte[40]);
+        Files.writeString(proc.resolve("net/dev"), """
+                Inter-|   Receive                            |  Transmit
+                 face |bytes    packets errs drop fifo frame ...|bytes    packets errs drop ...
+                    lo:    9000   90 0 0 0 0 0 0    9000   90 0 0 0 0 0 0
+                  eth0: 10000000 8000 2 4 0 0 0 7 6000000 4000 6 8 0 0 0 0
+                eth0.7:  900000  800 0 0 0 0 0 0  700000  600 0 0 0 0 0 0
+                """);
+        byte[] d = fill(h, links(true));
+        recs = records(d);
+        // eth0's change only: lo and the VLAN device do not count
         ByteBuffer nio = ByteBuffer.allocate(40).putLong(5_000_000).putInt(4000).putInt(1).putInt(2)
                 .putLong(3_000_000).putInt(2000).putInt(3).putInt(4);
         assertThat(body(d, recs.get(5))).isEqualTo(nio.array());
