@@ -80,7 +80,7 @@ class CollectorPackageIT {
                 .doesNotContain("vecflow-hsflowd-compat", "vecflow-agent-dataplane", "vecflow-psample-bridge",
                         "jfreechart", "jctools-core");
         assertThat(pkg.runtimeModules()).contains("java.base", "java.management", "jdk.unsupported")
-                .doesNotContain("jdk.compiler", "java.xml");
+                .doesNotContain("jdk.compiler", "java.desktop");
     }
 
     @Test

@@ -61,7 +61,8 @@ class DataplanePackageIT {
                 "jackson-dataformat-yaml", "prometheus-metrics-core", "picocli")
                 .doesNotContain("vecflow-collector", "vecflow-hsflowd-compat", "vecflow-sflow-v5", "kafka-clients",
                         "client-v2", "netty-transport", "jfreechart");
-        assertThat(pkg.runtimeModules()).contains("java.base", "jdk.httpserver", "jdk.unsupported");
+        assertThat(pkg.runtimeModules()).contains("java.base", "jdk.httpserver", "jdk.unsupported")
+                .doesNotContain("java.desktop", "jdk.compiler");
     }
 
     @Test
