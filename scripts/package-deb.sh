@@ -62,10 +62,17 @@ declare -A main=([hsflowd]=io.vecflow.cli.HsflowdMain [collector]=io.vecflow.cli
   [dataplane]=io.vecflow.cli.DataplaneMain)
 declare -A what=([hsflowd]="the hsflowd-compatible sFlow agent" [collector]="the sFlow collector"
   [dataplane]="the sampling dataplane")
+# The agent's: measured one by one in bench/results/2026-12-02-footprint/ (README "Debian packages"): C1 only with one
+# compiler thread, a 4..32 MiB Serial heap, small code cache and stacks, the C heap trimmed every 5 s (C1's
+# start-up arenas), no AOT profile replay thread (C1 does not use profiles), no finalizer thread.
 declare -A jvm=(
-  [hsflowd]="-XX:-UsePerfData -XX:+UseSerialGC -Xms16m -Xmx128m"
+  [hsflowd]="-XX:-UsePerfData -XX:+UseSerialGC -Xms4m -Xmx32m -Xss256k -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 \
+-XX:ReservedCodeCacheSize=16m -XX:MaxMetaspaceSize=48m -XX:TrimNativeHeapInterval=5000 \
+-XX:+UnlockDiagnosticVMOptions -XX:-AOTReplayTraining --finalization=disabled"
   [collector]="-XX:-UsePerfData"
   [dataplane]="-XX:-UsePerfData")
+# Environment the launcher sets (unless already set): one malloc arena for the agent's few threads.
+declare -A env=([hsflowd]='MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-1}"' [collector]="" [dataplane]="")
 declare -A conf=([hsflowd]=/etc/hsflowd.conf [collector]=/etc/vecflow/collector.yaml
   [dataplane]=/etc/vecflow/dataplane.yaml)
 declare -A user=([hsflowd]="" [collector]=vecflow-collector [dataplane]=vecflow-dataplane)
@@ -106,8 +113,11 @@ stage_package() {
   for j in vecflow.jar $(cd "$home/lib" && ls -1 | grep -v '^vecflow\.jar$' | LC_ALL=C sort); do
     cp="$cp${cp:+:}\$home/lib/$j"
   done
+  local envline="# (no environment of its own)"
+  if [[ -n ${env[$p]} ]]; then envline="export ${env[$p]}  # glibc: one malloc arena for the few threads"; fi
   sed -e "s|@PKG@|$pkg|g" -e "s|@CMD@|$p|g" -e "s|@WHAT@|${what[$p]}|g" -e "s|@HOME@|/usr/lib/$pkg|g" \
     -e "s|@MAIN@|${main[$p]}|g" -e "s|@JVM_OPTS@|${jvm[$p]}|g" -e "s|@CLASSPATH@|$cp|g" \
+    -e "s|@ENV@|$envline|" \
     "$deb_src/launcher.in" >"$stage/usr/sbin/$pkg"
   chmod 755 "$stage/usr/sbin/$pkg"
   install -m 644 "$deb_src/$p/$pkg.service" "$stage/lib/systemd/system/$pkg.service"
