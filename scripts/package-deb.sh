@@ -34,7 +34,7 @@ while (($#)); do
     --dist) dist=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --java-home) jdk=$2; shift 2 ;;
-    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "package-deb.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
