@@ -49,6 +49,8 @@ if ! [[ $debver =~ ^[0-9][A-Za-z0-9.+~]*$ ]]; then
   echo "package-deb.sh: version '$version' gives no valid Debian version ('$debver')" >&2; exit 2
 fi
 command -v dpkg-deb >/dev/null || die "dpkg-deb not found (apt-get install dpkg)"
+# jlink --strip-debug on Linux also strips the native libraries' debug symbols, with objcopy
+command -v objcopy >/dev/null || die "objcopy not found (apt-get install binutils): jlink --strip-debug runs it"
 [[ -n $jdk && -x $jdk/bin/jlink && -x $jdk/bin/jdeps ]] || die "no JDK with jlink and jdeps: set JAVA_HOME or --java-home"
 pkgs=(hsflowd collector dataplane)
 for p in "${pkgs[@]}"; do
