@@ -7,10 +7,11 @@
 FROM eclipse-temurin:25-jdk AS build
 WORKDIR /src
 COPY . .
-# Only dist and the modules it needs (not fuzz/ or bench/); tests run in CI, not in the image build.
+# Only dist and the modules it needs (not fuzz/ or bench/); tests run in CI, not in the image build, and the
+# Debian packages (their jlink runtimes and AOT training) are not needed in the image.
 # The cache mount keeps the Maven repository between builds.
 RUN --mount=type=cache,target=/root/.m2 \
-    ./mvnw -B -ntp -Dmaven.test.skip=true -pl dist -am package \
+    ./mvnw -B -ntp -Dmaven.test.skip=true -Dvecflow.deb.skip=true -pl dist -am package \
  && mkdir -p /opt/vecflow \
  && cp dist/target/vecflow.jar /opt/vecflow/ \
  && cp -r dist/target/lib /opt/vecflow/lib

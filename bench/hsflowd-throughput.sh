@@ -32,7 +32,7 @@ RATES=${RATES:-10000,25000,50000,75000,100000,125000,150000,175000,200000,250000
 DURATION=${DURATION:-5} REPEATS=${REPEATS:-2} STOP_AFTER_LOSSY=${STOP_AFTER_LOSSY:-2} MAX_SECONDS=${MAX_SECONDS:-900}
 OTHER_MAX_PCT=${OTHER_MAX_PCT:-25} RETRIES=${RETRIES:-3} GROUP=${GROUP:-21} PORT=${PORT:-16343}
 AGENT_USER=${AGENT_USER:-nobody} NO_BUILD=${NO_BUILD:-0}
-# the JVM options of the packaged launcher (dist/src/deb/vecflow-hsflowd)
+# JVM options: the old package's (the package's own are now in scripts/package-deb.sh, run on its jlink runtime)
 AGENT_JAVA_OPTS=${AGENT_JAVA_OPTS:--XX:-UsePerfData -XX:+UseSerialGC -Xms16m -Xmx128m}
 
 [[ $(id -u) == 0 ]] || { echo "hsflowd-throughput.sh: run as root (USERSOCK group join, sysctl, taskset)" >&2; exit 2; }

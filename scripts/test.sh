@@ -16,7 +16,10 @@ SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 source "$SCRIPTS/lib/common.sh"
 ROOT=$(vf_repo_root)
 
-PACKAGES=(clickhouse-server clickhouse-client tshark pmacct nfdump-sflow iproute2 nftables python3 curl systemd)
+# systemd: systemd-analyze for the units; passwd: useradd in the packages' postinst (dist *PackageIT);
+# binutils: objcopy, which jlink --strip-debug runs when dist's package phase makes the packages' runtimes
+PACKAGES=(clickhouse-server clickhouse-client tshark pmacct nfdump-sflow iproute2 nftables python3 curl systemd passwd
+  binutils)
 SVC=""
 STARTED=0
 MVN_RC=""

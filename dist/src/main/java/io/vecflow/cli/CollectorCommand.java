@@ -36,6 +36,11 @@ final class CollectorCommand implements Callable<Integer> {
     @Option(names = "--print-config", description = "Print the effective configuration (file + options) and exit.")
     boolean printConfig;
 
+    @Option(names = "--check-config", description = "Load and validate the configuration (file + options: keys, "
+            + "values, a sink for the role) without opening a socket or connecting anywhere, print one line saying "
+            + "what would run, exit: 0 if valid, 2 if not (the message names the file, key and rule).")
+    boolean checkConfig;
+
     @Option(names = "--role", paramLabel = "ROLE", description = "inlet, outlet or all (default all).")
     String role;
 
@@ -164,6 +169,16 @@ final class CollectorCommand implements Callable<Integer> {
         CollectorConfig cfg = effectiveConfig();
         if (printConfig) {
             out.print(cfg.toYaml());
+            out.flush();
+            return 0;
+        }
+        if (checkConfig) {
+            out.printf("%s: valid; role %s, udp %s:%d, sinks:%s%s%s%s%n", config == null ? "options" : config,
+                    cfg.role, cfg.listen.address, cfg.listen.port,
+                    cfg.clickhouse.url.isEmpty() ? "" : " clickhouse " + cfg.clickhouse.url,
+                    cfg.kafka.bootstrap.isEmpty() ? "" : " kafka " + cfg.kafka.bootstrap,
+                    cfg.jsonLines.isEmpty() ? "" : " json " + cfg.jsonLines,
+                    cfg.forward.isEmpty() ? "" : " forward " + String.join(",", cfg.forward));
             out.flush();
             return 0;
         }

@@ -48,6 +48,18 @@ public final class VecflowCommand implements Runnable {
         CommandLine ctl = cl.getSubcommands().get("ctl");
         ctl.setStopAtPositional(true); // `vecflow ctl show sflow`: every word after the first belongs to the command
         CtlCommand.addHelpFooter(ctl);
+        return handleErrors(cl);
+    }
+
+    /**
+     * Sets the exit-status convention of every vecflow command on {@code cl} (its subcommands included): a
+     * {@link UsageException} exits 2, any other exception 1, each with a one-line message on stderr. Shared by
+     * {@link #commandLine()} and the single-daemon entry points of the Debian packages ({@link HsflowdMain},
+     * {@link CollectorMain}, {@link DataplaneMain}).
+     *
+     * @return {@code cl}
+     */
+    static CommandLine handleErrors(CommandLine cl) {
         cl.setExecutionExceptionHandler((ex, cmd, parse) -> {
             cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + message(ex));
             if (System.getenv("VECFLOW_DEBUG") != null) {
