@@ -121,7 +121,8 @@ class HsflowdPackageIT {
         assertThat(service.get("Restart")).isEqualTo("on-failure");
         assertThat(service.get("RestartPreventExitStatus")).isEqualTo("2");
         assertThat(service.get("SuccessExitStatus")).isEqualTo("143");
-        assertThat(service.get("ExecStart")).isEqualTo("/usr/sbin/vecflow-hsflowd -f /etc/hsflowd.conf --user nobody");
+        assertThat(service.get("ExecStart")).as("-u %m: the machine id as host UUID, as host-sflow's own unit")
+                .isEqualTo("/usr/sbin/vecflow-hsflowd -f /etc/hsflowd.conf -u %m --user nobody");
         assertThat(service.get("CapabilityBoundingSet").split(" "))
                 .containsExactlyInAnyOrder("CAP_NET_ADMIN", "CAP_SYS_ADMIN", "CAP_NET_RAW", "CAP_SETUID", "CAP_SETGID");
         assertThat(service.get("NoNewPrivileges")).isEqualTo("yes");
