@@ -46,7 +46,7 @@ final class HsflowdCommand implements Callable<Integer> {
     String uuid;
 
     @Option(names = "-m", paramLabel = "MACHINE_ID", description = "The machine id the host UUID is built from when "
-            + "there is no other, as hsflowd's -m (default: /etc/machine-id, what systemd's %m names).")
+            + "there is no other, as hsflowd's -m (default: /etc/machine-id, what systemd's %%m names).")
     String machineId;
 
     @Option(names = "--user", defaultValue = PrivilegeDrop.DEFAULT_USER, paramLabel = "USER",
@@ -167,11 +167,14 @@ final class HsflowdCommand implements Callable<Integer> {
                     dropmon.close();
                 }
                 d.close();
-                out.printf("samples received %,d, sent %,d (sub-sampled out %,d, other producer's port %,d), drops "
-                        + "from sequence gaps %,d, VPP drops added %,d, counter samples %,d, datagrams sent %,d "
-                        + "(failed %,d)%n", agent.samplesIn(), agent.samplesSent(), agent.subSampledOut(),
-                        agent.duplicateSamples(), agent.sequenceGapDrops(), agent.vppDropsCharged(),
-                        agent.counterSamplesSent(), agent.datagramsSent(), agent.sendFailures());
+                out.printf("samples received %,d, sent %,d (sub-sampled out %,d, other producer's port %,d, VPP port "
+                        + "unknown or without OSINDEX %,d, group not configured %,d), drops from sequence gaps %,d, "
+                        + "VPP drops added %,d, counter samples %,d (refused %,d), datagrams sent %,d (failed %,d)%n",
+                        agent.samplesIn(), agent.samplesSent(), agent.subSampledOut(), agent.duplicateSamples(),
+                        agent.vppInactiveSamples(), agent.samplesIgnored(), agent.sequenceGapDrops(),
+                        agent.vppDropsCharged(), agent.counterSamplesSent(),
+                        agent.counterSamplesRefused() + agent.counterSamplesDropped(), agent.datagramsSent(),
+                        agent.sendFailures());
                 out.flush();
             }
         }

@@ -16,10 +16,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's module loops: the PSAMPLE thread (hsflowd's mod_psample) reads the subscriber, hands each sample to
- * {@link SflowAgent#onPsample}, ticks the agent every 100 ms so no sample waits more than 1 s for its datagram, and
- * lets the optional {@link AgentAddressWatcher} re-check the agent address; the optional vpp thread (hsflowd's
- * mod_vpp) reads VPP's USERSOCK channel and hands STATUS and IF_COUNTERS to the agent.
+ * The agent's module loop, one thread ({@code hsflowd-psample}): it reads the PSAMPLE subscriber (hsflowd's
+ * mod_psample) and hands each sample to {@link SflowAgent#onPsample}, reads VPP's USERSOCK channel (mod_vpp: STATUS,
+ * IF_COUNTERS, LB_COUNTERS) after every PSAMPLE read, ticks the counter poller and the agent every 100 ms at least
+ * so no sample waits more than 1 s for its datagram, and lets the optional {@link AgentAddressWatcher} re-check the
+ * agent address. One thread for both channels keeps a port's IF_COUNTERS ahead of its samples when VPP sent them so:
+ * before a VPP sample of a port the agent does not know yet (which would not be exported, as hsflowd's mod_vpp),
+ * VPP's channel is read first, in case the port's IF_COUNTERS wait there. Without a psample block the loop waits on
+ * VPP's channel (or sleeps, counters only).
  */
 public final class HsflowdDaemon implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HsflowdDaemon.class);
@@ -33,7 +37,9 @@ public final class HsflowdDaemon implements AutoCloseable {
     private final AgentAddressWatcher addressWatcher;
     private final CounterPoller poller;
     private final Thread thread;
-    private final Thread vppThread;
+    /** Upper bound on VPP datagrams read per drain (a STATUS and one IF_COUNTERS per port per second). */
+    private static final int VPP_DRAIN_MAX_DATAGRAMS = 4096;
+    private boolean vppFailed;
     private volatile boolean running = true;
     private volatile Throwable failure;
 
@@ -94,7 +100,7 @@ public final class HsflowdDaemon implements AutoCloseable {
     }
 
     /**
-     * Starts the module threads.
+     * Starts the module thread.
      *
      * @param agent          the agent samples go to
      * @param subscriber     an open PSAMPLE subscriber (closed by {@link #close()})
@@ -108,7 +114,7 @@ public final class HsflowdDaemon implements AutoCloseable {
     }
 
     /**
-     * Starts the module threads with every optional module.
+     * Starts the module thread with every optional module.
      *
      * @param agent          the agent samples go to
      * @param subscriber     an open PSAMPLE subscriber (closed by {@link #close()}), or null for a counters-only agent
@@ -124,10 +130,13 @@ public final class HsflowdDaemon implements AutoCloseable {
         this.subscriber = subscriber;
         this.vppSubscriber = vppSubscriber;
         this.addressWatcher = addressWatcher;
-        PsampleHandler handler = agent::onPsample;
+        PsampleHandler handler = vppSubscriber == null ? agent::onPsample : s -> {
+            if (agent.unknownVppSampler(s)) {
+                drainVpp(Duration.ZERO); // the port's IF_COUNTERS may be queued on VPP's channel
+            }
+            agent.onPsample(s);
+        };
         this.thread = Thread.ofPlatform().name("hsflowd-psample").start(() -> loop(handler));
-        this.vppThread = vppSubscriber == null ? null
-                : Thread.ofPlatform().name("hsflowd-vpp").start(this::vppLoop);
     }
 
     /**
@@ -158,14 +167,29 @@ public final class HsflowdDaemon implements AutoCloseable {
         }
     };
 
-    private void vppLoop() {
+    /**
+     * Reads VPP's channel: waits up to {@code first} for a datagram, then takes what is queued without waiting, at
+     * most {@value #VPP_DRAIN_MAX_DATAGRAMS} datagrams. A socket failure stops the vpp module (logged, kept in
+     * {@link #failure()}); the psample module goes on.
+     */
+    private void drainVpp(Duration first) {
+        if (vppSubscriber == null || vppFailed) {
+            return;
+        }
         try {
-            while (running) {
-                vppSubscriber.poll(POLL, vppHandler);
+            Duration wait = first;
+            for (int i = 0; i < VPP_DRAIN_MAX_DATAGRAMS; i++) {
+                long before = vppSubscriber.datagrams() + vppSubscriber.overruns();
+                vppSubscriber.poll(wait, vppHandler);
+                if (vppSubscriber.datagrams() + vppSubscriber.overruns() == before) {
+                    return; // nothing was queued
+                }
+                wait = Duration.ZERO;
             }
-        } catch (Throwable t) {
-            failure = t;
-            log.error("vpp module stopped: {}", t.toString());
+        } catch (NetlinkException e) {
+            vppFailed = true;
+            failure = e;
+            log.error("vpp module stopped: {}", e.toString());
         }
     }
 
@@ -174,6 +198,9 @@ public final class HsflowdDaemon implements AutoCloseable {
             while (running) {
                 if (subscriber != null) {
                     subscriber.poll(POLL, handler);
+                    drainVpp(Duration.ZERO);
+                } else if (vppSubscriber != null && !vppFailed) {
+                    drainVpp(POLL);
                 } else {
                     Thread.sleep(POLL);
                 }
@@ -227,10 +254,7 @@ public final class HsflowdDaemon implements AutoCloseable {
     public void close() throws Exception {
         running = false;
         thread.join(5000);
-        if (vppThread != null) {
-            vppThread.join(5000);
-        }
-        if (thread.isAlive() || (vppThread != null && vppThread.isAlive())) {
+        if (thread.isAlive()) {
             agent.close();
             // the poller is left open with the subscriber: the thread may still be using it
             throw new IllegalStateException("a module thread did not stop within 5 s");
@@ -239,6 +263,7 @@ public final class HsflowdDaemon implements AutoCloseable {
             if (failure == null && subscriber != null) {
                 drain();
             }
+            drainVpp(Duration.ZERO);
         } finally {
             if (subscriber != null) {
                 subscriber.close();

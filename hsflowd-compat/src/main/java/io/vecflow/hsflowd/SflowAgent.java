@@ -420,6 +420,18 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
     }
 
     /**
+     * Whether a PSAMPLE message is a VPP sample whose sampling port IF_COUNTERS have not named yet (it would not be
+     * exported, as hsflowd's mod_vpp): the daemon reads VPP's channel first then, in case the port's IF_COUNTERS are
+     * already queued. Allocation-free.
+     *
+     * @param s the decoded message
+     * @return true for a VPP-group sample of a port not known yet
+     */
+    public synchronized boolean unknownVppSampler(PsampleSample s) {
+        return vpp.unknownSampler((int) s.sampleGroup(), s.iifIndex() & 0xFFFFFFFFL, s.oifIndex() & 0xFFFFFFFFL);
+    }
+
+    /**
      * @return VPP packet samples not exported because their sampling port was not known from IF_COUNTERS or was
      *     inactive (with the default {@code vpp { }}: sent without OSINDEX), as hsflowd's mod_vpp
      */

@@ -103,6 +103,44 @@ class UsersockLiveTest {
         }
     }
 
+    /**
+     * A port's IF_COUNTERS sent just before its first sample (as the dataplane announces its ports) are seen before
+     * that sample, although they arrive on another socket: one thread reads both channels, and reads VPP's first when
+     * a sample's port is not known yet. Otherwise hsflowd's rule (no sample from a port not named by IF_COUNTERS)
+     * would drop the first samples at random.
+     */
+    @Test
+    void aPortAnnouncedJustBeforeItsFirstSampleIsNeverDropped() throws Exception {
+        try (UdpReceiver rx = new UdpReceiver(); Arena arena = Arena.ofConfined();
+             NetlinkSocket tx = NetlinkSocket.open(Netlink.NETLINK_USERSOCK)) {
+            tx.bind(0, 0);
+            HsflowdConfig c = HsflowdConfig.parse("sflow {\n agentIP = 192.0.2.9\n sampling = 1\n headerBytes = 64\n"
+                    + " collector { ip = 127.0.0.1 udpport = " + rx.port() + " }\n"
+                    + " psample { transport = usersock usersockGroup = " + PS_GROUP + " }\n"
+                    + " vpp { usersockGroup = " + VPP_GROUP + " }\n}\n");
+            SflowAgent agent = new SflowAgent(c, InetAddress.getByName("192.0.2.9"));
+            HsflowdDaemon d = new HsflowdDaemon(agent, HsflowdDaemon.openSubscriber(c),
+                    HsflowdDaemon.openVppSubscriber(c), null);
+            int pid = tx.portId();
+            byte[] f = NetlinkGoldenAgentTest.frame(128);
+            int ports = 50;
+            for (int k = 1; k <= ports; k++) {
+                send(arena, tx, VPP_GROUP, NlVectors.vppIfCounters(pid, "port" + k, k, 100 + k, 6, 1_000_000_000L,
+                        new long[12], k));
+                send(arena, tx, PS_GROUP, NlVectors.vppSample(Psample.USERSOCK_MSG_TYPE, pid, k, 0, 800, 3, k, 1,
+                        f));
+            }
+            await(() -> agent.samplesIn() == ports, 5000, "the samples");
+            d.close();
+            assertThat(d.failure()).isNull();
+            assertThat(agent.vppInactiveSamples()).as("samples of a port not known yet").isZero();
+            assertThat(agent.samplesSent()).isEqualTo(ports);
+            assertThat(rx.awaitSamples(ports, 3000)).isEqualTo(ports);
+            assertThat(rx.samples()).extracting(Sample::sourceIndex).containsExactlyElementsOf(
+                    java.util.stream.LongStream.rangeClosed(101, 100 + ports).boxed().toList());
+        }
+    }
+
     private static void send(Arena arena, NetlinkSocket tx, int group, byte[] msg) throws NetlinkException {
         MemorySegment seg = arena.allocate(msg.length, 8);
         MemorySegment.copy(msg, 0, seg, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, msg.length);

@@ -154,9 +154,16 @@ public final class HostCounters {
         s.recordCount = n;
     }
 
+    /**
+     * hsflowd's limit on host_adapters entries (HSP_MAX_PHYSICAL_ADAPTORS; host-sflow hsflowd.c {@code host_adaptors}
+     * "stop if we hit the capacity"): 32 adapters keep the host sample (about 1,000 bytes with the other records)
+     * within the default 1400-byte datagram, where 64 would not fit one and the whole host sample would be lost.
+     */
+    public static final int MAX_HOST_ADAPTERS = 32;
+
     private static void adapters(LinkTable links, CounterRecords.HostAdapters a) {
         int n = 0;
-        for (int i = 0; i < links.count && n < CounterRecords.MAX_ADAPTERS; i++) {
+        for (int i = 0; i < links.count && n < MAX_HOST_ADAPTERS; i++) {
             LinkTable.Link l = links.links[i];
             if (!l.hasMac || l.mac == 0 || (l.flags & InterfaceCounters.IFF_LOOPBACK) != 0
                     || (l.flags & InterfaceCounters.IFF_UP) == 0) {

@@ -164,6 +164,17 @@ public final class VppModule {
     /** sFlow "internal" interface (0x3FFFFFFF). */
     private static final long INTERNAL_INTERFACE = 0x3FFFFFFFL;
 
+    /**
+     * @param group a PSAMPLE group
+     * @param iif the sample's IIFINDEX
+     * @param oif the sample's OIFINDEX
+     * @return true when the sample is in one of VPP's groups and its sampling port (IIFINDEX for ingress, OIFINDEX
+     *     for egress) has not been named by IF_COUNTERS yet
+     */
+    public boolean unknownSampler(int group, long iif, long oif) {
+        return isVppGroup(group) && !ports.known(group == GROUP_INGRESS ? iif : oif);
+    }
+
     /** @return VPP packet samples not exported because their port was unknown or inactive ({@link #active}). */
     public long inactiveSamples() {
         return inactiveSamples;

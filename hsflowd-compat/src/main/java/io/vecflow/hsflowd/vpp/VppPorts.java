@@ -110,6 +110,11 @@ final class VppPorts {
         return ports.get(ifIndex - ifOffset);
     }
 
+    /** @return whether IF_COUNTERS named the port with VPP index {@code vppIndex} */
+    boolean known(long vppIndex) {
+        return ports.get(vppIndex) != null;
+    }
+
     /** @return whether the port with VPP index {@code vppIndex} is known and active (its samples are exported) */
     boolean active(long vppIndex) {
         Port p = ports.get(vppIndex);

@@ -267,6 +267,28 @@ class HostSampleTest {
         assertThat(body(down, records(down).getFirst())).isEqualTo(adapters.array());
     }
 
+    /**
+     * A box with many ports: host_adapters stops at hsflowd's 32 (HSP_MAX_PHYSICAL_ADAPTORS), so the host sample
+     * still fits the default 1400-byte datagram — with 64 it did not, and the whole host sample was never sent.
+     */
+    @Test
+    void manyInterfacesKeepTheHostSampleWithinTheDefaultDatagram() throws Exception {
+        roots(fixture("net_snmp"));
+        LinkTable t = new LinkTable();
+        link(t, 1, "lo", InterfaceCounters.IFF_UP | InterfaceCounters.IFF_LOOPBACK, 0);
+        for (int i = 0; i < 300; i++) {
+            link(t, 10 + i, "eth" + i, InterfaceCounters.IFF_UP, 0x020000000100L + i);
+        }
+        HostCounters h = new HostCounters(proc, sys, SOME_UUID);
+        CounterSample s = new CounterSample();
+        h.fill(t, 1, s);
+        assertThat(s.records.hostAdapters.count).isEqualTo(HostCounters.MAX_HOST_ADAPTERS).isEqualTo(32);
+        assertThat(s.records.hostAdapters.adapters[31].ifIndex).as("the first 32, in dump order").isEqualTo(41);
+        io.vecflow.sflow.DatagramBuilder b = new io.vecflow.sflow.DatagramBuilder(
+                new io.vecflow.hsflowd.config.HsflowdConfig().datagramBytes, new byte[4], 100001);
+        assertThat(b.addCounterSample(s)).as("the host sample fits an empty 1400-byte datagram").isTrue();
+    }
+
     // ---- host_descr's uuid: hsflowd's order config uuid, -u, DMI, built from the machine id ----
 
     /** The 16 uuid bytes of the encoded host_descr (after the hostname string). */
