@@ -77,10 +77,18 @@ final class HsflowdCommand implements Callable<Integer> {
         List<String> problems = new java.util.ArrayList<>(c.runChecks());
         c.commandLineUuid = uuid;
         c.commandLineMachineId = machineId;
-        try {
-            io.vecflow.hsflowd.counters.HostUuid.forConfig(c);
-        } catch (IllegalArgumentException e) {
-            problems.add(e.getMessage());
+        // hsflowd rejects a bad -u / -m while parsing its command line, whatever the config's uuid says
+        if (uuid != null && io.vecflow.hsflowd.counters.HostUuid.parse(uuid) == null) {
+            problems.add("-u: '" + uuid + "' is not a UUID (16 bytes of hex, e.g. "
+                    + "3e8f5a60-0b3c-4d2e-9f11-5a6b7c8d9e0f)");
+        } else if (machineId != null && io.vecflow.hsflowd.counters.HostUuid.parse(machineId) == null) {
+            problems.add("-m: '" + machineId + "' is not a machine id (16 bytes of hex, as in /etc/machine-id)");
+        } else {
+            try {
+                io.vecflow.hsflowd.counters.HostUuid.forConfig(c);
+            } catch (IllegalArgumentException e) {
+                problems.add(e.getMessage());
+            }
         }
         try {
             PrivilegeDrop.checkUser(user);

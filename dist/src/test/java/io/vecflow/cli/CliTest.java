@@ -89,6 +89,16 @@ class CliTest {
         Run badU = run("hsflowd", "-f", conf.toString(), "--check", "-u", "1234");
         assertThat(badU.exit()).isEqualTo(2);
         assertThat(badU.err()).contains(conf + ": -u: '1234' is not a UUID");
+        // ... even when the config's uuid would win (hsflowd rejects it while parsing its command line)
+        Path withUuid = dir.resolve("with-uuid.conf");
+        Files.writeString(withUuid, "sflow {\n uuid = 3e8f5a60-0b3c-4d2e-9f11-5a6b7c8d9e0f\n"
+                + " collector { ip = 127.0.0.1 }\n}\n");
+        Run badUWithConfig = run("hsflowd", "-f", withUuid.toString(), "--check", "-u", "nonsense", "--user", "root");
+        assertThat(badUWithConfig.exit()).isEqualTo(2);
+        assertThat(badUWithConfig.err()).contains(": -u: 'nonsense' is not a UUID");
+        Run badM = run("hsflowd", "-f", withUuid.toString(), "--check", "-m", "xyz", "--user", "root");
+        assertThat(badM.exit()).isEqualTo(2);
+        assertThat(badM.err()).contains(": -m: 'xyz' is not a machine id");
         Run absent = run("hsflowd", "-f", dir.resolve("absent.conf").toString(), "--check");
         assertThat(absent.exit()).isEqualTo(2);
         assertThat(absent.err()).contains("absent.conf: no such file");
