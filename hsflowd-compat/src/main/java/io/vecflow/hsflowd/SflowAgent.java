@@ -366,8 +366,7 @@ public final class SflowAgent implements CounterPoller.Sink, AutoCloseable {
      * @return the sub-agent id of every datagram the agent sends
      */
     public static long subAgentIdOf(HsflowdConfig config) {
-        boolean packetSource = config.psample != null || config.vpp != null || config.dropmon != null;
-        return packetSource ? config.subAgentId : config.subAgentId + 1;
+        return config.datagramSubAgentId();
     }
 
     /** @return flow samples refused because another producer owns their port (one sampler per port). */

@@ -392,6 +392,19 @@ public final class HsflowdConfig {
     }
 
     /**
+     * The sub-agent id of the agent's datagrams, as hsflowd 2.1 sends them: hsflowd runs a packet agent
+     * ({@code subAgentId}) and a poll agent ({@code subAgentId + 1}; host-sflow src/Linux/hsflowd.c
+     * {@code sp->poll_agent}), and with a packet source configured its counter samples travel in the packet agent's
+     * datagrams (observed on 2.1.25, docs/netlink.md §5). So {@code subAgentId} with a psample, vpp or dropmon block,
+     * {@code subAgentId + 1} for a counters-only config.
+     *
+     * @return the sub-agent id of every datagram
+     */
+    public long datagramSubAgentId() {
+        return psample != null || vpp != null || dropmon != null ? subAgentId : subAgentId + 1;
+    }
+
+    /**
      * What would stop the agent from running with this configuration, beyond the syntax {@link #parse} checks:
      * nothing to send (no psample, vpp or dropmon block and polling off — without a psample block the agent runs
      * counters-only, as hsflowd), collector or agent names that do not resolve, a
@@ -462,7 +475,12 @@ public final class HsflowdConfig {
             b.append("  agent.cidr = ").append(cidr.exclude() ? "!" : "").append(literal(cidr.network()))
                     .append('/').append(cidr.prefixBits()).append('\n');
         }
-        b.append("  subAgentId = ").append(subAgentId).append('\n');
+        b.append("  subAgentId = ").append(subAgentId);
+        if (datagramSubAgentId() != subAgentId) {
+            b.append("   # datagrams go out as ").append(datagramSubAgentId()).append(": counters only, as hsflowd's "
+                    + "poll agent");
+        }
+        b.append('\n');
         if (uuid != null) {
             b.append("  uuid = ").append(uuid).append('\n');
         }
