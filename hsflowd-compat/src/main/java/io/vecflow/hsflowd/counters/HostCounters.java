@@ -62,7 +62,7 @@ public final class HostCounters {
     private final HostProcParser.NameFilter diskFilter = this::isWholeDisk;
     private final HostProcParser.NameFilter netFilter = this::countsForNetIo;
     /** Per interface (by ifIndex): its host_net_io counters as totals since first seen, as hsflowd sums them. */
-    private final io.vecflow.common.LongObjectMap<CounterAccumulator> netTotals =
+    private io.vecflow.common.LongObjectMap<CounterAccumulator> netTotals =
             new io.vecflow.common.LongObjectMap<>(16);
     private final HostProcParser.NetdevTotals netAccumulate = this::netTotals;
 
@@ -217,7 +217,29 @@ public final class HostCounters {
             return false;
         }
         currentLinks = links;
+        if (netTotals.size() > 2 * links.count + 256) {
+            pruneNetTotals(links); // interfaces come and go (containers): keep the ones that exist
+        }
         return parser.netdev(text, n, netFilter, netAccumulate, errors) > 0;
+    }
+
+    /** @return interfaces whose host_net_io totals are kept (tests) */
+    int netTotalsKept() {
+        return netTotals.size();
+    }
+
+    /** Keeps the host_net_io totals of the interfaces in {@code links} only (rare: rebuilds the map). */
+    private void pruneNetTotals(LinkTable links) {
+        io.vecflow.common.LongObjectMap<CounterAccumulator> kept =
+                new io.vecflow.common.LongObjectMap<>(Math.max(16, links.count * 2));
+        for (int i = 0; i < links.count; i++) {
+            long k = Integer.toUnsignedLong(links.links[i].ifIndex);
+            CounterAccumulator a = netTotals.get(k);
+            if (a != null) {
+                kept.put(k, a);
+            }
+        }
+        netTotals = kept;
     }
 
     /**

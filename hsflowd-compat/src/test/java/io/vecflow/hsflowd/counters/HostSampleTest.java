@@ -287,6 +287,27 @@ class HostSampleTest {
         io.vecflow.sflow.DatagramBuilder b = new io.vecflow.sflow.DatagramBuilder(
                 new io.vecflow.hsflowd.config.HsflowdConfig().datagramBytes, new byte[4], 100001);
         assertThat(b.addCounterSample(s)).as("the host sample fits an empty 1400-byte datagram").isTrue();
+        // host_net_io keeps per-interface totals: of the fixture's /proc/net/dev lines only eth0 is one of these
+        assertThat(h.netTotalsKept()).isEqualTo(1);
+    }
+
+    /** Interfaces that come and go (containers) do not grow the host_net_io totals without bound. */
+    @Test
+    void hostNetIoTotalsOfInterfacesGoneAreDropped() throws Exception {
+        roots(fixture("net_snmp"));
+        StringBuilder dev = new StringBuilder("Inter-|\n face |\n");
+        LinkTable many = new LinkTable();
+        for (int i = 0; i < 600; i++) {
+            link(many, 10 + i, "veth" + i, InterfaceCounters.IFF_UP, 0x020000000100L + i);
+            dev.append("veth").append(i).append(": 100 1 0 0 0 0 0 0 100 1 0 0 0 0 0 0\n");
+        }
+        Files.writeString(proc.resolve("net/dev"), dev);
+        HostCounters h = new HostCounters(proc, sys, SOME_UUID);
+        CounterSample s = new CounterSample();
+        h.fill(many, 1, s);
+        assertThat(h.netTotalsKept()).isEqualTo(600);
+        h.fill(links(true), 2, s); // the veths are gone; eth0 is what counts now
+        assertThat(h.netTotalsKept()).as("only interfaces that exist").isLessThanOrEqualTo(1);
     }
 
     // ---- host_descr's uuid: hsflowd's order config uuid, -u, DMI, built from the machine id ----
