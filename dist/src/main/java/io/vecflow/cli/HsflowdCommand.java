@@ -97,6 +97,10 @@ final class HsflowdCommand implements Callable<Integer> {
         }
         if (check && problems.isEmpty()) {
             problems.addAll(probeSources(c));
+            String fit = hostSampleFit(c);
+            if (fit != null) {
+                err.println(file + ": warning: " + fit);
+            }
         }
         for (String p : problems) {
             err.println(file + ": " + p);
@@ -196,6 +200,33 @@ final class HsflowdCommand implements Callable<Integer> {
      *
      * @return one line per source that cannot be opened
      */
+    /**
+     * Whether this host's counters sample fits {@code datagramBytes} (hsflowd allows 200): the host sample of this
+     * machine, as the poller would build it now, in an otherwise empty datagram.
+     *
+     * @return a warning naming the sizes, or null when it fits (or polling is off, or the interfaces cannot be read)
+     */
+    static String hostSampleFit(HsflowdConfig c) {
+        if (c.polling <= 0) {
+            return null;
+        }
+        try (io.vecflow.hsflowd.counters.RtnlLinkDumper d = io.vecflow.hsflowd.counters.RtnlLinkDumper.open()) {
+            io.vecflow.hsflowd.counters.LinkTable links = new io.vecflow.hsflowd.counters.LinkTable();
+            d.dump(links);
+            io.vecflow.sflow.CounterSample s = new io.vecflow.sflow.CounterSample();
+            new io.vecflow.hsflowd.counters.HostCounters().fill(links, 1, s);
+            if (new io.vecflow.sflow.DatagramBuilder(c.datagramBytes, new byte[16], 0).addCounterSample(s)) {
+                return null;
+            }
+            io.vecflow.sflow.XdrWriter w = new io.vecflow.sflow.XdrWriter(65_536);
+            io.vecflow.sflow.CounterSampleEncoder.encode(s, w);
+            return "datagramBytes = " + c.datagramBytes + " cannot hold this host's counters sample (" + w.position()
+                    + " bytes plus the datagram header): no host counters would be sent";
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
     static List<String> probeSources(HsflowdConfig c) {
         List<String> out = new java.util.ArrayList<>();
         try (var s = HsflowdDaemon.openSubscriber(c)) {

@@ -89,6 +89,13 @@ class CliTest {
         Run badU = run("hsflowd", "-f", conf.toString(), "--check", "-u", "1234");
         assertThat(badU.exit()).isEqualTo(2);
         assertThat(badU.err()).contains(conf + ": -u: '1234' is not a UUID");
+        // a datagramBytes too small for this host's counters sample: --check warns (hsflowd's lower limit is 200)
+        Path tiny = dir.resolve("tiny.conf");
+        Files.writeString(tiny, "sflow {\n datagramBytes = 300\n collector { ip = 127.0.0.1 }\n}\n");
+        Run small = run("hsflowd", "-f", tiny.toString(), "--check", "--user", "root");
+        assertThat(small.exit()).as(small.err()).isZero();
+        assertThat(small.err()).contains(tiny + ": warning: datagramBytes = 300 cannot hold this host's counters "
+                + "sample (");
         // ... even when the config's uuid would win (hsflowd rejects it while parsing its command line)
         Path withUuid = dir.resolve("with-uuid.conf");
         Files.writeString(withUuid, "sflow {\n uuid = 3e8f5a60-0b3c-4d2e-9f11-5a6b7c8d9e0f\n"
