@@ -151,14 +151,19 @@ public final class VppModule {
                 s.sourceIdIndex = p.vppIndex;
             }
         }
-        if (s.input != 0 && s.input != INTERNAL_INTERFACE) {
-            VppPorts.Port p = ports.byOffsetIndex(s.input);
-            s.input = p != null ? p.vppIndex : 0;
+        s.input = vppIndexOf(s.input);
+        if ((s.output & 0x80000000L) == 0) {
+            s.output = vppIndexOf(s.output);
         }
-        if (s.output != 0 && s.output != INTERNAL_INTERFACE && (s.output & 0x80000000L) == 0) {
-            VppPorts.Port p = ports.byOffsetIndex(s.output);
-            s.output = p != null ? p.vppIndex : 0;
+    }
+
+    /** An internal ifIndex ({@code ifOffset +} index) → the VPP index; 0 when not a VPP port's; 0 and internal kept. */
+    private long vppIndexOf(long ifIndex) {
+        if (ifIndex == 0 || ifIndex == INTERNAL_INTERFACE) {
+            return ifIndex;
         }
+        VppPorts.Port p = ports.byOffsetIndex(ifIndex);
+        return p != null ? p.vppIndex : 0;
     }
 
     /** sFlow "internal" interface (0x3FFFFFFF). */
