@@ -251,7 +251,9 @@ class CollectorNetnsTest {
         byte[] datagram = SflowAgentTest.frame(1400, 9);
         long tid = Thread.currentThread().threadId();
         long best = Long.MAX_VALUE;
-        for (int round = 0; round < 5; round++) { // best of bounded windows after warm-up
+        // best of bounded windows after warm-up; on a loaded machine the JIT may take more windows to compile the
+        // send path (the interpreter allocates around the FFM call), so up to 40, stopping at the first clean one
+        for (int round = 0; round < 40 && best >= 1024; round++) {
             long before = mx.getThreadAllocatedBytes(tid);
             for (int i = 0; i < 20_000; i++) {
                 if (!sock.send(datagram, 64 + (i & 1023)) && sock.lastErrno() != io.vecflow.common.Errno.EAGAIN) {
