@@ -77,6 +77,7 @@ final class HsflowdCommand implements Callable<Integer> {
         List<String> problems = new java.util.ArrayList<>(c.runChecks());
         c.commandLineUuid = uuid;
         c.commandLineMachineId = machineId;
+        io.vecflow.hsflowd.counters.HostUuid.Choice hostUuid = null; // set when -u, -m and the config's uuid parse
         // hsflowd rejects a bad -u / -m while parsing its command line, whatever the config's uuid says
         if (uuid != null && io.vecflow.hsflowd.counters.HostUuid.parse(uuid) == null) {
             problems.add("-u: '" + uuid + "' is not a UUID (16 bytes of hex, e.g. "
@@ -85,7 +86,7 @@ final class HsflowdCommand implements Callable<Integer> {
             problems.add("-m: '" + machineId + "' is not a machine id (16 bytes of hex, as in /etc/machine-id)");
         } else {
             try {
-                io.vecflow.hsflowd.counters.HostUuid.forConfig(c);
+                hostUuid = io.vecflow.hsflowd.counters.HostUuid.forConfig(c); // once: it may run dmidecode
             } catch (IllegalArgumentException e) {
                 problems.add(e.getMessage());
             }
@@ -108,7 +109,7 @@ final class HsflowdCommand implements Callable<Integer> {
         if (debug || check) {
             out.print(c.describe());
             if (problems.isEmpty()) {
-                out.print(wouldRun(c));
+                out.print(wouldRun(c, hostUuid));
             }
         }
         out.flush();
@@ -134,7 +135,7 @@ final class HsflowdCommand implements Callable<Integer> {
                 PsampleSubscriber sub = HsflowdDaemon.openSubscriber(c);
                 CounterPoller poller;
                 try {
-                    poller = CounterPoller.open(c, agent); // null when polling = 0
+                    poller = CounterPoller.open(c, agent, hostUuid.bytes()); // null when polling = 0
                 } catch (Exception e) {
                     sub.close();
                     throw e;
@@ -214,7 +215,8 @@ final class HsflowdCommand implements Callable<Integer> {
             io.vecflow.hsflowd.counters.LinkTable links = new io.vecflow.hsflowd.counters.LinkTable();
             d.dump(links);
             io.vecflow.sflow.CounterSample s = new io.vecflow.sflow.CounterSample();
-            new io.vecflow.hsflowd.counters.HostCounters().fill(links, 1, s);
+            new io.vecflow.hsflowd.counters.HostCounters(Path.of("/proc"), Path.of("/sys"), new byte[16])
+                    .fill(links, 1, s); // the size only: no UUID choice (dmidecode) for it
             if (new io.vecflow.sflow.DatagramBuilder(c.datagramBytes, new byte[16], 0).addCounterSample(s)) {
                 return null;
             }
@@ -251,7 +253,7 @@ final class HsflowdCommand implements Callable<Integer> {
     }
 
     /** @return a comment line saying what the agent would run with (agent address and how it was chosen). */
-    static String wouldRun(HsflowdConfig c) throws Exception {
+    static String wouldRun(HsflowdConfig c, io.vecflow.hsflowd.counters.HostUuid.Choice uuid) throws Exception {
         AgentAddressSelector.Choice choice;
         if (c.agentIP != null) {
             choice = AgentAddressSelector.select(c.agentIP, cidrs(c), c.agentDevice, List.of());
@@ -262,7 +264,6 @@ final class HsflowdCommand implements Callable<Integer> {
         }
         String agent = choice == null ? "127.0.0.1 (no usable address)" : choice.address().getHostAddress() + " ("
                 + choice.reason() + ")";
-        io.vecflow.hsflowd.counters.HostUuid.Choice uuid = io.vecflow.hsflowd.counters.HostUuid.forConfig(c);
         return "# would run: agent " + agent + ", sub-agent " + SflowAgent.subAgentIdOf(c) + ", counters "
                 + (c.polling > 0 ? "every " + c.polling + " s" : "off") + ", psample " + psampleSource(c)
                 + ", collectors " + c.collectors + ", host uuid " + uuid.text() + " (from "

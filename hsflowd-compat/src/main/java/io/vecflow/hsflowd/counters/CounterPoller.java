@@ -127,11 +127,21 @@ public final class CounterPoller implements AutoCloseable {
      * @throws NetlinkException if the NETLINK_ROUTE socket cannot be opened
      */
     public static CounterPoller open(HsflowdConfig config, Sink agent) throws NetlinkException {
+        return config.polling <= 0 ? null : open(config, agent, HostUuid.forConfig(config).bytes());
+    }
+
+    /**
+     * As {@link #open(HsflowdConfig, Sink)} with the host UUID already chosen (the command chose it once, so
+     * dmidecode is not run again).
+     *
+     * @param hostUuid the 16 bytes host_descr carries
+     */
+    public static CounterPoller open(HsflowdConfig config, Sink agent, byte[] hostUuid) throws NetlinkException {
         if (config.polling <= 0) {
             return null;
         }
         return new CounterPoller(agent, config.polling, RtnlLinkDumper.open(), new HostCounters(Path.of("/proc"),
-                Path.of("/sys"), HostUuid.forConfig(config).bytes()), Path.of("/sys/class/net"), System.nanoTime(),
+                Path.of("/sys"), hostUuid), Path.of("/sys/class/net"), System.nanoTime(),
                 config.vpp == null || config.vpp.osIndex);
     }
 
