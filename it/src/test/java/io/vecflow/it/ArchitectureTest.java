@@ -270,6 +270,8 @@ class ArchitectureTest {
         assertThat(layering(Module.COLLECTOR, List.of(
                 List.of("schema"),
                 List.of("sink"),
+                List.of("enrich.geoip", "enrich.snmp"),
+                List.of("enrich"),
                 List.of("decode"),
                 List.of("sink.clickhouse", "sink.kafka", "sink.json", "sink.forward"),
                 List.of("inlet", "outlet"),

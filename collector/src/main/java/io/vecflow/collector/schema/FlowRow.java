@@ -139,6 +139,17 @@ public final class FlowRow {
     public boolean hasLbDecision;
     /** The decoded LB decision record, valid when {@link #hasLbDecision}. */
     public final LbDecisionRecord lbDecision = new LbDecisionRecord();
+    /**
+     * Enrichment (columns Exporter*, InIf*, OutIf*, Src/Dst{Country,Net*}; docs/enrichment.md): shared immutable
+     * values the collector's enricher sets after {@link #set}, which resets them to "nothing known". Never null.
+     */
+    public ExporterInfo exporter = ExporterInfo.EMPTY;
+    /** Metadata of the input and output interfaces (empty when not a single ifIndex, or not known yet). */
+    public InterfaceInfo inIfInfo = InterfaceInfo.EMPTY, outIfInfo = InterfaceInfo.EMPTY;
+    /** Network attributes, country and AS of the source and destination addresses. */
+    public NetworkInfo srcNet = NetworkInfo.EMPTY, dstNet = NetworkInfo.EMPTY;
+    /** Names of {@link #srcAs} and {@link #dstAs} (from the AS databases; empty when unknown). */
+    public Label srcAsName = Label.EMPTY, dstAsName = Label.EMPTY;
 
     /** Fills the row from a decoded sample and its parsed header ({@code p} null when there was none). */
     public void set(long timeReceivedNanos, byte[] peer16, DatagramHeader h, FlowSample s, ParsedPacket p) {
@@ -281,6 +292,10 @@ public final class FlowRow {
             nh.writeMapped16(nextHop, 0);
         }
         hasLbDecision = false;
+        exporter = ExporterInfo.EMPTY;
+        inIfInfo = outIfInfo = InterfaceInfo.EMPTY;
+        srcNet = dstNet = NetworkInfo.EMPTY;
+        srcAsName = dstAsName = Label.EMPTY;
         srv6SegmentsLeft = srv6SegmentCount = 0;
         if (p != null && p.srhPresent()) {
             srv6SegmentsLeft = p.srhSegmentsLeft();
@@ -387,6 +402,13 @@ public final class FlowRow {
         if (r.hasLbDecision) {
             lbDecision.copyFrom(r.lbDecision);
         }
+        exporter = r.exporter;
+        inIfInfo = r.inIfInfo;
+        outIfInfo = r.outIfInfo;
+        srcNet = r.srcNet;
+        dstNet = r.dstNet;
+        srcAsName = r.srcAsName;
+        dstAsName = r.dstAsName;
         return this;
     }
 }

@@ -42,7 +42,9 @@ public final class FlowSchema {
     public enum Type {
         DATETIME, UINT8, UINT16, UINT32, UINT64, FLOAT64, IP, STRING, LC_STRING, ARRAY_UINT32, ARRAY_IP,
         /** {@code Enum8} of {@link #DIRECTIONS}, numbered as {@link FlowRow#direction}; the same on every server. */
-        DIRECTION
+        DIRECTION,
+        /** {@code Enum8} of {@link InterfaceInfo#BOUNDARIES}, numbered as {@link InterfaceInfo#boundary}. */
+        BOUNDARY
     }
 
     /**
@@ -126,11 +128,42 @@ public final class FlowSchema {
             new Column("IngestOffset", Type.UINT64, "DoubleDelta, LZ4"));
 
     /**
+     * The enrichment columns of flows and drops (after the decoded ones, in RowBinary order), Akvorado's names
+     * (docs/enrichment.md §1): the exporter's name and classification, each interface's name, description, speed
+     * (Mb/s), boundary, provider and connectivity, each address's country and network attributes. AS numbers are the
+     * decoded SrcAS/DstAS columns, which the enricher may fill; AS names live in {@code asns}, once per AS. Empty
+     * (and {@code undefined}, 0) when nothing is known, which is what rows stored before enrichment get.
+     */
+    public static final List<Column> ENRICHMENT = enrichmentColumns();
+
+    private static List<Column> enrichmentColumns() {
+        List<Column> c = new ArrayList<>();
+        for (String f : List.of("Name", "Group", "Role", "Site", "Region", "Tenant")) {
+            c.add(new Column("Exporter" + f, Type.LC_STRING));
+        }
+        for (String d : List.of("InIf", "OutIf")) {
+            c.add(new Column(d + "Name", Type.LC_STRING));
+            c.add(new Column(d + "Description", Type.LC_STRING));
+            c.add(new Column(d + "Speed", Type.UINT32));
+            c.add(new Column(d + "Boundary", Type.BOUNDARY));
+            c.add(new Column(d + "Provider", Type.LC_STRING));
+            c.add(new Column(d + "Connectivity", Type.LC_STRING));
+        }
+        for (String d : List.of("Src", "Dst")) {
+            c.add(new Column(d + "Country", Type.LC_STRING));
+            for (String f : List.of("Name", "Role", "Site", "Region", "Tenant")) {
+                c.add(new Column(d + "Net" + f, Type.LC_STRING));
+            }
+        }
+        return List.copyOf(c);
+    }
+
+    /**
      * The flows columns, in RowBinary order ({@code RowBinaryWriter#writeFlow}). {@code DatagramIncomplete} is 1 on
      * every row of a datagram that stopped decoding part-way — a sample header or length past the datagram before its
      * last declared sample — so later samples of that datagram are lost ({@link FlowRow#datagramIncomplete}).
      */
-    public static final List<Column> FLOWS = List.of(
+    public static final List<Column> FLOWS = concat(List.of(
             new Column("TimeReceived", Type.DATETIME, "DoubleDelta, LZ4"),
             new Column("TimeReceivedNanos", Type.UINT64),
             new Column("AgentAddress", Type.IP),
@@ -188,7 +221,7 @@ public final class FlowSchema {
             new Column("SRv6SegmentsLeft", Type.UINT8),
             new Column("SRv6Segments", Type.ARRAY_IP),
             INGEST.get(0), INGEST.get(1),
-            new Column("DatagramIncomplete", Type.UINT8));
+            new Column("DatagramIncomplete", Type.UINT8)), ENRICHMENT);
 
     /** The drops columns: the flows columns, then the discard reason's name (sFlow discard codes). */
     public static final List<Column> DROPS = concat(FLOWS, List.of(new Column("DiscardReasonName", Type.LC_STRING)));
@@ -317,6 +350,16 @@ public final class FlowSchema {
             new Column("TableFull", Type.UINT64, "T64, LZ4")), INGEST);
 
     /**
+     * The asns columns: AS number → name (organisation), written by the collector from its AS databases when it loads
+     * them (ReplacingMergeTree by ASN: the latest TimeReceived wins when parts merge; read with
+     * {@code argMax(Name, TimeReceived) ... GROUP BY ASN}). Names are kept here once per AS instead of on every row.
+     */
+    public static final List<Column> ASNS = List.of(
+            new Column("TimeReceived", Type.DATETIME),
+            new Column("ASN", Type.UINT32),
+            new Column("Name", Type.STRING));
+
+    /**
      * Rollup columns: the dimensions kept (the order key, {@link #ROLLUP_KEY}), then the sums. Direction is a
      * dimension: a packet sampled on ingress and on egress has a row for each, which the dashboards never add.
      */
@@ -333,6 +376,15 @@ public final class FlowSchema {
             new Column("DstAS", Type.UINT32),
             new Column("ForwardingStatus", Type.UINT8),
             new Column("Direction", Type.DIRECTION),
+            new Column("ExporterName", Type.LC_STRING),
+            new Column("InIfName", Type.LC_STRING),
+            new Column("OutIfName", Type.LC_STRING),
+            new Column("InIfBoundary", Type.BOUNDARY),
+            new Column("OutIfBoundary", Type.BOUNDARY),
+            new Column("InIfProvider", Type.LC_STRING),
+            new Column("OutIfProvider", Type.LC_STRING),
+            new Column("SrcCountry", Type.LC_STRING),
+            new Column("DstCountry", Type.LC_STRING),
             new Column("Bytes", Type.UINT64, "T64, LZ4"),
             new Column("Packets", Type.UINT64, "T64, LZ4"),
             new Column("Samples", Type.UINT64, "T64, LZ4"));
@@ -342,8 +394,18 @@ public final class FlowSchema {
      * gets it with {@code ADD COLUMN ... MODIFY ORDER BY}, which may only append a new column to the key
      * ({@link #addRollupDirection}).
      */
-    static final String ROLLUP_KEY = "TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, "
+    static final String ROLLUP_KEY_V4 = "TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, "
             + "SrcAS, DstAS, ForwardingStatus, Direction";
+
+    /**
+     * The enrichment dimensions the rollups keep (what operators group by: exporter and interface names, boundary,
+     * provider, country; AS numbers are already in the key), appended to the order key after Direction.
+     */
+    public static final List<String> ROLLUP_ENRICHMENT = List.of("ExporterName", "InIfName", "OutIfName",
+            "InIfBoundary", "OutIfBoundary", "InIfProvider", "OutIfProvider", "SrcCountry", "DstCountry");
+
+    /** The rollups' order key: {@link #ROLLUP_KEY_V4} (schema until migration 4), then {@link #ROLLUP_ENRICHMENT}. */
+    static final String ROLLUP_KEY = ROLLUP_KEY_V4 + ", " + String.join(", ", ROLLUP_ENRICHMENT);
 
     /** Tables, in creation order (views need their source and target). */
     public static final List<Table> TABLES = List.of(
@@ -376,6 +438,7 @@ public final class FlowSchema {
                     new Column("IfOperUp", Type.UINT8)),
                     "ReplacingMergeTree(TimeReceived)", "toYYYYMM(TimeReceived)", "(AgentAddress, SubAgentId, IfIndex)",
                             31),
+            new Table("asns", ASNS, "ReplacingMergeTree(TimeReceived)", "toYYYYMM(TimeReceived)", "ASN", 3650),
             new Table("flows_1m", ROLLUP, "SummingMergeTree((Bytes, Packets, Samples))", "toYYYYMMDD(TimeReceived)",
                     "(" + ROLLUP_KEY + ")", 7),
             new Table("flows_5m", ROLLUP, "SummingMergeTree((Bytes, Packets, Samples))", "toYYYYMM(TimeReceived)",
@@ -387,7 +450,8 @@ public final class FlowSchema {
         // No GROUP BY: SummingMergeTree sums equal keys when it merges parts (queries sum() anyway). The aliases
         // shadow source columns, which both 18.16 and current servers accept in a non-aggregating SELECT.
         return "SELECT " + bucket + " AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, "
-                + "SrcAS, DstAS, ForwardingStatus, Direction, Bytes * SamplingRate AS Bytes, "
+                + "SrcAS, DstAS, ForwardingStatus, Direction, " + String.join(", ", ROLLUP_ENRICHMENT) + ", "
+                + "Bytes * SamplingRate AS Bytes, "
                 + "Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM {db}.flows";
     }
 
@@ -575,10 +639,34 @@ public final class FlowSchema {
      * @return the statement
      */
     public static String addRollupDirection(String database, String rollup, ServerFeatures f) {
-        Column direction = table(rollup).columns().stream().filter(c -> c.name().equals("Direction")).findFirst()
-                .orElseThrow();
+        Column direction = rollupColumn(rollup, "Direction");
         return "ALTER TABLE " + database + "." + rollup + " ADD COLUMN " + columnDefinition(direction, f)
-                + " AFTER ForwardingStatus, MODIFY ORDER BY (" + ROLLUP_KEY + ")";
+                + " AFTER ForwardingStatus, MODIFY ORDER BY (" + ROLLUP_KEY_V4 + ")";
+    }
+
+    /**
+     * The migration of a rollup keyed as until migration 4 ({@link #ROLLUP_KEY_V4}): one {@code ALTER} that adds the
+     * {@link #ROLLUP_ENRICHMENT} columns after Direction and appends them to the order key. Existing rows get empty
+     * names and {@code undefined} boundaries; nothing is rewritten. Runs on 18.16 and current servers.
+     *
+     * @param database database name
+     * @param rollup rollup table name
+     * @param f server features
+     * @return the statement
+     */
+    public static String addRollupEnrichment(String database, String rollup, ServerFeatures f) {
+        StringBuilder b = new StringBuilder("ALTER TABLE ").append(database).append('.').append(rollup);
+        String prev = "Direction";
+        for (String name : ROLLUP_ENRICHMENT) {
+            b.append(prev.equals("Direction") ? " " : ", ").append("ADD COLUMN ")
+                    .append(columnDefinition(rollupColumn(rollup, name), f)).append(" AFTER ").append(prev);
+            prev = name;
+        }
+        return b.append(", MODIFY ORDER BY (").append(ROLLUP_KEY).append(')').toString();
+    }
+
+    private static Column rollupColumn(String rollup, String name) {
+        return table(rollup).columns().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
     }
 
     private static String columnDefinition(Column c, ServerFeatures f) {
@@ -606,9 +694,17 @@ public final class FlowSchema {
             case LC_STRING -> f.lowCardinality() ? "LowCardinality(String)" : "String";
             case ARRAY_UINT32 -> "Array(UInt32)";
             case ARRAY_IP -> "Array(" + (f.ipv6Type() ? "IPv6" : "FixedString(16)") + ")";
-            case DIRECTION -> "Enum8('" + DIRECTIONS.get(0) + "' = 0, '" + DIRECTIONS.get(1) + "' = 1, '"
-                    + DIRECTIONS.get(2) + "' = 2)";
+            case DIRECTION -> enum8(DIRECTIONS);
+            case BOUNDARY -> enum8(InterfaceInfo.BOUNDARIES);
         };
+    }
+
+    private static String enum8(List<String> names) {
+        StringBuilder b = new StringBuilder("Enum8(");
+        for (int i = 0; i < names.size(); i++) {
+            b.append(i == 0 ? "" : ", ").append('\'').append(names.get(i)).append("' = ").append(i);
+        }
+        return b.append(')').toString();
     }
 
     private static List<Column> concat(List<Column> a, List<Column> b) {

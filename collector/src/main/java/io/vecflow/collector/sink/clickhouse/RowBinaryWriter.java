@@ -1,8 +1,12 @@
 package io.vecflow.collector.sink.clickhouse;
 
 import io.vecflow.collector.schema.CounterRow;
+import io.vecflow.collector.schema.ExporterInfo;
 import io.vecflow.collector.schema.FlowRow;
 import io.vecflow.collector.schema.FlowSchema;
+import io.vecflow.collector.schema.InterfaceInfo;
+import io.vecflow.collector.schema.Label;
+import io.vecflow.collector.schema.NetworkInfo;
 import io.vecflow.sflow.ByteView;
 import io.vecflow.sflow.CounterRecords;
 import io.vecflow.sflow.LbDecisionRecord;
@@ -95,6 +99,64 @@ public final class RowBinaryWriter {
         u32(r.ingestStream);
         u64(r.ingestOffset);
         u8(r.datagramIncomplete ? 1 : 0);
+        writeEnrichment(r);
+        rows++;
+    }
+
+    /** The {@link FlowSchema#ENRICHMENT} columns of a row, in order. Allocation-free (labels hold their UTF-8). */
+    private void writeEnrichment(FlowRow r) {
+        ExporterInfo e = r.exporter;
+        label(e.name());
+        label(e.group());
+        label(e.role());
+        label(e.site());
+        label(e.region());
+        label(e.tenant());
+        writeInterface(r.inIfInfo);
+        writeInterface(r.outIfInfo);
+        writeNetwork(r.srcNet);
+        writeNetwork(r.dstNet);
+    }
+
+    private void writeInterface(InterfaceInfo i) {
+        label(i.name());
+        label(i.description());
+        ensure(5);
+        u32(Math.min(i.speedMbps(), 0xFFFF_FFFFL));
+        u8(i.boundary());
+        label(i.provider());
+        label(i.connectivity());
+    }
+
+    private void writeNetwork(NetworkInfo n) {
+        label(n.country());
+        label(n.name());
+        label(n.role());
+        label(n.site());
+        label(n.region());
+        label(n.tenant());
+    }
+
+    private void label(Label l) {
+        byte[] b = l.utf8;
+        ensure(2 + b.length);
+        varint(b.length);
+        System.arraycopy(b, 0, buf, pos, b.length);
+        pos += b.length;
+    }
+
+    /**
+     * Appends one asns row ({@link FlowSchema#ASNS} order).
+     *
+     * @param timeSeconds TimeReceived, seconds since the epoch
+     * @param asn AS number
+     * @param name its name
+     */
+    public void writeAsName(long timeSeconds, long asn, Label name) {
+        ensure(8);
+        u32(timeSeconds);
+        u32(asn);
+        label(name);
         rows++;
     }
 

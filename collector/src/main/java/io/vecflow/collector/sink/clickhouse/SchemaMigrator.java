@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  *   <li>versioned migrations that move or backfill data, each recorded once done.</li>
  * </ol>
  * A schema change therefore never loses data: rows move (INSERT … SELECT) before their old home is cleared, and a
- * rollup's order key grows in place ({@code ADD COLUMN … MODIFY ORDER BY}, migration 4). Run one
+ * rollup's order key grows in place ({@code ADD COLUMN … MODIFY ORDER BY}, migrations 4 and 5). Run one
  * collector first when upgrading several at once (the versioned steps are not locked against concurrent starts).
  */
 public final class SchemaMigrator {
@@ -87,6 +87,23 @@ public final class SchemaMigrator {
                     if (tables.contains(v.name())) {
                         // Holds no rows (TO table); rows inserted into flows between this and its re-creation a few
                         // statements later reach no rollup.
+                        m.exec("DROP TABLE " + m.db + "." + v.name());
+                    }
+                }
+            }),
+            new Migration(5, "rollups keyed by the enrichment dimensions, their views re-created", true, m -> {
+                // As migration 4: flows and drops get the enrichment columns by ADD COLUMN in the tables step; a
+                // rollup needs them in its key. Rows stored before get empty names and undefined boundaries.
+                Set<String> tables = m.sink.tables();
+                for (FlowSchema.View v : FlowSchema.VIEWS) {
+                    if (!v.target().startsWith("flows_") || !tables.contains(v.target())) {
+                        continue;
+                    }
+                    if (!m.sink.columnsOf(v.target()).contains(FlowSchema.ROLLUP_ENRICHMENT.getFirst())) {
+                        m.exec(FlowSchema.addRollupEnrichment(m.db, v.target(), m.features));
+                        log.info("{}.{}: {} appended to the key", m.db, v.target(), FlowSchema.ROLLUP_ENRICHMENT);
+                    }
+                    if (tables.contains(v.name())) {
                         m.exec("DROP TABLE " + m.db + "." + v.name());
                     }
                 }
