@@ -125,6 +125,9 @@ public final class Collector implements AutoCloseable {
         public int lbEnterprise = io.vecflow.sflow.LbDecisionRecord.DEFAULT_ENTERPRISE;
         /** Further row sinks supplied by the embedding program (e.g. a summary); closed with the collector. */
         public final List<FlowSink> extraFlowSinks = new ArrayList<>();
+        /** Enrichment of rows before the sinks (README "Enrichment"); on by default (metadata from sFlow only). */
+        public io.vecflow.collector.enrich.EnrichmentSettings enrichment =
+                new io.vecflow.collector.enrich.EnrichmentSettings();
     }
 
     private final CollectorStats stats = new CollectorStats();
@@ -139,6 +142,7 @@ public final class Collector implements AutoCloseable {
     private LossRecorder lossRecorder;
     private KafkaRawSink kafkaRaw;
     private Spooler spooler;
+    private io.vecflow.collector.enrich.Enricher enricher;
 
     /**
      * Opens the sinks, then binds the UDP port (inlet, all) and starts consuming (outlet, all with Kafka). Between
@@ -200,9 +204,16 @@ public final class Collector implements AutoCloseable {
                 }
                 flowSinks.addAll(s.extraFlowSinks);
             }
+            if (s.role != Role.INLET) {
+                enricher = io.vecflow.collector.enrich.Enrichment.open(s.enrichment, stats.enrichment);
+                if (enricher != null && clickhouse != null) {
+                    enricher.onAsNames(clickhouse::asNames);
+                }
+            }
             if (consume) {
                 outlet = new KafkaOutlet(s.kafkaBootstrap, s.kafkaRawTopic, s.kafkaConsumerGroup,
-                        new DatagramDecoder(stats.decode, stats, flowSinks).lbEnterprise(s.lbEnterprise),
+                        new DatagramDecoder(stats.decode, stats, flowSinks).lbEnterprise(s.lbEnterprise)
+                                .enricher(enricher),
                         flowSinks, clickhouse, lossRecorder, stats.loss, s.clickhouseFlushMs, s.kafkaOffsetReset);
             }
             if (s.role != Role.OUTLET) {
@@ -226,7 +237,7 @@ public final class Collector implements AutoCloseable {
                 } else if (decodeHere) {
                     ClickHouseSink ch = clickhouse;
                     DatagramProcessor drain = new DatagramProcessor(stats.decode, stats, List.of(), flowSinks)
-                            .lbEnterprise(s.lbEnterprise);
+                            .lbEnterprise(s.lbEnterprise).enricher(enricher);
                     spooler = new Spooler("decode", new Spooler.Downstream() {
                         @Override
                         public boolean ready() {
@@ -245,7 +256,7 @@ public final class Collector implements AutoCloseable {
                         s.maxDatagramBytes, s.readBatch, stats.datagramsTruncated, () -> {
                             DatagramProcessor p = new DatagramProcessor(stats.decode, stats, rawSinks,
                                     decodeHere ? flowSinks : List.of(), decodeHere, admission)
-                                    .lbEnterprise(s.lbEnterprise);
+                                    .lbEnterprise(s.lbEnterprise).enricher(enricher);
                             if (sp != null) {
                                 p.spooler(sp, k != null ? k::send : p.decodeTarget());
                             }
@@ -263,6 +274,11 @@ public final class Collector implements AutoCloseable {
     /** @return the settings the collector runs with. */
     public Settings settings() {
         return settings;
+    }
+
+    /** @return the enrichment stage, or null (off, or the inlet role). */
+    public io.vecflow.collector.enrich.Enricher enricher() {
+        return enricher;
     }
 
     /** @return the Kafka outlet, or null when this process does not consume. */
@@ -390,6 +406,9 @@ public final class Collector implements AutoCloseable {
         closeSinks();
         if (spooler != null) {
             closeQuietly(spooler);
+        }
+        if (enricher != null) {
+            closeQuietly(enricher);
         }
     }
 

@@ -7,6 +7,9 @@ import java.util.concurrent.atomic.LongAdder;
 public final class CollectorStats {
     /** UDP datagrams received and handed to every sink (counted after processing, see DatagramProcessor). */
     public final LongAdder datagramsReceived = new LongAdder();
+    /** Counters of the enrichment stage. */
+    public final io.vecflow.collector.enrich.EnrichmentStats enrichment =
+            new io.vecflow.collector.enrich.EnrichmentStats();
     /** Raw records consumed from Kafka and processed by the outlet (counted like {@link #datagramsReceived}). */
     public final LongAdder datagramsConsumed = new LongAdder();
     /** Datagrams refused by admission (agent not allowed, or over its rate); by reason in {@code Admission}. */

@@ -39,6 +39,8 @@ public final class DatagramDecoder implements SflowVisitor {
     private final CollectorStats stats;
     private final FlowRow row = new FlowRow();
     private final CounterRow counterRow = new CounterRow();
+    private final byte[] agent16 = new byte[16];
+    private io.vecflow.collector.enrich.Enricher enricher;
     /** This decoder's in-process ingest stream: bit 31 set, 31 random bits (see {@link FlowRow#ingestStream}). */
     private final long localStream = 0x8000_0000L | (java.util.concurrent.ThreadLocalRandom.current().nextInt()
             & 0x7FFF_FFFFL);
@@ -135,6 +137,18 @@ public final class DatagramDecoder implements SflowVisitor {
     }
 
     /**
+     * Sets the enrichment step every row passes through before the sinks, and every counter sample feeds (the agents'
+     * own metadata); null = rows as decoded.
+     *
+     * @param e the shared enricher, or null
+     * @return this
+     */
+    public DatagramDecoder enricher(io.vecflow.collector.enrich.Enricher e) {
+        this.enricher = e;
+        return this;
+    }
+
+    /**
      * Sets the enterprise number of the "vecflow LB decision" flow record and the "vecflow LB counters" counter record
      * (default
      * {@value io.vecflow.sflow.LbDecisionRecord#DEFAULT_ENTERPRISE}; must match the agents' {@code lbEnterprise}).
@@ -186,6 +200,10 @@ public final class DatagramDecoder implements SflowVisitor {
             return;
         }
         stats.loss.onSample(agent, LossTracker.COUNTERS, s.sourceIdType, s.sourceIdIndex, s.sequenceNumber, -1);
+        if (enricher != null) {
+            h.writeAgentAddress16(agent16, 0);
+            enricher.learn(agent16, s);
+        }
         if (counterRow.set(receivedNanos, h, s)) {
             counterRow.ingestStream = ingestStream;
             counterRow.ingestOffset = ingestOffset;
@@ -314,6 +332,9 @@ public final class DatagramDecoder implements SflowVisitor {
         }
         row.ingestStream = ingestStream;
         row.ingestOffset = ingestOffset;
+        if (enricher != null) {
+            enricher.enrich(row);
+        }
         stats.flowRows.increment();
         for (int i = 0; i < flowSinks.length; i++) {
             FlowSink sink = flowSinks[i];

@@ -172,6 +172,17 @@ public final class DatagramProcessor {
         return this;
     }
 
+    /**
+     * Sets the enrichment step of this processor's decoder ({@link DatagramDecoder#enricher}).
+     *
+     * @param e the shared enricher, or null
+     * @return this
+     */
+    public DatagramProcessor enricher(io.vecflow.collector.enrich.Enricher e) {
+        decoder.enricher(e);
+        return this;
+    }
+
     private void sinkError(String sink, RuntimeException e) {
         decoder.sinkError(sink, e);
     }

@@ -492,6 +492,11 @@ public final class ClickHouseSink implements FlowSink {
     @Override
     public void flush() throws IOException {
         IOException first = null;
+        try {
+            writeAsNames();
+        } catch (IOException e) {
+            first = e; // kept for the next flush; the rows go on
+        }
         for (TableBatch b : batches) {
             try {
                 b.flush();
@@ -502,6 +507,35 @@ public final class ClickHouseSink implements FlowSink {
         if (first != null) {
             throw first;
         }
+    }
+
+    private volatile java.util.Map<Long, io.vecflow.collector.schema.Label> asNamesPending;
+
+    /**
+     * Queues the AS names of the enrichment's AS databases for the {@code asns} table: written at the next flush
+     * (and kept until one succeeds). A newer map replaces one not written yet.
+     *
+     * @param names AS number → name
+     */
+    public void asNames(java.util.Map<Long, io.vecflow.collector.schema.Label> names) {
+        asNamesPending = names;
+    }
+
+    private void writeAsNames() throws IOException {
+        java.util.Map<Long, io.vecflow.collector.schema.Label> names = asNamesPending;
+        if (names == null || !connected()) {
+            return;
+        }
+        RowBinaryWriter w = new RowBinaryWriter(64 + names.size() * 24);
+        long now = System.currentTimeMillis() / 1000;
+        for (java.util.Map.Entry<Long, io.vecflow.collector.schema.Label> e : names.entrySet()) {
+            w.writeAsName(now, e.getKey(), e.getValue());
+        }
+        insertRows("asns", FlowSchema.table("asns").columnNames(), w);
+        if (asNamesPending == names) {
+            asNamesPending = null;
+        }
+        log.info("{}.asns: {} AS names written", database(), names.size());
     }
 
     /**

