@@ -421,7 +421,9 @@ public final class MetadataCache implements AutoCloseable {
             e.sflowInterfaces.put(ifIndex, new StaticExporter.Interface(name, "", speedMbps, "", "", ""));
             stats.sflowUpdates.increment();
             if (e.interfaces.size() < settings.maxInterfaces || e.interfaces.get(ifIndex) != null) {
-                e.known.add(ifIndex);
+                if (e.known.add(ifIndex) && poller != null) {
+                    e.pending.add(ifIndex); // SNMP, ahead in the order, may know more (description)
+                }
                 publish(e, ifIndex, merged(e, ifIndex));
             }
         }

@@ -124,7 +124,8 @@ class FlowSchemaTest {
                         .contains("\n    ForwardingStatus UInt8,\n    " + direction + ",\n")
                         .contains("\nORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, "
                                 + "Proto, "
-                                + "SrcAS, DstAS, ForwardingStatus, Direction)");
+                                + "SrcAS, DstAS, ForwardingStatus, Direction, ExporterName, InIfName, OutIfName, "
+                                + "InIfBoundary, OutIfBoundary, InIfProvider, OutIfProvider, SrcCountry, DstCountry)");
             }
         }
         for (FlowSchema.View v : FlowSchema.VIEWS) {
@@ -147,6 +148,23 @@ class FlowSchemaTest {
                 ServerFeatures.fromVersion("25.8.2.29"))).containsExactly("ALTER TABLE db.drops ADD COLUMN Direction "
                         + "Enum8('undefined' = 0, 'ingress' = 1, 'egress' = 2) DEFAULT " + FlowSchema.DIRECTION_RULE
                         + " AFTER SampleType");
+    }
+
+    @Test
+    void anOldRollupGetsTheEnrichmentDimensionsAppendedToItsKeyInOneAlter() {
+        String alter = FlowSchema.addRollupEnrichment("db", "flows_1h", ServerFeatures.fromVersion("18.16.1"));
+        assertThat(alter).startsWith("ALTER TABLE db.flows_1h ADD COLUMN ExporterName String AFTER Direction, "
+                + "ADD COLUMN InIfName String AFTER ExporterName, ")
+                .contains("ADD COLUMN InIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2) AFTER "
+                        + "OutIfName")
+                .endsWith(", MODIFY ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, "
+                        + "SrcAS, DstAS, ForwardingStatus, Direction, ExporterName, InIfName, OutIfName, InIfBoundary, "
+                        + "OutIfBoundary, InIfProvider, OutIfProvider, SrcCountry, DstCountry)");
+        assertThat(FlowSchema.addRollupEnrichment("db", "flows_1m", ServerFeatures.fromVersion("25.8.2.29")))
+                .contains("ADD COLUMN ExporterName LowCardinality(String) AFTER Direction");
+        // The Direction migration keeps the key it gave before the enrichment existed (migration 5 appends the rest).
+        assertThat(FlowSchema.addRollupDirection("db", "flows_1m", ServerFeatures.fromVersion("18.16.1")))
+                .endsWith("ForwardingStatus, Direction)");
     }
 
     /** {@code async_insert} exists from 21.11: an older server refuses a query naming it ("Unknown setting"). */

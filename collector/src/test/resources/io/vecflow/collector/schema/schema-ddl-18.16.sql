@@ -58,7 +58,37 @@ CREATE TABLE IF NOT EXISTS vecflow.flows
     SRv6Segments Array(FixedString(16)),
     IngestStream UInt32,
     IngestOffset UInt64,
-    DatagramIncomplete UInt8
+    DatagramIncomplete UInt8,
+    ExporterName String,
+    ExporterGroup String,
+    ExporterRole String,
+    ExporterSite String,
+    ExporterRegion String,
+    ExporterTenant String,
+    InIfName String,
+    InIfDescription String,
+    InIfSpeed UInt32,
+    InIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    InIfProvider String,
+    InIfConnectivity String,
+    OutIfName String,
+    OutIfDescription String,
+    OutIfSpeed UInt32,
+    OutIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    OutIfProvider String,
+    OutIfConnectivity String,
+    SrcCountry String,
+    SrcNetName String,
+    SrcNetRole String,
+    SrcNetSite String,
+    SrcNetRegion String,
+    SrcNetTenant String,
+    DstCountry String,
+    DstNetName String,
+    DstNetRole String,
+    DstNetSite String,
+    DstNetRegion String,
+    DstNetTenant String
 )
 ENGINE = MergeTree
 PARTITION BY toYYYYMMDD(TimeReceived)
@@ -125,6 +155,36 @@ CREATE TABLE IF NOT EXISTS vecflow.drops
     IngestStream UInt32,
     IngestOffset UInt64,
     DatagramIncomplete UInt8,
+    ExporterName String,
+    ExporterGroup String,
+    ExporterRole String,
+    ExporterSite String,
+    ExporterRegion String,
+    ExporterTenant String,
+    InIfName String,
+    InIfDescription String,
+    InIfSpeed UInt32,
+    InIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    InIfProvider String,
+    InIfConnectivity String,
+    OutIfName String,
+    OutIfDescription String,
+    OutIfSpeed UInt32,
+    OutIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    OutIfProvider String,
+    OutIfConnectivity String,
+    SrcCountry String,
+    SrcNetName String,
+    SrcNetRole String,
+    SrcNetSite String,
+    SrcNetRegion String,
+    SrcNetTenant String,
+    DstCountry String,
+    DstNetName String,
+    DstNetRole String,
+    DstNetSite String,
+    DstNetRegion String,
+    DstNetTenant String,
     DiscardReasonName String
 )
 ENGINE = MergeTree
@@ -282,6 +342,16 @@ ENGINE = ReplacingMergeTree(TimeReceived)
 PARTITION BY toYYYYMM(TimeReceived)
 ORDER BY (AgentAddress, SubAgentId, IfIndex);
 
+CREATE TABLE IF NOT EXISTS vecflow.asns
+(
+    TimeReceived DateTime,
+    ASN UInt32,
+    Name String
+)
+ENGINE = ReplacingMergeTree(TimeReceived)
+PARTITION BY toYYYYMM(TimeReceived)
+ORDER BY ASN;
+
 CREATE TABLE IF NOT EXISTS vecflow.flows_1m
 (
     TimeReceived DateTime,
@@ -296,13 +366,22 @@ CREATE TABLE IF NOT EXISTS vecflow.flows_1m
     DstAS UInt32,
     ForwardingStatus UInt8,
     Direction Enum8('undefined' = 0, 'ingress' = 1, 'egress' = 2),
+    ExporterName String,
+    InIfName String,
+    OutIfName String,
+    InIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    OutIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    InIfProvider String,
+    OutIfProvider String,
+    SrcCountry String,
+    DstCountry String,
     Bytes UInt64,
     Packets UInt64,
     Samples UInt64
 )
 ENGINE = SummingMergeTree((Bytes, Packets, Samples))
 PARTITION BY toYYYYMMDD(TimeReceived)
-ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction);
+ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, ExporterName, InIfName, OutIfName, InIfBoundary, OutIfBoundary, InIfProvider, OutIfProvider, SrcCountry, DstCountry);
 
 CREATE TABLE IF NOT EXISTS vecflow.flows_5m
 (
@@ -318,13 +397,22 @@ CREATE TABLE IF NOT EXISTS vecflow.flows_5m
     DstAS UInt32,
     ForwardingStatus UInt8,
     Direction Enum8('undefined' = 0, 'ingress' = 1, 'egress' = 2),
+    ExporterName String,
+    InIfName String,
+    OutIfName String,
+    InIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    OutIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    InIfProvider String,
+    OutIfProvider String,
+    SrcCountry String,
+    DstCountry String,
     Bytes UInt64,
     Packets UInt64,
     Samples UInt64
 )
 ENGINE = SummingMergeTree((Bytes, Packets, Samples))
 PARTITION BY toYYYYMM(TimeReceived)
-ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction);
+ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, ExporterName, InIfName, OutIfName, InIfBoundary, OutIfBoundary, InIfProvider, OutIfProvider, SrcCountry, DstCountry);
 
 CREATE TABLE IF NOT EXISTS vecflow.flows_1h
 (
@@ -340,22 +428,31 @@ CREATE TABLE IF NOT EXISTS vecflow.flows_1h
     DstAS UInt32,
     ForwardingStatus UInt8,
     Direction Enum8('undefined' = 0, 'ingress' = 1, 'egress' = 2),
+    ExporterName String,
+    InIfName String,
+    OutIfName String,
+    InIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    OutIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    InIfProvider String,
+    OutIfProvider String,
+    SrcCountry String,
+    DstCountry String,
     Bytes UInt64,
     Packets UInt64,
     Samples UInt64
 )
 ENGINE = SummingMergeTree((Bytes, Packets, Samples))
 PARTITION BY toYYYYMM(TimeReceived)
-ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction);
+ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, ExporterName, InIfName, OutIfName, InIfBoundary, OutIfBoundary, InIfProvider, OutIfProvider, SrcCountry, DstCountry);
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.flows_1m_mv TO vecflow.flows_1m
-AS SELECT toStartOfMinute(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
+AS SELECT toStartOfMinute(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, ExporterName, InIfName, OutIfName, InIfBoundary, OutIfBoundary, InIfProvider, OutIfProvider, SrcCountry, DstCountry, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.flows_5m_mv TO vecflow.flows_5m
-AS SELECT toStartOfFiveMinute(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
+AS SELECT toStartOfFiveMinute(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, ExporterName, InIfName, OutIfName, InIfBoundary, OutIfBoundary, InIfProvider, OutIfProvider, SrcCountry, DstCountry, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.flows_1h_mv TO vecflow.flows_1h
-AS SELECT toStartOfHour(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
+AS SELECT toStartOfHour(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, ExporterName, InIfName, OutIfName, InIfBoundary, OutIfBoundary, InIfProvider, OutIfProvider, SrcCountry, DstCountry, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.exporters_mv TO vecflow.exporters
 AS SELECT TimeReceived, AgentAddress, SubAgentId, Datagrams FROM vecflow.agents WHERE SampleFamily = 255;

@@ -59,6 +59,36 @@ CREATE TABLE IF NOT EXISTS vecflow.flows
     IngestStream UInt32,
     IngestOffset UInt64 CODEC(DoubleDelta, LZ4),
     DatagramIncomplete UInt8,
+    ExporterName LowCardinality(String),
+    ExporterGroup LowCardinality(String),
+    ExporterRole LowCardinality(String),
+    ExporterSite LowCardinality(String),
+    ExporterRegion LowCardinality(String),
+    ExporterTenant LowCardinality(String),
+    InIfName LowCardinality(String),
+    InIfDescription LowCardinality(String),
+    InIfSpeed UInt32,
+    InIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    InIfProvider LowCardinality(String),
+    InIfConnectivity LowCardinality(String),
+    OutIfName LowCardinality(String),
+    OutIfDescription LowCardinality(String),
+    OutIfSpeed UInt32,
+    OutIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    OutIfProvider LowCardinality(String),
+    OutIfConnectivity LowCardinality(String),
+    SrcCountry LowCardinality(String),
+    SrcNetName LowCardinality(String),
+    SrcNetRole LowCardinality(String),
+    SrcNetSite LowCardinality(String),
+    SrcNetRegion LowCardinality(String),
+    SrcNetTenant LowCardinality(String),
+    DstCountry LowCardinality(String),
+    DstNetName LowCardinality(String),
+    DstNetRole LowCardinality(String),
+    DstNetSite LowCardinality(String),
+    DstNetRegion LowCardinality(String),
+    DstNetTenant LowCardinality(String),
     INDEX SrcAddr_idx SrcAddr TYPE bloom_filter(0.001) GRANULARITY 4,
     INDEX DstAddr_idx DstAddr TYPE bloom_filter(0.001) GRANULARITY 4,
     INDEX SrcPort_idx SrcPort TYPE bloom_filter(0.001) GRANULARITY 4,
@@ -132,6 +162,36 @@ CREATE TABLE IF NOT EXISTS vecflow.drops
     IngestStream UInt32,
     IngestOffset UInt64 CODEC(DoubleDelta, LZ4),
     DatagramIncomplete UInt8,
+    ExporterName LowCardinality(String),
+    ExporterGroup LowCardinality(String),
+    ExporterRole LowCardinality(String),
+    ExporterSite LowCardinality(String),
+    ExporterRegion LowCardinality(String),
+    ExporterTenant LowCardinality(String),
+    InIfName LowCardinality(String),
+    InIfDescription LowCardinality(String),
+    InIfSpeed UInt32,
+    InIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    InIfProvider LowCardinality(String),
+    InIfConnectivity LowCardinality(String),
+    OutIfName LowCardinality(String),
+    OutIfDescription LowCardinality(String),
+    OutIfSpeed UInt32,
+    OutIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    OutIfProvider LowCardinality(String),
+    OutIfConnectivity LowCardinality(String),
+    SrcCountry LowCardinality(String),
+    SrcNetName LowCardinality(String),
+    SrcNetRole LowCardinality(String),
+    SrcNetSite LowCardinality(String),
+    SrcNetRegion LowCardinality(String),
+    SrcNetTenant LowCardinality(String),
+    DstCountry LowCardinality(String),
+    DstNetName LowCardinality(String),
+    DstNetRole LowCardinality(String),
+    DstNetSite LowCardinality(String),
+    DstNetRegion LowCardinality(String),
+    DstNetTenant LowCardinality(String),
     DiscardReasonName LowCardinality(String),
     INDEX SrcAddr_idx SrcAddr TYPE bloom_filter(0.001) GRANULARITY 4,
     INDEX DstAddr_idx DstAddr TYPE bloom_filter(0.001) GRANULARITY 4,
@@ -302,6 +362,17 @@ PARTITION BY toYYYYMM(TimeReceived)
 ORDER BY (AgentAddress, SubAgentId, IfIndex)
 TTL TimeReceived + INTERVAL 31 DAY;
 
+CREATE TABLE IF NOT EXISTS vecflow.asns
+(
+    TimeReceived DateTime,
+    ASN UInt32,
+    Name String
+)
+ENGINE = ReplacingMergeTree(TimeReceived)
+PARTITION BY toYYYYMM(TimeReceived)
+ORDER BY ASN
+TTL TimeReceived + INTERVAL 3650 DAY;
+
 CREATE TABLE IF NOT EXISTS vecflow.flows_1m
 (
     TimeReceived DateTime CODEC(DoubleDelta, LZ4),
@@ -316,13 +387,22 @@ CREATE TABLE IF NOT EXISTS vecflow.flows_1m
     DstAS UInt32,
     ForwardingStatus UInt8,
     Direction Enum8('undefined' = 0, 'ingress' = 1, 'egress' = 2),
+    ExporterName LowCardinality(String),
+    InIfName LowCardinality(String),
+    OutIfName LowCardinality(String),
+    InIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    OutIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    InIfProvider LowCardinality(String),
+    OutIfProvider LowCardinality(String),
+    SrcCountry LowCardinality(String),
+    DstCountry LowCardinality(String),
     Bytes UInt64 CODEC(T64, LZ4),
     Packets UInt64 CODEC(T64, LZ4),
     Samples UInt64 CODEC(T64, LZ4)
 )
 ENGINE = SummingMergeTree((Bytes, Packets, Samples))
 PARTITION BY toYYYYMMDD(TimeReceived)
-ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction)
+ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, ExporterName, InIfName, OutIfName, InIfBoundary, OutIfBoundary, InIfProvider, OutIfProvider, SrcCountry, DstCountry)
 TTL TimeReceived + INTERVAL 7 DAY;
 
 CREATE TABLE IF NOT EXISTS vecflow.flows_5m
@@ -339,13 +419,22 @@ CREATE TABLE IF NOT EXISTS vecflow.flows_5m
     DstAS UInt32,
     ForwardingStatus UInt8,
     Direction Enum8('undefined' = 0, 'ingress' = 1, 'egress' = 2),
+    ExporterName LowCardinality(String),
+    InIfName LowCardinality(String),
+    OutIfName LowCardinality(String),
+    InIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    OutIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    InIfProvider LowCardinality(String),
+    OutIfProvider LowCardinality(String),
+    SrcCountry LowCardinality(String),
+    DstCountry LowCardinality(String),
     Bytes UInt64 CODEC(T64, LZ4),
     Packets UInt64 CODEC(T64, LZ4),
     Samples UInt64 CODEC(T64, LZ4)
 )
 ENGINE = SummingMergeTree((Bytes, Packets, Samples))
 PARTITION BY toYYYYMM(TimeReceived)
-ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction)
+ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, ExporterName, InIfName, OutIfName, InIfBoundary, OutIfBoundary, InIfProvider, OutIfProvider, SrcCountry, DstCountry)
 TTL TimeReceived + INTERVAL 90 DAY;
 
 CREATE TABLE IF NOT EXISTS vecflow.flows_1h
@@ -362,23 +451,32 @@ CREATE TABLE IF NOT EXISTS vecflow.flows_1h
     DstAS UInt32,
     ForwardingStatus UInt8,
     Direction Enum8('undefined' = 0, 'ingress' = 1, 'egress' = 2),
+    ExporterName LowCardinality(String),
+    InIfName LowCardinality(String),
+    OutIfName LowCardinality(String),
+    InIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    OutIfBoundary Enum8('undefined' = 0, 'external' = 1, 'internal' = 2),
+    InIfProvider LowCardinality(String),
+    OutIfProvider LowCardinality(String),
+    SrcCountry LowCardinality(String),
+    DstCountry LowCardinality(String),
     Bytes UInt64 CODEC(T64, LZ4),
     Packets UInt64 CODEC(T64, LZ4),
     Samples UInt64 CODEC(T64, LZ4)
 )
 ENGINE = SummingMergeTree((Bytes, Packets, Samples))
 PARTITION BY toYYYYMM(TimeReceived)
-ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction)
+ORDER BY (TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, ExporterName, InIfName, OutIfName, InIfBoundary, OutIfBoundary, InIfProvider, OutIfProvider, SrcCountry, DstCountry)
 TTL TimeReceived + INTERVAL 365 DAY;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.flows_1m_mv TO vecflow.flows_1m
-AS SELECT toStartOfMinute(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
+AS SELECT toStartOfMinute(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, ExporterName, InIfName, OutIfName, InIfBoundary, OutIfBoundary, InIfProvider, OutIfProvider, SrcCountry, DstCountry, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.flows_5m_mv TO vecflow.flows_5m
-AS SELECT toStartOfFiveMinute(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
+AS SELECT toStartOfFiveMinute(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, ExporterName, InIfName, OutIfName, InIfBoundary, OutIfBoundary, InIfProvider, OutIfProvider, SrcCountry, DstCountry, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.flows_1h_mv TO vecflow.flows_1h
-AS SELECT toStartOfHour(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
+AS SELECT toStartOfHour(TimeReceived) AS TimeReceived, AgentAddress, SubAgentId, InIf, OutIf, Vlan, EType, Proto, SrcAS, DstAS, ForwardingStatus, Direction, ExporterName, InIfName, OutIfName, InIfBoundary, OutIfBoundary, InIfProvider, OutIfProvider, SrcCountry, DstCountry, Bytes * SamplingRate AS Bytes, Packets * SamplingRate AS Packets, toUInt64(1) AS Samples FROM vecflow.flows;
 
 CREATE MATERIALIZED VIEW IF NOT EXISTS vecflow.exporters_mv TO vecflow.exporters
 AS SELECT TimeReceived, AgentAddress, SubAgentId, Datagrams FROM vecflow.agents WHERE SampleFamily = 255;

@@ -4,7 +4,11 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.vecflow.collector.decode.DatagramJsonWriter;
+import io.vecflow.collector.schema.ExporterInfo;
 import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.schema.InterfaceInfo;
+import io.vecflow.collector.schema.Label;
+import io.vecflow.collector.schema.NetworkInfo;
 import io.vecflow.collector.schema.FlowSchema;
 import io.vecflow.collector.sink.FlowSink;
 import io.vecflow.collector.sink.StreamOffsets;
@@ -172,12 +176,57 @@ public final class JsonLinesSink implements FlowSink {
             if (r.datagramIncomplete) {
                 gen.writeBooleanField("datagram_incomplete", true); // the datagram stopped decoding part-way
             }
+            writeEnrichment(r);
             gen.writeEndObject();
             gen.writeRaw('\n');
             written++;
         } catch (IOException | RuntimeException e) {
             failed++;
             throw new IllegalStateException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The enrichment values that are known, under the flow.proto field names (empty ones are left out). */
+    private void writeEnrichment(FlowRow r) throws IOException {
+        ExporterInfo e = r.exporter;
+        label("exporter_name", e.name());
+        label("exporter_group", e.group());
+        label("exporter_role", e.role());
+        label("exporter_site", e.site());
+        label("exporter_region", e.region());
+        label("exporter_tenant", e.tenant());
+        iface("in_if_", r.inIfInfo);
+        iface("out_if_", r.outIfInfo);
+        network("src_", r.srcNet, r.srcAsName);
+        network("dst_", r.dstNet, r.dstAsName);
+    }
+
+    private void iface(String p, InterfaceInfo i) throws IOException {
+        label(p + "name", i.name());
+        label(p + "description", i.description());
+        if (i.speedMbps() != 0) {
+            gen.writeNumberField(p + "speed", i.speedMbps());
+        }
+        if (i.boundary() != InterfaceInfo.UNDEFINED) {
+            gen.writeStringField(p + "boundary", InterfaceInfo.BOUNDARIES.get(i.boundary()));
+        }
+        label(p + "provider", i.provider());
+        label(p + "connectivity", i.connectivity());
+    }
+
+    private void network(String p, NetworkInfo n, Label asName) throws IOException {
+        label(p + "as_name", asName);
+        label(p + "country", n.country());
+        label(p + "net_name", n.name());
+        label(p + "net_role", n.role());
+        label(p + "net_site", n.site());
+        label(p + "net_region", n.region());
+        label(p + "net_tenant", n.tenant());
+    }
+
+    private void label(String field, Label l) throws IOException {
+        if (!l.isEmpty()) {
+            gen.writeStringField(field, l.text);
         }
     }
 

@@ -2,7 +2,11 @@ package io.vecflow.collector.sink.kafka;
 
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.WireFormat;
+import io.vecflow.collector.schema.ExporterInfo;
 import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.schema.InterfaceInfo;
+import io.vecflow.collector.schema.Label;
+import io.vecflow.collector.schema.NetworkInfo;
 import io.vecflow.sflow.DiscardReasons;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -39,7 +43,14 @@ public final class FlowProtobuf {
             DST_AS_PATH = 46, ENCAPSULATION = 47, TUNNEL_ID = 48, INNER_SRC_ADDR = 49, INNER_DST_ADDR = 50,
             INNER_PROTO = 51, INNER_SRC_PORT = 52, INNER_DST_PORT = 53, BYTES = 54, PACKETS = 55,
             SRV6_SEGMENTS_LEFT = 56, SRV6_SEGMENTS = 57, INGEST_STREAM = 58, INGEST_OFFSET = 59, DIRECTION = 60,
-            DATAGRAM_INCOMPLETE = 61;
+            DATAGRAM_INCOMPLETE = 61,
+            EXPORTER_NAME = 62, EXPORTER_GROUP = 63, EXPORTER_ROLE = 64, EXPORTER_SITE = 65, EXPORTER_REGION = 66,
+            EXPORTER_TENANT = 67, IN_IF_NAME = 68, IN_IF_DESCRIPTION = 69, IN_IF_SPEED = 70, IN_IF_BOUNDARY = 71,
+            IN_IF_PROVIDER = 72, IN_IF_CONNECTIVITY = 73, OUT_IF_NAME = 74, OUT_IF_DESCRIPTION = 75,
+            OUT_IF_SPEED = 76, OUT_IF_BOUNDARY = 77, OUT_IF_PROVIDER = 78, OUT_IF_CONNECTIVITY = 79,
+            SRC_COUNTRY = 80, SRC_NET_NAME = 81, SRC_NET_ROLE = 82, SRC_NET_SITE = 83, SRC_NET_REGION = 84,
+            SRC_NET_TENANT = 85, DST_COUNTRY = 86, DST_NET_NAME = 87, DST_NET_ROLE = 88, DST_NET_SITE = 89,
+            DST_NET_REGION = 90, DST_NET_TENANT = 91, SRC_AS_NAME = 92, DST_AS_NAME = 93;
 
     /**
      * Upper bound of one encoded message (bytes): 60 fields of at most 2-byte tag + 10-byte varint, six 16-byte
@@ -47,7 +58,7 @@ public final class FlowProtobuf {
      * length).
      */
     public static final int MAX_ENCODED_BYTES = 60 * 12 + 6 * 19 + 64 + FlowRow.MAX_AS_PATH * 5 + 8
-            + FlowRow.MAX_SRV6_SEGMENTS * 19;
+            + FlowRow.MAX_SRV6_SEGMENTS * 19 + 32 * (Label.MAX_BYTES + 4) + 4 * 12;
 
     /** UTF-8 names of the assigned discard reasons, by code (null when unassigned). */
     private static final byte[][] REASON_NAMES = reasonNames();
@@ -161,11 +172,57 @@ public final class FlowProtobuf {
                 c.writeEnum(DIRECTION, r.direction);
             }
             u32(c, DATAGRAM_INCOMPLETE, r.datagramIncomplete ? 1 : 0);
+            writeEnrichment(c, r);
             c.flush();
         } catch (IOException e) {
             throw new IllegalStateException("encoding a FlowMessage failed: " + e.getMessage(), e);
         }
         return out.size;
+    }
+
+    /** Fields 62..93 (the enrichment), in field-number order; empty labels, 0 and undefined are left out. */
+    private static void writeEnrichment(CodedOutputStream c, FlowRow r) throws IOException {
+        ExporterInfo e = r.exporter;
+        label(c, EXPORTER_NAME, e.name());
+        label(c, EXPORTER_GROUP, e.group());
+        label(c, EXPORTER_ROLE, e.role());
+        label(c, EXPORTER_SITE, e.site());
+        label(c, EXPORTER_REGION, e.region());
+        label(c, EXPORTER_TENANT, e.tenant());
+        iface(c, IN_IF_NAME, r.inIfInfo);
+        iface(c, OUT_IF_NAME, r.outIfInfo);
+        network(c, SRC_COUNTRY, r.srcNet);
+        network(c, DST_COUNTRY, r.dstNet);
+        label(c, SRC_AS_NAME, r.srcAsName);
+        label(c, DST_AS_NAME, r.dstAsName);
+    }
+
+    /** Six fields from {@code first}: name, description, speed, boundary, provider, connectivity. */
+    private static void iface(CodedOutputStream c, int first, InterfaceInfo i) throws IOException {
+        label(c, first, i.name());
+        label(c, first + 1, i.description());
+        u32(c, first + 2, i.speedMbps());
+        if (i.boundary() != InterfaceInfo.UNDEFINED) {
+            c.writeEnum(first + 3, i.boundary());
+        }
+        label(c, first + 4, i.provider());
+        label(c, first + 5, i.connectivity());
+    }
+
+    /** Six fields from {@code first}: country, then the network's name, role, site, region, tenant. */
+    private static void network(CodedOutputStream c, int first, NetworkInfo n) throws IOException {
+        label(c, first, n.country());
+        label(c, first + 1, n.name());
+        label(c, first + 2, n.role());
+        label(c, first + 3, n.site());
+        label(c, first + 4, n.region());
+        label(c, first + 5, n.tenant());
+    }
+
+    private static void label(CodedOutputStream c, int field, Label l) throws IOException {
+        if (!l.isEmpty()) {
+            c.writeByteArray(field, l.utf8, 0, l.utf8.length);
+        }
     }
 
     /**

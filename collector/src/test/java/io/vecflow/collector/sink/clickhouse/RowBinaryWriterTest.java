@@ -3,11 +3,16 @@ package io.vecflow.collector.sink.clickhouse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vecflow.collector.TestSupport;
+import io.vecflow.collector.schema.ExporterInfo;
 import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.schema.InterfaceInfo;
+import io.vecflow.collector.schema.Label;
+import io.vecflow.collector.schema.NetworkInfo;
 import io.vecflow.collector.schema.FlowSchema;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -81,6 +86,12 @@ public class RowBinaryWriterTest {
         r.bytes = 1518;
         r.packets = 1;
         r.datagramIncomplete = true;
+        r.exporter = new ExporterInfo(Label.of("edge1.par"), Label.of("edge"), Label.EMPTY, Label.of("par"),
+                Label.EMPTY, Label.of("tenant-é"));
+        r.inIfInfo = new InterfaceInfo(Label.of("xe-0/0/1"), Label.of("transit: ACME"), 100_000,
+                InterfaceInfo.EXTERNAL, Label.of("acme"), Label.of("transit"));
+        r.dstNet = new NetworkInfo(Label.of("office"), Label.EMPTY, Label.EMPTY, Label.EMPTY, Label.EMPTY,
+                Label.of("US"), 16509, Label.of("AMAZON-02"));
         return r;
     }
 
@@ -146,13 +157,36 @@ public class RowBinaryWriterTest {
         m.put("IngestStream", 0x8000_0007L);
         m.put("IngestOffset", 0x1_0000_0002L);
         m.put("DatagramIncomplete", 1L);
+        m.put("ExporterName", "edge1.par");
+        m.put("ExporterGroup", "edge");
+        m.put("ExporterRole", "");
+        m.put("ExporterSite", "par");
+        m.put("ExporterRegion", "");
+        m.put("ExporterTenant", "tenant-é");
+        m.put("InIfName", "xe-0/0/1");
+        m.put("InIfDescription", "transit: ACME");
+        m.put("InIfSpeed", 100_000L);
+        m.put("InIfBoundary", 1L);
+        m.put("InIfProvider", "acme");
+        m.put("InIfConnectivity", "transit");
+        for (String f : List.of("Name", "Description", "Speed", "Boundary", "Provider", "Connectivity")) {
+            m.put("OutIf" + f, f.equals("Speed") || f.equals("Boundary") ? (Object) 0L : "");
+        }
+        for (String f : List.of("Country", "NetName", "NetRole", "NetSite", "NetRegion", "NetTenant")) {
+            m.put("Src" + f, "");
+        }
+        m.put("DstCountry", "US");
+        m.put("DstNetName", "office");
+        for (String f : List.of("NetRole", "NetSite", "NetRegion", "NetTenant")) {
+            m.put("Dst" + f, "");
+        }
         return m;
     }
 
     static int width(FlowSchema.Type t) {
         return switch (t) {
             case DATETIME, UINT32 -> 4;
-            case UINT8, DIRECTION -> 1;
+            case UINT8, DIRECTION, BOUNDARY -> 1;
             case UINT16 -> 2;
             case UINT64 -> 8;
             case IP -> 16;
@@ -234,7 +268,9 @@ public class RowBinaryWriterTest {
         assertThat(hex.formatHex(b, 302, 314)).isEqualTo("07000080" + "0200000001000000");
         // DatagramIncomplete UInt8 1: the row's datagram stopped decoding part-way.
         assertThat(hex.formatHex(b, 314, 315)).isEqualTo("01");
-        assertThat(b).hasSize(315);
+        // ExporterName: LEB128 length 9, "edge1.par"; ExporterGroup "edge"; ExporterRole empty (one 0 byte).
+        assertThat(hex.formatHex(b, 315, 331)).isEqualTo("09" + hex.formatHex("edge1.par".getBytes()) + "04"
+                + hex.formatHex("edge".getBytes()) + "00");
     }
 
     @Test
@@ -266,6 +302,14 @@ public class RowBinaryWriterTest {
                     assertThat(v).as(c.name() + " element at offset " + off).isEqualTo(a);
                     off += 4;
                 }
+                continue;
+            }
+            if (c.type() == FlowSchema.Type.LC_STRING || c.type() == FlowSchema.Type.STRING) {
+                byte[] utf8 = ((String) want).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                assertThat(b[off]).as(c.name() + " length (LEB128) at offset " + off).isEqualTo((byte) utf8.length);
+                assertThat(Arrays.copyOfRange(b, off + 1, off + 1 + utf8.length)).as(c.name() + " at " + off)
+                        .isEqualTo(utf8);
+                off += 1 + utf8.length;
                 continue;
             }
             int w = width(c.type());

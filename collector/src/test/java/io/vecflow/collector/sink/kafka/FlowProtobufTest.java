@@ -11,7 +11,11 @@ import io.vecflow.collector.Captures;
 import io.vecflow.collector.TestSupport;
 import io.vecflow.collector.decode.CollectorStats;
 import io.vecflow.collector.inlet.DatagramProcessor;
+import io.vecflow.collector.schema.ExporterInfo;
 import io.vecflow.collector.schema.FlowRow;
+import io.vecflow.collector.schema.InterfaceInfo;
+import io.vecflow.collector.schema.Label;
+import io.vecflow.collector.schema.NetworkInfo;
 import io.vecflow.collector.schema.FlowSchema;
 import io.vecflow.sflow.DiscardReasons;
 import java.lang.management.ManagementFactory;
@@ -49,6 +53,15 @@ class FlowProtobufTest {
 
     private static Field addr(String name, int number, Function<FlowRow, byte[]> v) {
         return new Field(name, number, FieldDescriptor.Type.BYTES, false, r -> ByteString.copyFrom(v.apply(r)));
+    }
+
+    private static Field str(String name, int number, Function<FlowRow, Label> v) {
+        return new Field(name, number, FieldDescriptor.Type.STRING, false, r -> v.apply(r).text);
+    }
+
+    private static Field boundary(String name, int number, java.util.function.ToIntFunction<FlowRow> v) {
+        return new Field(name, number, FieldDescriptor.Type.ENUM, false,
+                r -> List.of("BOUNDARY_UNDEFINED", "BOUNDARY_EXTERNAL", "BOUNDARY_INTERNAL").get(v.applyAsInt(r)));
     }
 
     /** The FlowMessage fields, in field-number order. Values: uint32/uint64 as unsigned longs, bytes as ByteString. */
@@ -119,10 +132,43 @@ class FlowProtobufTest {
             u64("ingest_offset", 59, r -> r.ingestOffset),
             new Field("direction", 60, FieldDescriptor.Type.ENUM, false,
                     r -> List.of("UNDEFINED", "INGRESS", "EGRESS").get(r.direction)),
-            u32("datagram_incomplete", 61, r -> r.datagramIncomplete ? 1L : 0L));
+            u32("datagram_incomplete", 61, r -> r.datagramIncomplete ? 1L : 0L),
+            str("exporter_name", 62, r -> r.exporter.name()),
+            str("exporter_group", 63, r -> r.exporter.group()),
+            str("exporter_role", 64, r -> r.exporter.role()),
+            str("exporter_site", 65, r -> r.exporter.site()),
+            str("exporter_region", 66, r -> r.exporter.region()),
+            str("exporter_tenant", 67, r -> r.exporter.tenant()),
+            str("in_if_name", 68, r -> r.inIfInfo.name()),
+            str("in_if_description", 69, r -> r.inIfInfo.description()),
+            u32("in_if_speed", 70, r -> r.inIfInfo.speedMbps()),
+            boundary("in_if_boundary", 71, r -> r.inIfInfo.boundary()),
+            str("in_if_provider", 72, r -> r.inIfInfo.provider()),
+            str("in_if_connectivity", 73, r -> r.inIfInfo.connectivity()),
+            str("out_if_name", 74, r -> r.outIfInfo.name()),
+            str("out_if_description", 75, r -> r.outIfInfo.description()),
+            u32("out_if_speed", 76, r -> r.outIfInfo.speedMbps()),
+            boundary("out_if_boundary", 77, r -> r.outIfInfo.boundary()),
+            str("out_if_provider", 78, r -> r.outIfInfo.provider()),
+            str("out_if_connectivity", 79, r -> r.outIfInfo.connectivity()),
+            str("src_country", 80, r -> r.srcNet.country()),
+            str("src_net_name", 81, r -> r.srcNet.name()),
+            str("src_net_role", 82, r -> r.srcNet.role()),
+            str("src_net_site", 83, r -> r.srcNet.site()),
+            str("src_net_region", 84, r -> r.srcNet.region()),
+            str("src_net_tenant", 85, r -> r.srcNet.tenant()),
+            str("dst_country", 86, r -> r.dstNet.country()),
+            str("dst_net_name", 87, r -> r.dstNet.name()),
+            str("dst_net_role", 88, r -> r.dstNet.role()),
+            str("dst_net_site", 89, r -> r.dstNet.site()),
+            str("dst_net_region", 90, r -> r.dstNet.region()),
+            str("dst_net_tenant", 91, r -> r.dstNet.tenant()),
+            str("src_as_name", 92, r -> r.srcAsName),
+            str("dst_as_name", 93, r -> r.dstAsName));
 
     /** FlowMessage fields that are not columns of the ClickHouse flows table. */
-    static final Set<String> NOT_COLUMNS = Set.of("discard_reason_name", "header_length");
+    static final Set<String> NOT_COLUMNS = Set.of("discard_reason_name", "header_length", "src_as_name",
+            "dst_as_name");
 
     static Descriptor descriptor;
 
@@ -176,8 +222,9 @@ class FlowProtobufTest {
                 case DATETIME, UINT8, UINT16, UINT32, ARRAY_UINT32 -> FieldDescriptor.Type.UINT32;
                 case UINT64 -> FieldDescriptor.Type.UINT64;
                 case IP, ARRAY_IP -> FieldDescriptor.Type.BYTES;
-                case DIRECTION -> FieldDescriptor.Type.ENUM;
-                case FLOAT64, STRING, LC_STRING -> throw new AssertionError("no such flows column type " + c.type());
+                case DIRECTION, BOUNDARY -> FieldDescriptor.Type.ENUM;
+                case STRING, LC_STRING -> FieldDescriptor.Type.STRING;
+                case FLOAT64 -> throw new AssertionError("no such flows column type " + c.type());
             };
             if (c.name().equals("SampleType")) {
                 want = FieldDescriptor.Type.ENUM;
@@ -261,6 +308,18 @@ class FlowProtobufTest {
         r.ingestStream = 0x8000_0000L | i;
         r.ingestOffset = 0x1_0000_0000L + i;
         r.datagramIncomplete = i % 2 == 1;
+        r.exporter = new ExporterInfo(Label.of("edge" + i + ".par1"), Label.of("edge"), Label.of("peering"),
+                Label.of("par1"), Label.of("eu-west"), Label.of("tenant-é" + i));
+        r.inIfInfo = new InterfaceInfo(Label.of("xe-0/0/" + i), Label.of("transit: ACME (AS64500)"), 100_000,
+                InterfaceInfo.EXTERNAL, Label.of("acme"), Label.of("transit"));
+        r.outIfInfo = i % 2 == 0 ? InterfaceInfo.EMPTY : new InterfaceInfo(Label.of("et-1/0/0"), Label.EMPTY,
+                0xFFFF_FFFFL, InterfaceInfo.INTERNAL, Label.EMPTY, Label.EMPTY);
+        r.srcNet = new NetworkInfo(Label.of("office"), Label.of("users"), Label.of("par1"), Label.of("eu-west"),
+                Label.of("acme"), Label.of("FR"), 64500, Label.of("ACME"));
+        r.dstNet = i % 2 == 0 ? NetworkInfo.EMPTY : new NetworkInfo(Label.EMPTY, Label.EMPTY, Label.EMPTY,
+                Label.EMPTY, Label.EMPTY, Label.of("DE"), 3320, Label.of("Deutsche Telekom AG"));
+        r.srcAsName = Label.of("ACME");
+        r.dstAsName = i % 2 == 0 ? Label.EMPTY : Label.of("Deutsche Telekom AG");
         return r;
     }
 
