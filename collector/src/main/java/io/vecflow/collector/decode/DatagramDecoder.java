@@ -202,7 +202,11 @@ public final class DatagramDecoder implements SflowVisitor {
         stats.loss.onSample(agent, LossTracker.COUNTERS, s.sourceIdType, s.sourceIdIndex, s.sequenceNumber, -1);
         if (enricher != null) {
             h.writeAgentAddress16(agent16, 0);
-            enricher.learn(agent16, s);
+            try {
+                enricher.learn(agent16, s);
+            } catch (RuntimeException e) {
+                enrichError(e);
+            }
         }
         if (counterRow.set(receivedNanos, h, s)) {
             counterRow.ingestStream = ingestStream;
@@ -309,6 +313,19 @@ public final class DatagramDecoder implements SflowVisitor {
         }
     }
 
+    private long lastEnrichErrorLog;
+
+    /** A bug in enrichment costs the row its metadata, never the datagram: counted, logged at most every 10 s. */
+    private void enrichError(RuntimeException e) {
+        stats.enrichment.errors.increment();
+        long now = System.nanoTime();
+        if (now - lastEnrichErrorLog > 10_000_000_000L || lastEnrichErrorLog == 0) {
+            lastEnrichErrorLog = now;
+            log.warn("enrichment failed (row kept without it; vecflow_enrich_rows{{result=\"error\"}}): {}",
+                    e.toString());
+        }
+    }
+
     private void row(DatagramHeader h, FlowSample s) {
         ParsedPacket p = null;
         if (s.hasSampledHeader) {
@@ -333,7 +350,11 @@ public final class DatagramDecoder implements SflowVisitor {
         row.ingestStream = ingestStream;
         row.ingestOffset = ingestOffset;
         if (enricher != null) {
-            enricher.enrich(row);
+            try {
+                enricher.enrich(row);
+            } catch (RuntimeException e) {
+                enrichError(e); // the row goes on with what it has
+            }
         }
         stats.flowRows.increment();
         for (int i = 0; i < flowSinks.length; i++) {

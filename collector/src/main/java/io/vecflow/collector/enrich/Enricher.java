@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.Locale;
-import java.util.function.Supplier;
 
 /**
  * The enrichment step of the outlet (docs/enrichment.md §2, Akvorado's order): for each row, the exporter's and each
@@ -31,20 +30,20 @@ public final class Enricher implements AutoCloseable {
     public static final List<String> AS_SOURCES = List.of("flow", "flow-except-private", "geoip");
     private static final long INTERNAL_IFINDEX = 0x3FFF_FFFFL;
     private final MetadataCache metadata;
-    private final Supplier<AddressLookup> networks;
+    private final NetworkSource networks;
     private final int[] asOrder;
     private final EnrichmentStats stats;
     private final AutoCloseable[] owned;
 
     /**
      * @param metadata exporter/interface metadata, or null (off)
-     * @param networks the current address attributes (called per row: must return a snapshot), or null (off)
+     * @param networks the current address attributes, or null (off)
      * @param asSources AS order (names of {@link #AS_SOURCES})
      * @param stats counters
      * @param owned closed with this enricher (the cache, the databases)
      * @throws IllegalArgumentException for an unknown AS source
      */
-    public Enricher(MetadataCache metadata, Supplier<AddressLookup> networks, List<String> asSources,
+    public Enricher(MetadataCache metadata, NetworkSource networks, List<String> asSources,
             EnrichmentStats stats, AutoCloseable... owned) {
         this.metadata = metadata;
         this.networks = networks;
@@ -95,6 +94,21 @@ public final class Enricher implements AutoCloseable {
         return stats;
     }
 
+    /** @return successful loads of the GeoIP databases and networks (0 without). */
+    public long databaseReloads() {
+        return networks == null ? 0 : networks.reloads();
+    }
+
+    /** @return failed reloads of the GeoIP databases (the previous table was kept). */
+    public long databaseReloadFailures() {
+        return networks == null ? 0 : networks.reloadFailures();
+    }
+
+    /** @return intervals of the current networks table. */
+    public long networkIntervals() {
+        return networks == null ? 0 : networks.intervals();
+    }
+
     /** @return the metadata cache, or null. */
     public MetadataCache metadata() {
         return metadata;
@@ -129,7 +143,7 @@ public final class Enricher implements AutoCloseable {
                 }
             }
         }
-        AddressLookup n = networks == null ? AddressLookup.NONE : networks.get();
+        AddressLookup n = networks == null ? AddressLookup.NONE : networks.current();
         NetworkInfo src = n.lookup(r.srcAddr, 0);
         NetworkInfo dst = n.lookup(r.dstAddr, 0);
         r.srcNet = src;

@@ -20,6 +20,8 @@ public final class EnrichmentStats {
     public final LongAdder pollNotFound = new LongAdder();
     /** Metadata updates learnt from the agents' own counter samples (port name, speed, hostname). */
     public final LongAdder sflowUpdates = new LongAdder();
+    /** Rows or counter samples whose enrichment failed (a bug: the row is kept without it). */
+    public final LongAdder errors = new LongAdder();
     /** Exporters evicted after not being seen for the cache duration. */
     public final LongAdder evictions = new LongAdder();
 }

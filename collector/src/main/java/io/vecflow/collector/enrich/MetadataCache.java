@@ -410,7 +410,7 @@ public final class MetadataCache implements AutoCloseable {
             return;
         }
         StaticExporter.Interface old = sflowInterface(e, ifIndex);
-        long speedMbps = ifSpeedBps / 1_000_000;
+        long speedMbps = Math.min(Long.divideUnsigned(ifSpeedBps, 1_000_000), 0xFFFF_FFFFL); // ifSpeed is a u64
         boolean nameChanged = portName != null && portNameLen > 0
                 && (old == null || !same(old.name(), portName, portNameOff, portNameLen));
         if (old != null && !nameChanged && old.speedMbps() == speedMbps) {

@@ -83,6 +83,43 @@ public final class CollectorMetrics implements AutoCloseable {
                         cb.call(f.failed(), f.name(), "failed");
                     }
                 }).register(r);
+        var en = st.enrichment;
+        CounterWithCallback.builder().name("vecflow_enrich_rows")
+                .help("rows enriched (result=enriched), and of them those stored with an interface not known yet "
+                        + "(interface_unknown, per interface), an exporter without a name (exporter_unnamed), or no "
+                        + "metadata because the cache is full (cache_full)")
+                .labelNames("result").callback(cb -> {
+                    cb.call(en.rows.sum(), "enriched");
+                    cb.call(en.interfaceUnknown.sum(), "interface_unknown");
+                    cb.call(en.exporterUnnamed.sum(), "exporter_unnamed");
+                    cb.call(en.cacheFull.sum(), "cache_full");
+                    cb.call(en.errors.sum(), "error");
+                }).register(r);
+        CounterWithCallback.builder().name("vecflow_enrich_metadata_polls")
+                .help("background metadata polls of exporters (SNMP), by result (sent, failed, not_found = ifIndexes "
+                        + "the exporter does not know)")
+                .labelNames("result").callback(cb -> {
+                    cb.call(en.polls.sum(), "sent");
+                    cb.call(en.pollFailures.sum(), "failed");
+                    cb.call(en.pollNotFound.sum(), "not_found");
+                }).register(r);
+        counter(r, "vecflow_enrich_sflow_updates", "metadata learnt from the agents' counter samples",
+                en.sflowUpdates::sum);
+        GaugeWithCallback.builder().name("vecflow_enrich_cache_entries")
+                .help("exporters and interfaces in the metadata cache").labelNames("kind").callback(cb -> {
+                    var e = c.enricher();
+                    var m = e == null ? null : e.metadata();
+                    cb.call(m == null ? 0 : m.exporters(), "exporter");
+                    cb.call(m == null ? 0 : m.interfaces(), "interface");
+                }).register(r);
+        GaugeWithCallback.builder().name("vecflow_enrich_geoip").help("GeoIP and networks table: reloads done, "
+                + "reloads failed (the previous table is kept), intervals in the current table")
+                .labelNames("kind").callback(cb -> {
+                    var e = c.enricher();
+                    cb.call(e == null ? 0 : e.databaseReloads(), "reloads");
+                    cb.call(e == null ? 0 : e.databaseReloadFailures(), "reload_failures");
+                    cb.call(e == null ? 0 : e.networkIntervals(), "intervals");
+                }).register(r);
         LossTracker loss = st.loss;
         agentCounter(r, loss, "vecflow_agent_datagrams", "datagrams received from the agent", 0);
         agentCounter(r, loss, "vecflow_agent_datagrams_lost", "datagrams missing from the sequence", 1);

@@ -93,7 +93,9 @@ class DatagramProcessorTest {
         r.datagramIncomplete = false;
         FlowRow marked = RowBinaryWriterTest.sampleRow();
         assertThat(marked.copyFrom(r).datagramIncomplete).isFalse();
-        assertThat(Arrays.asList(FlowSchema.FLOWS.getLast().name(), FlowSchema.DROPS.get(FlowSchema.DROPS.size() - 2)
-                .name())).containsOnly("DatagramIncomplete");
+        int enrichment = FlowSchema.ENRICHMENT.size();
+        assertThat(Arrays.asList(FlowSchema.FLOWS.get(FlowSchema.FLOWS.size() - 1 - enrichment).name(),
+                FlowSchema.DROPS.get(FlowSchema.DROPS.size() - 2 - enrichment).name()))
+                .containsOnly("DatagramIncomplete");
     }
 }

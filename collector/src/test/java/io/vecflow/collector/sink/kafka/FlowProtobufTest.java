@@ -61,7 +61,7 @@ class FlowProtobufTest {
 
     private static Field boundary(String name, int number, java.util.function.ToIntFunction<FlowRow> v) {
         return new Field(name, number, FieldDescriptor.Type.ENUM, false,
-                r -> List.of("BOUNDARY_UNDEFINED", "BOUNDARY_EXTERNAL", "BOUNDARY_INTERNAL").get(v.applyAsInt(r)));
+                r -> List.of("UNDEFINED", "EXTERNAL", "INTERNAL").get(v.applyAsInt(r)));
     }
 
     /** The FlowMessage fields, in field-number order. Values: uint32/uint64 as unsigned longs, bytes as ByteString. */

@@ -17,9 +17,9 @@ import java.util.Set;
 
 /**
  * A test-only reader for the subset of proto3 that {@code flow.proto} uses — {@code syntax}, {@code package},
- * {@code option}, top-level {@code message}s with nested {@code enum}s and scalar, enum and {@code repeated} fields,
- * {@code reserved} — turned into protobuf-java descriptors (the build has no protoc). Anything else is an error naming
- * the line, so the file cannot silently drift outside what this reader checks.
+ * {@code option}, top-level {@code enum}s, top-level {@code message}s with nested {@code enum}s and scalar, enum and
+ * {@code repeated} fields, {@code reserved} — turned into protobuf-java descriptors (the build has no protoc).
+ * Anything else is an error naming the line, so the file cannot silently drift outside what this reader checks.
  */
 public final class ProtoFile {
     private ProtoFile() {}
@@ -70,6 +70,7 @@ public final class ProtoFile {
         FileDescriptorProto.Builder file = FileDescriptorProto.newBuilder().setName(fileName);
         String pkg = "";
         List<DescriptorProto.Builder> messages = new ArrayList<>();
+        Set<String> fileEnums = new HashSet<>();
         while (!lx.atEnd()) {
             String kw = lx.ident();
             switch (kw) {
@@ -96,7 +97,12 @@ public final class ProtoFile {
                         throw lx.error("unsupported file option " + name);
                     }
                 }
-                case "message" -> messages.add(message(lx, pkg));
+                case "message" -> messages.add(message(lx, pkg, fileEnums));
+                case "enum" -> {
+                    EnumDescriptorProto.Builder e = enumBody(lx);
+                    fileEnums.add(e.getName());
+                    file.addEnumType(e);
+                }
                 default -> throw lx.error("unsupported top-level statement '" + kw + "'");
             }
         }
@@ -104,7 +110,21 @@ public final class ProtoFile {
         return file.build();
     }
 
-    private static DescriptorProto.Builder message(Lexer lx, String pkg) {
+    private static EnumDescriptorProto.Builder enumBody(Lexer lx) {
+        EnumDescriptorProto.Builder e = EnumDescriptorProto.newBuilder().setName(lx.ident());
+        lx.expect("{");
+        while (!lx.peek("}")) {
+            String vn = lx.ident();
+            lx.expect("=");
+            e.addValue(EnumValueDescriptorProto.newBuilder().setName(vn).setNumber(lx.integer()));
+            lx.expect(";");
+        }
+        lx.expect("}");
+        return e;
+    }
+
+    /** A message; {@code fileEnums} are the enums declared at top level before it (a field may use them). */
+    private static DescriptorProto.Builder message(Lexer lx, String pkg, Set<String> fileEnums) {
         String name = lx.ident();
         DescriptorProto.Builder m = DescriptorProto.newBuilder().setName(name);
         Set<String> enums = new HashSet<>();
@@ -113,15 +133,7 @@ public final class ProtoFile {
         while (!lx.peek("}")) {
             String first = lx.ident();
             if (first.equals("enum")) {
-                EnumDescriptorProto.Builder e = EnumDescriptorProto.newBuilder().setName(lx.ident());
-                lx.expect("{");
-                while (!lx.peek("}")) {
-                    String vn = lx.ident();
-                    lx.expect("=");
-                    e.addValue(EnumValueDescriptorProto.newBuilder().setName(vn).setNumber(lx.integer()));
-                    lx.expect(";");
-                }
-                lx.expect("}");
+                EnumDescriptorProto.Builder e = enumBody(lx);
                 enums.add(e.getName());
                 m.addEnumType(e);
                 continue;
@@ -161,6 +173,8 @@ public final class ProtoFile {
                 f.setType(scalar);
             } else if (enums.contains(type)) {
                 f.setType(FieldDescriptorProto.Type.TYPE_ENUM).setTypeName("." + pkg + "." + name + "." + type);
+            } else if (fileEnums.contains(type)) {
+                f.setType(FieldDescriptorProto.Type.TYPE_ENUM).setTypeName("." + pkg + "." + type);
             } else {
                 throw new IllegalArgumentException("field " + f.getName() + " of " + name + ": unknown type " + type);
             }
