@@ -108,6 +108,7 @@ public final class Demo {
             cs.kafkaConsumerGroup = "vecflow-demo-" + java.util.UUID.randomUUID();
             cs.kafkaOffsetReset = "latest";
         }
+        cs.enrichment = DemoEnrichment.settings(o.out);
         TopFlows top = new TopFlows();
         cs.extraFlowSinks.add(top);
 

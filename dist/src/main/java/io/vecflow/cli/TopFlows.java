@@ -12,9 +12,16 @@ import java.util.Map;
  * An in-memory row sink for the demo summary: estimated bytes (frame_length × sampling_rate) and samples per 5-tuple.
  */
 final class TopFlows implements FlowSink {
-    record Key(String src, String dst, int protocol, int srcPort, int dstPort) {
+    record Key(String src, String dst, int protocol, int srcPort, int dstPort, String srcWhere, String dstWhere) {
         @Override
         public String toString() {
+            String t = tuple();
+            return srcWhere.isEmpty() && dstWhere.isEmpty() ? t
+                    : t + "  [" + (srcWhere.isEmpty() ? "?" : srcWhere) + " -> " + (dstWhere.isEmpty() ? "?"
+                            : dstWhere) + "]";
+        }
+
+        private String tuple() {
             String p = switch (protocol) {
                 case 1 -> "ICMP";
                 case 6 -> "TCP";
@@ -45,11 +52,26 @@ final class TopFlows implements FlowSink {
 
     @Override
     public synchronized void accept(FlowRow r) {
-        Key k = new Key(text(r.srcAddr), text(r.dstAddr), r.protocol, r.srcPort, r.dstPort);
+        Key k = new Key(text(r.srcAddr), text(r.dstAddr), r.protocol, r.srcPort, r.dstPort,
+                where(r.srcAs, r.srcAsName.text, r.srcNet), where(r.dstAs, r.dstAsName.text, r.dstNet));
         Totals t = flows.computeIfAbsent(k, x -> new Totals());
         t.bytes += r.bytes * r.samplingRate;
         t.samples++;
         rows++;
+    }
+
+    /** "AS15169 Google LLC, US" or "lan (users)": what the enrichment says of an address. */
+    private static String where(long as, String asName, io.vecflow.collector.schema.NetworkInfo n) {
+        StringBuilder b = new StringBuilder();
+        if (as != 0) {
+            b.append("AS").append(as).append(asName.isEmpty() ? "" : " " + asName);
+        } else if (!n.name().isEmpty()) {
+            b.append(n.name().text).append(n.role().isEmpty() ? "" : " (" + n.role().text + ")");
+        }
+        if (!n.country().isEmpty()) {
+            b.append(b.isEmpty() ? "" : ", ").append(n.country().text);
+        }
+        return b.toString();
     }
 
     static String text(byte[] a16) {
