@@ -17,9 +17,10 @@ source "$SCRIPTS/lib/common.sh"
 ROOT=$(vf_repo_root)
 
 # systemd: systemd-analyze for the units; passwd: useradd in the packages' postinst (dist *PackageIT);
-# binutils: objcopy, which jlink --strip-debug runs when dist's package phase makes the packages' runtimes
+# binutils: objcopy, which jlink --strip-debug runs when dist's package phase makes the packages' runtimes;
+# snmpd and snmp: the real agent the SNMP poller's tests poll (SnmpdFixture) and snmpget/snmpset, their judge
 PACKAGES=(clickhouse-server clickhouse-client tshark pmacct nfdump-sflow iproute2 nftables python3 curl systemd passwd
-  binutils)
+  binutils snmpd snmp)
 SVC=""
 STARTED=0
 MVN_RC=""
