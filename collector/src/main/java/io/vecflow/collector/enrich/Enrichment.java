@@ -3,6 +3,7 @@ package io.vecflow.collector.enrich;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 /** Builds the enrichment stage from its settings, and the checks the configuration runs. */
 public final class Enrichment {
@@ -20,7 +21,9 @@ public final class Enrichment {
         if (!s.enabled) {
             return null;
         }
-        MetadataCache cache = new MetadataCache(s.metadata, s.statics, s.exporterRules, s.interfaceRules, null, stats);
+        MetadataPoller poller = s.snmp && s.metadata.sources.contains("snmp") ? new SnmpMetadataPoller(s) : null;
+        MetadataCache cache = new MetadataCache(s.metadata, s.statics, s.exporterRules, s.interfaceRules, poller,
+                stats);
         return new Enricher(cache, null, s.asSources, stats, cache);
     }
 
@@ -39,7 +42,11 @@ public final class Enrichment {
      * @throws IllegalArgumentException naming the bad value and the allowed ones
      */
     public static void checkSnmp(EnrichmentSettings s) {
-        // completed with the SNMP poller's own parser
+        SnmpMetadataPoller.credentials(s);
+        for (Map.Entry<String, String> e : s.snmpAgents.entrySet()) {
+            Prefixes.parse(e.getKey());
+            Prefixes.parse(e.getValue());
+        }
     }
 
     /**

@@ -493,7 +493,7 @@ public final class ClickHouseSink implements FlowSink {
     public void flush() throws IOException {
         IOException first = null;
         try {
-            writeAsNames();
+            asNames.write(this);
         } catch (IOException e) {
             first = e; // kept for the next flush; the rows go on
         }
@@ -509,7 +509,7 @@ public final class ClickHouseSink implements FlowSink {
         }
     }
 
-    private volatile java.util.Map<Long, io.vecflow.collector.schema.Label> asNamesPending;
+    private final AsNames asNames = new AsNames();
 
     /**
      * Queues the AS names of the enrichment's AS databases for the {@code asns} table: written at the next flush
@@ -518,24 +518,7 @@ public final class ClickHouseSink implements FlowSink {
      * @param names AS number → name
      */
     public void asNames(java.util.Map<Long, io.vecflow.collector.schema.Label> names) {
-        asNamesPending = names;
-    }
-
-    private void writeAsNames() throws IOException {
-        java.util.Map<Long, io.vecflow.collector.schema.Label> names = asNamesPending;
-        if (names == null || !connected()) {
-            return;
-        }
-        RowBinaryWriter w = new RowBinaryWriter(64 + names.size() * 24);
-        long now = System.currentTimeMillis() / 1000;
-        for (java.util.Map.Entry<Long, io.vecflow.collector.schema.Label> e : names.entrySet()) {
-            w.writeAsName(now, e.getKey(), e.getValue());
-        }
-        insertRows("asns", FlowSchema.table("asns").columnNames(), w);
-        if (asNamesPending == names) {
-            asNamesPending = null;
-        }
-        log.info("{}.asns: {} AS names written", database(), names.size());
+        asNames.offer(names);
     }
 
     /**
