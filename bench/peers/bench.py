@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Loss-free ingest benchmark for sFlow collectors on loopback.
-usage: bench.py COLLECTOR(vecflow|vecflow-mmsg|sfacctd|sfcapd|sink)[,COLLECTOR...] RATE[,RATE...] [DURATION_S=5] [REPEATS=1]
+usage: bench.py COLLECTOR(vecflow|vecflow-enrich|vecflow-mmsg|sfacctd|sfcapd|sink)[,COLLECTOR...] RATE[,RATE...] [DURATION_S=5] [REPEATS=1]
 Collector pinned to CPU1 (taskset -c 1), sender pinned to CPU0.
 
 Origin: shared/tools/collector-bench/bench.py (the team's harness), copied into bench/peers. Changes, all additive:
@@ -150,13 +150,16 @@ def start(coll):
                '-B', '8388608', '-t', '3600', '-I', 'bench']
     elif coll == 'sink':
         cmd = ['taskset', '-c', '1', WORK + '/sink', str(PORT), '8388608']
-    elif coll in ('vecflow', 'vecflow-mmsg'):
+    elif coll in ('vecflow', 'vecflow-enrich', 'vecflow-mmsg'):
+        # vecflow: enrichment off (the figures before it existed); vecflow-enrich: every enricher on
+        # (BenchEnrichment.full: static metadata, classifiers, networks, AS and country databases)
         # vecflow-mmsg: bench-only prototype, the same pipeline read with recvmmsg (RecvmmsgInlet); not production
         cmd = ['taskset', '-c', '1', JAVA] + JAVA_OPTS + ['-cp', os.environ.get('VECFLOW_BENCH_CP', JAR),
                'io.vecflow.bench.CollectorUnderTest',
                '--bind', '127.0.0.1', '--port', str(PORT), '--threads', '1', '--rcvbuf', '8388608',
                '--status', RUN + '/vecflow.status', '--interval-ms', '200'] + \
-              (['--inlet', 'recvmmsg', '--slots', '32', '--slot-bytes', '2048'] if coll == 'vecflow-mmsg' else [])
+              (['--inlet', 'recvmmsg', '--slots', '32', '--slot-bytes', '2048'] if coll == 'vecflow-mmsg' else []) + \
+              ['--enrich', 'full' if coll == 'vecflow-enrich' else 'none']
     else:
         raise SystemExit('unknown collector ' + coll)
     out = open(RUN + f'/{coll}.out', 'w')

@@ -21,7 +21,7 @@ import java.util.concurrent.CountDownLatch;
  * <pre>
  * java -cp bench/target/benchmarks.jar io.vecflow.bench.CollectorUnderTest \
  *     [--bind 127.0.0.1] [--port 6343] [--threads 1] [--rcvbuf 8388608] [--status FILE] [--interval-ms 200]
- *     [--inlet udp|recvmmsg [--slots 32] [--slot-bytes 2048]]
+ *     [--inlet udp|recvmmsg [--slots 32] [--slot-bytes 2048]] [--enrich none|sflow|full]
  * </pre>
  *
  * {@code --inlet udp} (default) is the production {@link Collector}; {@code --inlet recvmmsg} is a bench-only
@@ -44,6 +44,7 @@ public final class CollectorUnderTest {
         long intervalMs = 200;
         String inletKind = "udp";
         int slots = 32, slotBytes = 2048;
+        String enrich = "none";
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (i + 1 >= args.length) {
@@ -60,8 +61,15 @@ public final class CollectorUnderTest {
                 case "--inlet" -> inletKind = v;
                 case "--slots" -> slots = Integer.parseInt(v);
                 case "--slot-bytes" -> slotBytes = Integer.parseInt(v);
+                case "--enrich" -> enrich = v;
                 default -> usage("unknown option " + a);
             }
+        }
+        switch (enrich) {
+            case "none" -> s.enrichment.enabled = false; // the figures before enrichment existed
+            case "sflow" -> { } // the production default: metadata the agents send
+            case "full" -> s.enrichment = BenchEnrichment.full(BenchData.Mix.REPLAY);
+            default -> usage("--enrich must be none, sflow or full");
         }
         CountingFlowSink sink = new CountingFlowSink();
         s.extraFlowSinks.add(sink);
@@ -147,7 +155,7 @@ public final class CollectorUnderTest {
     private static void usage(String msg) {
         System.err.println("CollectorUnderTest: " + msg + "\nusage: CollectorUnderTest [--bind ADDR] [--port N]"
                 + " [--threads N] [--rcvbuf BYTES] [--status FILE] [--interval-ms N]"
-                + " [--inlet udp|recvmmsg [--slots N] [--slot-bytes N]]");
+                + " [--inlet udp|recvmmsg [--slots N] [--slot-bytes N]] [--enrich none|sflow|full]");
         System.exit(2);
     }
 }
