@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,7 +24,8 @@ import java.util.TreeMap;
  *
  * <p>Values: String (utf8_string), Integer/Long 0..2^32−1 (uint32), larger Long (uint64), negative Integer (int32),
  * BigInteger (uint128), Double, Float, Boolean, byte[] (bytes), Map with String keys (map, keys sorted, so the output
- * does not depend on the map's order), List (array). A later insert overrides the range it covers.
+ * does not depend on the map's order), List (array). A later insert overrides the range it covers. A record map
+ * must not change once inserted (the same map inserted again is not encoded again).
  */
 public final class MmdbWriter {
     private static final byte[] METADATA_MARKER = {(byte) 0xAB, (byte) 0xCD, (byte) 0xEF, 'M', 'a', 'x', 'M', 'i',
@@ -40,6 +42,7 @@ public final class MmdbWriter {
     private int nodes = 1;
     private final List<byte[]> data = new ArrayList<>();
     private final Map<ByteBuffer, Integer> dataIds = new HashMap<>();
+    private final Map<Map<String, ?>, Integer> lastRecords = new IdentityHashMap<>();
 
     /**
      * @param databaseType the metadata's database_type (e.g. "GeoLite2-ASN", "ipinfo country_asn.mmdb")
@@ -142,6 +145,13 @@ public final class MmdbWriter {
     }
 
     private int dataId(Map<String, ?> record) {
+        Integer known = lastRecords.get(record); // the same map inserted again (a converter's cache): no re-encoding
+        if (known != null) {
+            return known;
+        }
+        if (lastRecords.size() > 100_000) {
+            lastRecords.clear();
+        }
         Buf b = new Buf();
         encode(b, record);
         ByteBuffer key = ByteBuffer.wrap(b.toArray());
@@ -151,6 +161,7 @@ public final class MmdbWriter {
             data.add(key.array());
             dataIds.put(key, id);
         }
+        lastRecords.put(record, id);
         return id;
     }
 
