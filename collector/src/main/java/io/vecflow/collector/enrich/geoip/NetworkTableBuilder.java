@@ -25,9 +25,10 @@ import java.util.Map;
  * The result is cut into disjoint intervals, adjacent intervals with the same attributes merged, every distinct
  * attribute set held once. Several files of one kind (an IPv4 and an IPv6 file) simply add up.
  *
- * <p>Cost: the databases are read in full with MaxMind's reader; on this project's 2-core test machine a real
- * ASN + country pair (about 1.5 million networks) builds in a few seconds (the reader's decoding dominates), and
- * the working set while building is about 50 bytes per network.
+ * <p>Cost: the databases are read in full with MaxMind's reader (its decoding dominates). On this project's 2-core
+ * test machine the real ip-location-db AS and country data (1.74 million networks) builds in 2–6 s into 971,000
+ * intervals (12.8 bytes each, 48 MiB of heap with the values and AS names; GeoIpRealDataTest prints the figures);
+ * while building, the networks take about 40 bytes each in primitive arrays.
  */
 public final class NetworkTableBuilder {
     /** At most this many networks from all sources together (a bound on memory while building). */
