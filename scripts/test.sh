@@ -5,9 +5,10 @@
 #
 # 1. finds a JDK >= 25 and exports JAVA_HOME
 # 2. installs missing Debian packages (root) or fails naming them
-# 3. starts a private ClickHouse (127.0.0.1:18123) and Kafka (127.0.0.1:19092) in a temp dir
-# 4. exports VECFLOW_TEST_CLICKHOUSE_URL / VECFLOW_TEST_KAFKA and runs ./mvnw -B verify "$@"
-# 5. always stops both services and removes the temp dir (VECFLOW_KEEP_SERVICES=1 keeps them running)
+# 3. fetches the real GeoIP test data (scripts/fetch-geoip.sh; cached, verified) and exports VECFLOW_TEST_GEOIP_DIR
+# 4. starts a private ClickHouse (127.0.0.1:18123) and Kafka (127.0.0.1:19092) in a temp dir
+# 5. exports VECFLOW_TEST_CLICKHOUSE_URL / VECFLOW_TEST_KAFKA and runs ./mvnw -B verify "$@"
+# 6. always stops both services and removes the temp dir (VECFLOW_KEEP_SERVICES=1 keeps them running)
 # Exits with Maven's status.
 set -euo pipefail
 
@@ -79,6 +80,13 @@ vf_log "JAVA_HOME=$JAVA_HOME (Java $(vf_java_major "$JAVA_HOME/bin/java"))"
 vf_banner "Debian packages"
 vf_ensure_packages "${PACKAGES[@]}"
 
+# Real GeoIP data for the collector's GeoIP tests (pinned npm packages, checked against their integrity): kept in
+# the user's cache between runs; VECFLOW_TEST_GEOIP_DIR, when set, names another folder.
+vf_banner "GeoIP test data"
+VECFLOW_TEST_GEOIP_DIR=${VECFLOW_TEST_GEOIP_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/vecflow/geoip}
+"$SCRIPTS/fetch-geoip.sh" "$VECFLOW_TEST_GEOIP_DIR"
+export VECFLOW_TEST_GEOIP_DIR
+
 # Services of an earlier run still up (VECFLOW_KEEP_SERVICES=1, or a run killed with SIGKILL) hold the ports.
 leftovers() {
   local d pid
@@ -112,6 +120,7 @@ export VECFLOW_TEST_KAFKA=127.0.0.1:19092
 
 vf_banner "Maven: ./mvnw -B verify $*"
 vf_log "VECFLOW_TEST_CLICKHOUSE_URL=$VECFLOW_TEST_CLICKHOUSE_URL VECFLOW_TEST_KAFKA=$VECFLOW_TEST_KAFKA"
+vf_log "VECFLOW_TEST_GEOIP_DIR=$VECFLOW_TEST_GEOIP_DIR"
 cd "$ROOT"
 t0=$(date +%s)
 # In the background + wait, so that INT/TERM run the trap at once (bash defers traps while a
