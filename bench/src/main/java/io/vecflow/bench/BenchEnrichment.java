@@ -5,6 +5,7 @@ import io.vecflow.collector.enrich.Classifier;
 import io.vecflow.collector.enrich.ClassifierRule;
 import io.vecflow.collector.enrich.EnrichmentSettings;
 import io.vecflow.collector.enrich.StaticExporter;
+import io.vecflow.collector.enrich.geoip.StaticNetwork;
 import io.vecflow.collector.inlet.DatagramProcessor;
 import io.vecflow.collector.schema.FlowRow;
 import io.vecflow.collector.sink.FlowSink;
@@ -59,9 +60,9 @@ public final class BenchEnrichment {
                 new ClassifierRule(Map.of("description", "^(transit|pni|ix):\\s*(\\S+)"),
                         Map.of("connectivity", "$1", "provider", "$2", "boundary", "external"), 0),
                 new ClassifierRule(Map.of(), Map.of("boundary", "internal"), 0)), "bench");
-        s.networks.add(new EnrichmentSettings.Network("10.0.0.0/8", "corp", "users", "par1", "eu-west", "", "", 0,
+        s.networks.add(new StaticNetwork("10.0.0.0/8", "corp", "users", "par1", "eu-west", "", "", 0,
                 "bench"));
-        s.networks.add(new EnrichmentSettings.Network("2001:db8::/32", "doc", "", "", "", "", "FR", 64500, "bench"));
+        s.networks.add(new StaticNetwork("2001:db8::/32", "doc", "", "", "", "", "FR", 64500, "bench"));
         String asn = System.getProperty("vecflow.geoip.asn");
         String geo = System.getProperty("vecflow.geoip.geo");
         s.asnDatabases.add(asn != null ? Path.of(asn) : bundled("demo-asn.mmdb"));

@@ -8,6 +8,7 @@ import io.vecflow.collector.enrich.Enrichment;
 import io.vecflow.collector.enrich.EnrichmentSettings;
 import io.vecflow.collector.enrich.MetadataCache;
 import io.vecflow.collector.enrich.StaticExporter;
+import io.vecflow.collector.enrich.geoip.StaticNetwork;
 import io.vecflow.collector.schema.InterfaceInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -179,7 +180,7 @@ public final class EnrichmentConfig {
                 throw new IllegalArgumentException(where + ": enrichment.networks.asn " + n.asn
                         + " (need 0..4294967295)");
             }
-            out.networks.add(new EnrichmentSettings.Network(n.prefix, n.name, n.role,
+            out.networks.add(new StaticNetwork(n.prefix, n.name, n.role,
                     n.site, n.region, n.tenant, n.country.toUpperCase(Locale.ROOT), n.asn, where));
         }
         if (!en.networksFile.isEmpty()) {

@@ -59,33 +59,19 @@ public final class Enricher implements AutoCloseable {
         }
     }
 
-    private volatile Consumer<Map<Long, Label>> asNameListener;
-    private volatile Map<Long, Label> lastAsNames;
-
     /**
      * Registers who writes AS names down (the ClickHouse sink's {@code asns}): called with every AS name the
-     * databases hold, now if they are loaded and after each reload.
+     * databases hold, now if they are loaded and after each reload. Nothing happens without databases.
      *
      * @param listener the consumer of the AS number → name map
      */
     public void onAsNames(Consumer<Map<Long, Label>> listener) {
-        asNameListener = listener;
-        var names = lastAsNames;
-        if (names != null) {
-            listener.accept(names);
-        }
-    }
-
-    /**
-     * Called by the databases after a (re)load with their AS names.
-     *
-     * @param names AS number → name
-     */
-    void asNamesLoaded(Map<Long, Label> names) {
-        lastAsNames = names;
-        var l = asNameListener;
-        if (l != null && !names.isEmpty()) {
-            l.accept(names);
+        if (networks != null) {
+            networks.onAsNames(names -> {
+                if (!names.isEmpty()) {
+                    listener.accept(names);
+                }
+            });
         }
     }
 

@@ -1,5 +1,7 @@
 package io.vecflow.collector.enrich;
 
+import io.vecflow.collector.enrich.geoip.NetworksCsv;
+import io.vecflow.collector.enrich.geoip.StaticNetwork;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,7 +26,16 @@ public final class Enrichment {
         MetadataPoller poller = s.snmp && s.metadata.sources.contains("snmp") ? new SnmpMetadataPoller(s) : null;
         MetadataCache cache = new MetadataCache(s.metadata, s.statics, s.exporterRules, s.interfaceRules, poller,
                 stats);
-        return new Enricher(cache, null, s.asSources, stats, cache);
+        NetworkSource networks = null;
+        if (!s.asnDatabases.isEmpty() || !s.geoDatabases.isEmpty() || !s.networks.isEmpty()) {
+            try {
+                networks = new GeoIpSource(s);
+            } catch (IOException | RuntimeException e) {
+                cache.close();
+                throw e;
+            }
+        }
+        return new Enricher(cache, networks, s.asSources, stats, cache, networks);
     }
 
     /**
@@ -57,7 +68,7 @@ public final class Enrichment {
      * @throws IOException if it cannot be read
      * @throws IllegalArgumentException naming the file, line and column of what is wrong
      */
-    public static List<EnrichmentSettings.Network> readNetworks(Path file) throws IOException {
-        return List.of();
+    public static List<StaticNetwork> readNetworks(Path file) throws IOException {
+        return NetworksCsv.parse(file);
     }
 }

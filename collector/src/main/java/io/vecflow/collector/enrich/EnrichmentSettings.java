@@ -1,5 +1,6 @@
 package io.vecflow.collector.enrich;
 
+import io.vecflow.collector.enrich.geoip.StaticNetwork;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,23 +46,7 @@ public final class EnrichmentSettings {
     /** How often the database files are checked for changes, seconds. */
     public long reloadCheckSeconds = 10;
     /** Networks: prefix → attributes (from the configuration and the networks file). */
-    public List<Network> networks = new ArrayList<>();
+    public List<StaticNetwork> networks = new ArrayList<>();
     /** AS order, names of {@link Enricher#AS_SOURCES}. */
     public List<String> asSources = List.of("flow", "geoip");
-
-    /**
-     * A network of the configuration.
-     *
-     * @param prefix e.g. 10.0.0.0/8
-     * @param name name
-     * @param role role
-     * @param site site
-     * @param region region
-     * @param tenant tenant
-     * @param country ISO 3166-1 alpha-2 override (empty = none)
-     * @param asn AS number override (0 = none)
-     * @param source where it was written (file and line), for messages
-     */
-    public record Network(String prefix, String name, String role, String site, String region, String tenant,
-            String country, long asn, String source) {}
 }

@@ -14,6 +14,13 @@ public interface NetworkSource extends AutoCloseable {
     /** @return intervals in the current snapshot */
     long intervals();
 
+    /**
+     * Registers a consumer of the AS names: called now with the current table's, and after each reload.
+     *
+     * @param listener AS number → name
+     */
+    void onAsNames(java.util.function.Consumer<java.util.Map<Long, io.vecflow.collector.schema.Label>> listener);
+
     /** Stops watching the files. */
     @Override
     void close();
