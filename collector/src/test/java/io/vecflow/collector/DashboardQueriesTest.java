@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.vecflow.collector.GrafanaQueryExpander.Context;
 import io.vecflow.collector.GrafanaQueryExpander.Variable;
+import io.vecflow.collector.enrich.StaticExporter;
 import io.vecflow.collector.schema.FlowSchema;
 import io.vecflow.collector.sink.clickhouse.ClickHouseSink;
 import io.vecflow.packet.PacketParser;
@@ -38,6 +39,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,18 +51,21 @@ import org.junit.jupiter.api.Test;
  * named {@code ${database}.table}; every variable a query names exists.
  *
  * <p>{@link #everyPanelQueryReturnsRowsOnClickHouse}: a collector with a ClickHouse sink (fresh database, schema
- * created by {@link ClickHouseSink}) ingests every capture in {@code testdata/sflow} plus datagrams from a synthetic
- * agent (SRv6 flow samples from {@code testdata/traffic/ipv6-srh-*.pcap}, discard samples, one lost datagram, rising
- * sFlow drops counters), records loss accounting, and the test inserts an {@code lb_decisions} fixture (no
- * component writes that table yet). Then every dashboard's variables and panel queries are expanded as Grafana and
- * grafana-clickhouse-datasource do ({@link GrafanaQueryExpander}) for a 1 h, a 2 d and a 30 d range ending now, with
- * every multi-value variable on "All" (custom variables at their saved default), and run: each must succeed, return
- * at least one row, not be all zeros in its numeric columns (an aggregate over nothing still returns one row), and,
- * for time-series targets, carry a DateTime column in ascending order. A second pass selects the first value of every
- * multi-value variable, a third each value of every custom variable (and All), and requires every query to run. A
+ * created by {@link ClickHouseSink}) and static exporter metadata for the agents ({@link #testExporters}) ingests every
+ * capture in {@code testdata/sflow} plus datagrams from a synthetic agent (SRv6 flow samples from
+ * {@code testdata/traffic/ipv6-srh-*.pcap}, discard samples, one lost datagram, rising sFlow drops counters), records
+ * loss accounting, and the test inserts an {@code lb_decisions} fixture (no component writes that table yet) and an
+ * enrichment fixture ({@link #enrichmentFixtures}: {@code asns} names and flow rows with AS numbers and countries,
+ * which need databases the test does not have). Then every dashboard's variables and panel queries are expanded as
+ * Grafana and grafana-clickhouse-datasource do ({@link GrafanaQueryExpander}) for a 1 h, a 2 d and a 30 d range ending
+ * now, with every multi-value variable on "All" (custom variables at their saved default), and run: each must succeed,
+ * return at least one row, not be all zeros in its numeric columns (an aggregate over nothing still returns one row),
+ * and, for time-series targets, carry a DateTime column in ascending order. A second pass selects the first value of
+ * every multi-value variable, a third each value of every custom variable (and All), and requires every query to run. A
  * panel added to any dashboard file is covered without changing this test; panels that read the lab module's
  * {@code lab_*} tables (the Load balancer dashboard's Lab row) are left to lab's LabOutputTest, which creates those
- * tables and runs them after a lab run.
+ * tables and runs them after a lab run. Then the enrichment panels are held to what the metadata and fixtures imply
+ * ({@link #enrichedPanelsShowWhatTheDataImplies}).
  *
  * <p>{@link #aPacketSampledOnIngressAndEgressIsCountedOnceByDefault}: an agent sampling both directions; every Flows
  * panel counts each packet once by default. {@link #backendSharePerVipKeepsEveryBackendOfEveryBucket}: the join of the
@@ -141,7 +146,7 @@ class DashboardQueriesTest {
                 variablesByName.putIfAbsent(name, v);
                 if (v.path("type").asText().equals("custom")) {
                     List<String> options = customOptions(v);
-                    String current = v.at("/current/value").asText("");
+                    String current = customCurrent(v);
                     if (options.isEmpty()) {
                         problems.add(f + " variable " + name + ": custom variable without values");
                     } else if (!options.contains(current) && !(current.equals(GrafanaQueryExpander.ALL)
@@ -266,7 +271,7 @@ class DashboardQueriesTest {
                 }
             }
         }
-        for (String name : List.of("agent", "interface", "vip")) {
+        for (String name : List.of("agent", "interface", "vip", "exporter", "boundary")) {
             JsonNode v = variablesByName.get(name);
             if (v == null || !v.path("multi").asBoolean() || !v.path("includeAll").asBoolean()
                     || !conditionalAllUse.getOrDefault(name, false)) {
@@ -293,8 +298,12 @@ class DashboardQueriesTest {
                     + "toStartOfHour($__fromTime) "
             + "AND TimeReceived <= $__toTime AND Direction = 'ingress'))))";
 
-    /** Panels that read flows but count stored rows, not traffic: a packet sampled twice is stored twice. */
-    static final Set<String> NOT_TRAFFIC = Set.of("vecflow/pipeline-health.json: Rows stored");
+    /**
+     * Panels that read flows but add up no traffic: they count stored rows (a packet sampled twice is stored twice) or
+     * only look names up (the exporter and interface names the enrichment stored in flows_1h).
+     */
+    static final Set<String> NOT_TRAFFIC = Set.of("vecflow/pipeline-health.json: Rows stored",
+            "vecflow/drops.json: Interface discard and error counters");
 
     /**
      * SQL whose meaning depends on the server version, which a dashboard cannot render per server (the collector's
@@ -361,6 +370,23 @@ class DashboardQueriesTest {
             out.add(kv.matches() ? kv.group(2).strip() : text.strip());
         }
         return out;
+    }
+
+    /**
+     * A custom variable's saved current value: a string, or Grafana's list form for a multi-value variable (its first
+     * element; {@link GrafanaQueryExpander#ALL} when All is among them).
+     */
+    static String customCurrent(JsonNode v) {
+        JsonNode c = v.at("/current/value");
+        if (!c.isArray()) {
+            return c.asText("");
+        }
+        for (JsonNode e : c) {
+            if (e.asText().equals(GrafanaQueryExpander.ALL)) {
+                return GrafanaQueryExpander.ALL;
+            }
+        }
+        return c.isEmpty() ? "" : c.get(0).asText();
     }
 
     private static void checkDatasource(String where, JsonNode ds, List<String> problems) {
@@ -462,11 +488,200 @@ class DashboardQueriesTest {
             }
             assertThat(failures).as("dashboard query failures").isEmpty();
             assertThat(queries).as("panel queries run").isGreaterThanOrEqualTo(4 * 4 * 4);
+            enrichedPanelsShowWhatTheDataImplies(url, db);
         } finally {
             if (!Boolean.getBoolean("vecflow.test.keepDatabase")) {
                 query(url, "DROP DATABASE IF EXISTS " + db);
             }
         }
+    }
+
+    /**
+     * What the enrichment panels show for the data {@link #ingest} stored (1 h range, default variables unless said):
+     * the AS panels label ASes "AS&lt;n&gt; &lt;latest name in asns&gt;" or "AS&lt;n&gt;", keep the 10 with most
+     * bytes and add up the rest as Other; countries, boundaries and providers come from the rows; exporters and
+     * interfaces are named by {@link #testExporters} (an agent without a name by its address, an interface without a
+     * name by its ifIndex); the exporter and boundary variables filter as their descriptions say; the Drops
+     * dashboard names exporters and interfaces too.
+     */
+    private static void enrichedPanelsShowWhatTheDataImplies(String url, String db) throws Exception {
+        JsonNode flows = JSON.readTree(dashboardDir().resolve("vecflow").resolve("flows.json").toFile());
+        JsonNode drops = JSON.readTree(dashboardDir().resolve("vecflow").resolve("drops.json").toFile());
+        Instant to = Instant.now().plusSeconds(60);
+        Duration hour = Duration.ofHours(1);
+        Context ctx = new Context(to.minus(hour), to, GrafanaQueryExpander.grafanaInterval(hour, 1000));
+        Map<String, String> none = Map.of();
+        Map<String, List<String>> noSelection = Map.of();
+
+        Result srcAs = panel(url, db, flows, "Traffic by source AS (top 10)", ctx, none, noSelection);
+        assertThat(seriesTotals(srcAs).keySet()).as(srcAs.sql()).containsExactlyInAnyOrder("AS15169 Google LLC",
+                "AS64500 Example Transit", "AS64501", "AS203476", "AS0 (unknown)");
+        // 1 h range: buckets of max(5 s, flows_1m's 60 s); 10 minutes of rows j = 0, 3, 6, 9 scaled by 1000
+        assertThat(seriesTotals(srcAs).get("AS15169 Google LLC") * 60 / 8).isCloseTo(
+                10.0 * (12 + 9 + 6 + 3) * FIXTURE_BYTES * FIXTURE_RATE, Offset.offset(1e-3));
+        Result dstAs = panel(url, db, flows, "Traffic by destination AS (top 10)", ctx, none, noSelection);
+        List<String> dstAsSeries = new ArrayList<>(List.of("AS64496 Example Hosting", "Other"));
+        for (int as = 64497; as <= 64505; as++) {
+            dstAsSeries.add(as == 64500 ? "AS64500 Example Transit" : "AS" + as);
+        }
+        assertThat(seriesTotals(dstAs).keySet()).as(dstAs.sql()).containsExactlyInAnyOrderElementsOf(dstAsSeries);
+        // Other: the two smallest fixture ASes, AS0 and AS203361 of the captures
+        assertThat(seriesTotals(dstAs).get("Other") * 60 / 8).isCloseTo(10.0 * (2 + 1) * FIXTURE_BYTES * FIXTURE_RATE
+                + rows(url, "SELECT sum(Bytes * SamplingRate) FROM " + db + ".flows WHERE DstAS IN (0, 203361)"),
+                Offset.offset(1e-3));
+        assertThat(series(url, db, flows, "Traffic by source country (top 10)", ctx, none, noSelection))
+                .containsExactlyInAnyOrder("US", "FR", "DE", "unknown");
+        List<String> dstCountries = new ArrayList<>(DST_COUNTRIES.subList(0, 10));
+        dstCountries.add("Other");
+        assertThat(series(url, db, flows, "Traffic by destination country (top 10)", ctx, none, noSelection))
+                .containsExactlyInAnyOrderElementsOf(dstCountries);
+        assertThat(series(url, db, flows, "Traffic by input boundary", ctx, none, noSelection))
+                .containsExactlyInAnyOrder("external", "internal", "undefined");
+        assertThat(series(url, db, flows, "Traffic by output boundary", ctx, none, noSelection))
+                .containsExactlyInAnyOrder("internal", "undefined");
+        assertThat(series(url, db, flows, "Traffic by input provider (top 10)", ctx, none, noSelection))
+                .containsExactlyInAnyOrder("example-transit", "example-ix", "none");
+        assertThat(series(url, db, flows, "Traffic by output provider (top 10)", ctx, none, noSelection))
+                .containsExactly("none");
+        assertThat(series(url, db, flows, "Traffic by input interface", ctx, none, noSelection)).contains(
+                LAB_EXPORTER + " in Ethernet7", LAB_EXPORTER + " in Ethernet9", "goflow2-leaf in xe-0/0/0",
+                "v6-core-1 in et-0/0/7", "49.49.49.49 in 29001");
+        assertThat(series(url, db, flows, "Traffic by output interface", ctx, none, noSelection)).contains(
+                LAB_EXPORTER + " out Ethernet8", "goflow2-leaf out xe-0/0/1", "49.49.49.49 out 182");
+
+        // boundary: a sample counts when its input or its output interface has a chosen boundary
+        Map<String, String> external = Map.of("boundary", "external");
+        assertThat(series(url, db, flows, "Traffic by input boundary", ctx, external, noSelection))
+                .containsExactly("external");
+        assertThat(series(url, db, flows, "Traffic by output boundary", ctx, external, noSelection))
+                .containsExactly("internal");
+        assertThat(series(url, db, flows, "Traffic by input boundary", ctx, Map.of("boundary", "internal"),
+                noSelection)).containsExactlyInAnyOrder("external", "internal");
+        assertThat(series(url, db, flows, "Traffic by input boundary", ctx, Map.of("boundary", "undefined"),
+                noSelection)).containsExactlyInAnyOrder("internal", "undefined");
+
+        Result exporters = panel(url, db, flows, "Top exporters", ctx, none, noSelection);
+        Map<String, List<Object>> byExporter = rowsBy(exporters, "exporter");
+        assertThat(byExporter).containsKeys(LAB_EXPORTER, "v6-core-1", "goflow2-leaf", "49.49.49.49", "127.0.0.1");
+        int agents = exporters.names().indexOf("agents");
+        assertThat(byExporter.get(LAB_EXPORTER).get(agents)).isEqualTo("10.9.9.9");
+        assertThat(byExporter.get("v6-core-1").get(agents)).isEqualTo("30::1:1:1");
+        assertThat(byExporter.get("49.49.49.49").get(agents)).isEqualTo("49.49.49.49");
+        assertThat(((Number) byExporter.get(LAB_EXPORTER).get(exporters.names().indexOf("bytes"))).longValue())
+                .isEqualTo(rows(url, "SELECT sum(Bytes * SamplingRate) FROM " + db + ".flows WHERE AgentAddress = "
+                        + "IPv6StringToNum('::ffff:10.9.9.9')"));
+        Map<String, List<String>> labOnly = Map.of("exporter", List.of(LAB_EXPORTER));
+        assertThat(rowsBy(panel(url, db, flows, "Top exporters", ctx, none, labOnly), "exporter").keySet())
+                .containsExactly(LAB_EXPORTER);
+        assertThat(series(url, db, flows, "Traffic by input interface", ctx, none, labOnly))
+                .containsExactlyInAnyOrder(LAB_EXPORTER + " in Ethernet7", LAB_EXPORTER + " in Ethernet9");
+
+        Result interfaces = panel(url, db, flows, "Top interfaces", ctx, none, noSelection);
+        Map<String, List<Object>> byInterface = new LinkedHashMap<>();
+        for (List<Object> row : interfaces.data()) {
+            byInterface.put(row.get(interfaces.names().indexOf("exporter")) + "/" + row.get(
+                    interfaces.names().indexOf("if_index")), row);
+        }
+        assertThat(named(interfaces, byInterface.get(LAB_EXPORTER + "/7"))).containsAllEntriesOf(Map.of(
+                "interface", "Ethernet7", "description", "transit: Example Transit", "speed", 10000,
+                "boundary", "external", "provider", "example-transit", "connectivity", "transit", "out_bps", 0));
+        assertThat(named(interfaces, byInterface.get(LAB_EXPORTER + "/8"))).containsAllEntriesOf(Map.of(
+                "interface", "Ethernet8", "speed", 100000, "boundary", "internal", "in_bps", 0));
+        assertThat(named(interfaces, byInterface.get("49.49.49.49/29001"))).containsAllEntriesOf(Map.of(
+                "interface", "29001", "description", "", "speed", 0, "boundary", "undefined"));
+        assertThat(((Number) named(interfaces, byInterface.get(LAB_EXPORTER + "/7")).get("in_bps")).doubleValue())
+                .isPositive();
+
+        List<String> exporterValues = new ArrayList<>();
+        for (JsonNode v : flows.path("templating").path("list")) {
+            if (v.path("name").asText().equals("exporter")) {
+                Map<String, Variable> vars = new LinkedHashMap<>();
+                vars.put("database", Variable.single("database", db));
+                vars.put("agent", Variable.all("agent", List.of()));
+                for (List<Object> row : run(url, GrafanaQueryExpander.expand(variableSql(v), vars, ctx)).data()) {
+                    exporterValues.add(String.valueOf(row.getFirst()));
+                }
+            }
+        }
+        assertThat(exporterValues).contains(LAB_EXPORTER, "v6-core-1", "goflow2-leaf", "49.49.49.49");
+
+        // Drops: exporters and interfaces by name
+        assertThat(series(url, db, drops, "Discards by agent", ctx, none, noSelection))
+                .containsExactlyInAnyOrder(LAB_EXPORTER, "drop-sw1");
+        assertThat(series(url, db, drops, "Discards by interface", ctx, none, noSelection))
+                .containsExactlyInAnyOrder(LAB_EXPORTER + " in Ethernet7 out 0", "drop-sw1 in ge-0/0/1 out ge-0/0/2");
+        Result latest = panel(url, db, drops, "Latest discarded packets", ctx, none, noSelection);
+        assertThat(column(latest, "exporter")).containsOnly(LAB_EXPORTER, "drop-sw1").contains(LAB_EXPORTER,
+                "drop-sw1");
+        assertThat(column(latest, "in_if")).containsOnly("Ethernet7", "ge-0/0/1");
+        Result counters = panel(url, db, drops, "Interface discard and error counters", ctx, none,
+                Map.of("interface", List.of("7001")));
+        assertThat(counters.data()).as(counters.sql()).hasSize(1);
+        assertThat(named(counters, counters.data().getFirst())).containsAllEntriesOf(Map.of("agent", "30::1:1:1",
+                "exporter", "v6-core-1", "if_index", 7001, "name", "et-0/0/7"));
+    }
+
+    /**
+     * Runs the first target of one panel with the dashboard's variables resolved as Grafana does on load, custom ones
+     * as chosen and the given query variables set to the given values.
+     */
+    private static Result panel(String url, String db, JsonNode d, String title, Context ctx,
+            Map<String, String> custom, Map<String, List<String>> selected) throws Exception {
+        List<String> failures = new ArrayList<>();
+        Map<String, Variable> vars = resolveVariables(url, db, d, ctx, false, custom, title, failures);
+        assertThat(failures).isEmpty();
+        selected.forEach((k, v) -> vars.put(k, Variable.of(k, v, vars.get(k).options())));
+        JsonNode p = panels(d).stream().filter(x -> x.path("title").asText().equals(title)).findFirst()
+                .orElseThrow(() -> new AssertionError("no panel '" + title + "'"));
+        return run(url, GrafanaQueryExpander.expand(p.at("/targets/0/rawSql").asText(), vars, ctx));
+    }
+
+    /** @return the distinct series names of one time-series panel */
+    private static Set<String> series(String url, String db, JsonNode d, String title, Context ctx,
+            Map<String, String> custom, Map<String, List<String>> selected) throws Exception {
+        return seriesTotals(panel(url, db, d, title, ctx, custom, selected)).keySet();
+    }
+
+    /** @return series name → sum of the last column over its rows */
+    private static Map<String, Double> seriesTotals(Result r) {
+        int s = r.names().indexOf("series");
+        assertThat(s).as("series column of " + r.sql()).isNotNegative();
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (List<Object> row : r.data()) {
+            out.merge(String.valueOf(row.get(s)), ((Number) row.getLast()).doubleValue(), Double::sum);
+        }
+        return out;
+    }
+
+    /** @return the rows keyed by one column's text (the last row wins) */
+    private static Map<String, List<Object>> rowsBy(Result r, String column) {
+        Map<String, List<Object>> out = new LinkedHashMap<>();
+        for (List<Object> row : r.data()) {
+            out.put(String.valueOf(row.get(r.names().indexOf(column))), row);
+        }
+        return out;
+    }
+
+    /** @return one column's values */
+    private static List<Object> column(Result r, String column) {
+        int c = r.names().indexOf(column);
+        assertThat(c).as(column + " of " + r.sql()).isNotNegative();
+        return r.data().stream().map(row -> row.get(c)).toList();
+    }
+
+    /** @return a row as column name → value (numbers as Integer when whole, as in the assertions) */
+    private static Map<String, Object> named(Result r, List<Object> row) {
+        assertThat(row).as("row of " + r.sql()).isNotNull();
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (int c = 0; c < r.names().size(); c++) {
+            Object v = row.get(c);
+            if (v instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())
+                    && Math.abs(n.doubleValue()) < Integer.MAX_VALUE) {
+                v = n.intValue();
+            }
+            out.put(r.names().get(c), v);
+        }
+        return out;
     }
 
     /**
@@ -628,7 +843,7 @@ class DashboardQueriesTest {
                 case "custom" -> {
                     List<String> options = customOptions(v);
                     String value = customChoice.getOrDefault(name, firstValues ? options.getFirst()
-                            : v.at("/current/value").asText());
+                            : customCurrent(v));
                     vars.put(name, value.equals(GrafanaQueryExpander.ALL) ? Variable.all(name, options)
                             : Variable.single(name, value));
                 }
@@ -815,6 +1030,9 @@ class DashboardQueriesTest {
         collect(url, db, datagrams);
         query(url, lbFixture(db));
         query(url, lbCountersFixture(db));
+        for (String sql : enrichmentFixtures(db)) {
+            query(url, sql);
+        }
         assertThat(rows(url, "SELECT count() FROM " + db + ".flows")).isPositive();
         assertThat(rows(url, "SELECT count() FROM " + db + ".drops")).isEqualTo(2 + 5);
         assertThat(rows(url, "SELECT count() FROM " + db + ".if_counters")).isPositive();
@@ -837,6 +1055,7 @@ class DashboardQueriesTest {
         s.clickhouseUrl = url;
         s.clickhouseDatabase = db;
         s.lossIntervalMs = 3_600_000; // only the explicit flush records loss
+        s.enrichment.statics.addAll(testExporters());
         try (Collector c = new Collector(s); TestSupport.Sender tx = new TestSupport.Sender(c.localAddress())) {
             tx.sendPaced(datagrams, 16, () -> c.stats().datagramsReceived.sum());
             final long n = datagrams.size();
@@ -938,6 +1157,90 @@ class DashboardQueriesTest {
             }
         }
         throw new IllegalStateException("no IP protocol " + ipProtocol + " frame in " + capture);
+    }
+
+    /** The lab agent's (10.9.9.9) name in {@link #testExporters}. */
+    static final String LAB_EXPORTER = "lab-edge-1";
+    private static final StaticExporter.Interface LAB_TRANSIT = new StaticExporter.Interface("Ethernet7",
+            "transit: Example Transit", 10_000, "external", "example-transit", "transit");
+    private static final StaticExporter.Interface LAB_CORE = new StaticExporter.Interface("Ethernet8",
+            "core: to v6-core-1", 100_000, "internal", "", "");
+    private static final StaticExporter.Interface LAB_IX = new StaticExporter.Interface("Ethernet9",
+            "peering: Example IX", 10_000, "external", "example-ix", "ix");
+    /** Destination countries of the enrichment fixture, by falling bytes: the last two end up in Other. */
+    static final List<String> DST_COUNTRIES = List.of("US", "DE", "FR", "GB", "NL", "JP", "BR", "IN", "AU", "CA",
+            "SE", "CH");
+    private static final long FIXTURE_BYTES = 1000;
+    private static final long FIXTURE_RATE = 1000;
+
+    /**
+     * The collector's static exporter metadata ({@code enrichment.metadata.static}) for the agents of the captures
+     * and the lab agent: names and classification, and per ifIndex the interfaces their samples name (MANIFEST.md).
+     * 30::1:1:1's interface 7001 has no static speed: its counter samples give 400 Gb/s (the {@code sflow} source).
+     * 49.49.49.49, 127.0.0.1, 172.16.0.3, 172.19.64.116 and the "direction both" agent get no entry, so the
+     * dashboards' fallbacks (agent address, ifIndex) show as well.
+     */
+    static List<StaticExporter> testExporters() {
+        return List.of(
+                new StaticExporter("10.9.9.9", new StaticExporter.Exporter(LAB_EXPORTER, "lab", "edge", "lab-1",
+                        "eu", ""), Map.of(7L, LAB_TRANSIT, 8L, LAB_CORE, 9L, LAB_IX), null, 1),
+                new StaticExporter("30::1:1:1", new StaticExporter.Exporter("v6-core-1", "core", "core", "lab-1",
+                        "eu", ""), Map.of(7001L, new StaticExporter.Interface("et-0/0/7", "to lab-edge-1", 0,
+                                "internal", "", "")), null, 2),
+                new StaticExporter("172.16.0.17", new StaticExporter.Exporter("goflow2-leaf", "dc", "leaf", "dc-1",
+                        "eu", ""), Map.of(1194L, new StaticExporter.Interface("xe-0/0/0", "peering: Example IX",
+                                10_000, "external", "example-ix", "ix"), 1043L, new StaticExporter.Interface(
+                                        "xe-0/0/1", "servers", 10_000, "internal", "", "")), null, 3),
+                new StaticExporter("192.168.119.184", new StaticExporter.Exporter("drop-sw1", "dc", "access", "dc-1",
+                        "eu", ""), Map.of(1L, new StaticExporter.Interface("ge-0/0/1", "access", 1000, "external", "",
+                                ""), 2L, new StaticExporter.Interface("ge-0/0/2", "uplink", 1000, "internal", "", "")),
+                        null, 4));
+    }
+
+    /**
+     * Fixtures for what the collector cannot fill in this test (no AS or GeoIP database): {@code asns} rows (AS 64500
+     * renamed: the panels show its latest name; AS 64497–64507, 64501 and the captures' 203476 and 203361 have no
+     * name) and ten minutes of enriched flow rows from the lab agent as the enrichment would store them: per minute
+     * twelve rows j = 0..11 of {@value #FIXTURE_BYTES} × (12 − j) bytes sampled 1 in {@value #FIXTURE_RATE}, source
+     * AS 15169 / 64500 / 64501 and country US / FR / DE by j mod 3, destination AS 64496 + j and country
+     * {@link #DST_COUNTRIES}[j], in by Ethernet7 (even j) or Ethernet9 (odd j), out by Ethernet8 (metadata from
+     * {@link #testExporters}). The materialized views fill the rollups.
+     */
+    static List<String> enrichmentFixtures(String db) {
+        long now = Instant.now().getEpochSecond();
+        String asns = "INSERT INTO " + db + ".asns (TimeReceived, ASN, Name) VALUES (toDateTime(" + (now - 7200)
+                + "), 64500, 'Old Transit'), (toDateTime(" + (now - 60) + "), 64500, 'Example Transit'), (toDateTime("
+                + (now - 60) + "), 15169, 'Google LLC'), (toDateTime(" + (now - 60) + "), 64496, 'Example Hosting')";
+        StringBuilder flows = new StringBuilder("INSERT INTO " + db + ".flows (TimeReceived, TimeReceivedNanos, "
+                + "AgentAddress, SubAgentId, SourceIdType, SourceIdIndex, SamplingRate, InIf, OutIf, EType, Proto, "
+                + "SrcAddr, DstAddr, SrcPort, DstPort, Bytes, Packets, SrcAS, DstAS, SrcCountry, DstCountry, "
+                + "ExporterName, ExporterGroup, ExporterRole, InIfName, InIfDescription, InIfSpeed, InIfBoundary, "
+                + "InIfProvider, InIfConnectivity, OutIfName, OutIfDescription, OutIfSpeed, OutIfBoundary, "
+                + "OutIfProvider, OutIfConnectivity) VALUES ");
+        long[] srcAs = {15169, 64500, 64501};
+        String[] srcCountry = {"US", "FR", "DE"};
+        List<String> rows = new ArrayList<>();
+        for (int k = 0; k < 10; k++) {
+            long t = now - 60L * k - 5;
+            for (int j = 0; j < 12; j++) {
+                long in = j % 2 == 0 ? 7 : 9;
+                StaticExporter.Interface i = j % 2 == 0 ? LAB_TRANSIT : LAB_IX;
+                StaticExporter.Interface o = LAB_CORE;
+                rows.add("(toDateTime(" + t + "), " + (t * 1_000_000_000L + j)
+                        + ", IPv6StringToNum('::ffff:10.9.9.9'), " + LAB_SUB_AGENT + ", 0, " + in + ", " + FIXTURE_RATE
+                        + ", " + in + ", 8, 2048, 6, "
+                        + "IPv6StringToNum('::ffff:198.51.100." + (j + 1) + "'), IPv6StringToNum('::ffff:203.0.113."
+                        + (j + 1) + "'), 443, " + (50000 + j) + ", " + FIXTURE_BYTES * (12 - j) + ", " + (12 - j) + ", "
+                        + srcAs[j % 3] + ", " + (64496 + j) + ", '" + srcCountry[j % 3] + "', '" + DST_COUNTRIES.get(j)
+                        + "', '" + LAB_EXPORTER + "', 'lab', 'edge', " + iface(i) + ", " + iface(o) + ")");
+            }
+        }
+        return List.of(asns, flows.append(String.join(", ", rows)).toString());
+    }
+
+    private static String iface(StaticExporter.Interface i) {
+        return "'" + i.name() + "', '" + i.description() + "', " + i.speedMbps() + ", '" + i.boundary() + "', '"
+                + i.provider() + "', '" + i.connectivity() + "'";
     }
 
     /**
