@@ -17,11 +17,11 @@ import java.util.Map;
  * the folder {@code VECFLOW_TEST_GEOIP_DIR} names (scripts/test.sh sets it). A test that needs it fails, never
  * skips, when it is not there.
  */
-final class GeoIpTestData {
+public final class GeoIpTestData {
     private GeoIpTestData() {}
 
     /** @return the data folder; fails the test when the variable is unset or the folder lacks the files */
-    static Path dir() {
+    public static Path dir() {
         String d = System.getenv("VECFLOW_TEST_GEOIP_DIR");
         if (d == null || d.isBlank()) {
             fail("VECFLOW_TEST_GEOIP_DIR is not set: run scripts/fetch-geoip.sh DIR and export "
@@ -38,7 +38,7 @@ final class GeoIpTestData {
     }
 
     /** @return the IPv4+IPv6 country database (field country_code) */
-    static Path countryMmdb() {
+    public static Path countryMmdb() {
         return dir().resolve("geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb");
     }
 
@@ -53,12 +53,12 @@ final class GeoIpTestData {
     }
 
     /** @return the AS CSV files, IPv4 then IPv6 (start,end,asn,"organisation", inclusive ranges) */
-    static List<Path> asnCsvs() {
+    public static List<Path> asnCsvs() {
         return List.of(dir().resolve("asn/asn-ipv4.csv"), dir().resolve("asn/asn-ipv6.csv"));
     }
 
     /** A range of the AS CSV, decided by a filter before it is written. */
-    interface RangeFilter {
+    public interface RangeFilter {
         /**
          * @param start first address (IPv4-mapped for IPv4), as an unsigned 128-bit number
          * @param end last address
@@ -76,7 +76,7 @@ final class GeoIpTestData {
      * @param w the writer (IPv6 tree)
      * @return the number of networks inserted
      */
-    static long asnCsvToMmdb(List<Path> csvs, RangeFilter filter, MmdbWriter w) throws IOException {
+    public static long asnCsvToMmdb(List<Path> csvs, RangeFilter filter, MmdbWriter w) throws IOException {
         Map<String, Map<String, Object>> records = new HashMap<>();
         long networks = 0;
         for (Path csv : csvs) {
