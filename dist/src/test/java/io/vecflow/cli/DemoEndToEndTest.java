@@ -95,6 +95,22 @@ class DemoEndToEndTest {
             // ClickHouse holds exactly 3 × 179 rows, and their 5-tuples are tshark's, three times over.
             assertThat(TestEnv.clickhouse("SELECT count() FROM " + db + ".flows FORMAT TabSeparated").trim())
                     .isEqualTo("537");
+            // Enriched (DemoEnrichment): every row names the demo router and its classification, the replay port
+            // and its classification; the bundled databases give countries and ASes, their names in asns.
+            assertThat(TestEnv.clickhouse("SELECT countIf(ExporterName = 'demo-router1.lab1' AND ExporterRole = "
+                    + "'router' AND ExporterSite = 'lab' AND ExporterRegion = 'eu-west'), countIf(InIfName = "
+                    + "'xe-0/0/1' AND InIfSpeed = 10000 AND InIfBoundary = 'external' AND InIfProvider = 'example' AND "
+                    + "InIfConnectivity = 'transit') FROM " + db + ".flows FORMAT TabSeparated").trim())
+                    .isEqualTo("537\t537");
+            String[] geo = TestEnv.clickhouse("SELECT countIf(SrcAS != 0 OR DstAS != 0), countIf(SrcCountry != '' "
+                    + "OR DstCountry != ''), countIf(SrcNetName = 'lan' OR DstNetName = 'lan') FROM " + db
+                    + ".flows FORMAT TabSeparated").trim().split("\t");
+            assertThat(geo).allSatisfy(n -> assertThat(Long.parseLong(n)).isPositive());
+            assertThat(Long.parseLong(TestEnv.clickhouse("SELECT count() FROM " + db + ".asns WHERE ASN IN (SELECT "
+                    + "SrcAS FROM " + db + ".flows UNION ALL SELECT DstAS FROM " + db + ".flows) FORMAT TabSeparated")
+                    .trim())).as("AS names of the ASes in the rows").isPositive();
+            assertThat(r.topFlows()).as("the summary's top flows name ASes")
+                    .anyMatch(f -> f.matches(".*AS\\d+ \\S.*"));
             // One path: every row came through the raw topic (its ingest stream is a Kafka partition, not the
             // in-process stream with bit 31 set), so a collector consuming the topic cannot store them a second time.
             assertThat(TestEnv.clickhouse("SELECT countIf(IngestStream >= 2147483648), uniqExact(IngestStream, "
