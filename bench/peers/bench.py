@@ -204,9 +204,13 @@ def processed(coll, base):
         return n * CYCLE_SAMPLES // CYCLE_DG, {}
     if coll.startswith('vecflow'):
         st = vecflow_status()
-        d = {k: st.get(k, 0) - base.get(k, 0) for k in ('rows', 'datagrams', 'bad_datagrams', 'sink_errors')}
+        d = {k: st.get(k, 0) - base.get(k, 0) for k in ('rows', 'datagrams', 'bad_datagrams', 'sink_errors',
+                                                       'duplicate_datagrams')}
+        # duplicate_datagrams: datagrams the collector recognised as exact copies of one seen a moment ago (same
+        # sequence, uptime and content: LossTracker) and stored once; the replayed mix repeats itself
         return d['rows'], {'vecflow_datagrams': d['datagrams'], 'vecflow_bad_datagrams': d['bad_datagrams'],
-                           'vecflow_sink_errors': d['sink_errors']}
+                           'vecflow_sink_errors': d['sink_errors'],
+                           'vecflow_duplicate_datagrams': d['duplicate_datagrams']}
 
 def step(coll, rate, dur):
     count = max(CYCLE_DG * 1000, int(rate * dur) // CYCLE_DG * CYCLE_DG)

@@ -44,14 +44,20 @@ class EnrichmentRealDataTest {
         return file;
     }
 
-    private List<FlowRow> collect(EnrichmentSettings e) throws Exception {
+    /** A collector on 127.0.0.1 with this enrichment and {@code sink} as its only row sink. */
+    private static Collector.Settings collector(EnrichmentSettings e, TestSupport.CopyingSink sink) {
         Collector.Settings s = new Collector.Settings();
         s.bindAddress = "127.0.0.1";
         s.port = 0;
         s.threads = 1;
         s.enrichment = e;
-        TestSupport.CopyingSink sink = new TestSupport.CopyingSink();
         s.extraFlowSinks.add(sink);
+        return s;
+    }
+
+    private List<FlowRow> collect(EnrichmentSettings e) throws Exception {
+        TestSupport.CopyingSink sink = new TestSupport.CopyingSink();
+        Collector.Settings s = collector(e, sink);
         List<byte[]> datagrams = new java.util.ArrayList<>(Captures.udpPayloads("tcpdump-sflow_expanded.pcap"));
         datagrams.addAll(Captures.udpPayloads("akvorado-data-sflow-raw-ipv4.pcap"));
         try (Collector c = new Collector(s); TestSupport.Sender tx = new TestSupport.Sender(c.localAddress())) {
@@ -133,14 +139,8 @@ class EnrichmentRealDataTest {
         Path asnFile = tmp.resolve("asn.mmdb");
         new MmdbWriter("GeoLite2-ASN", 6).insert("92.222.0.0/16", Map.of("autonomous_system_number", 64501L,
                 "autonomous_system_organization", "Before")).write(asnFile);
-        EnrichmentSettings e = settings(asnFile, List.of("geoip"));
-        Collector.Settings s = new Collector.Settings();
-        s.bindAddress = "127.0.0.1";
-        s.port = 0;
-        s.threads = 1;
-        s.enrichment = e;
         TestSupport.CopyingSink sink = new TestSupport.CopyingSink();
-        s.extraFlowSinks.add(sink);
+        Collector.Settings s = collector(settings(asnFile, List.of("geoip")), sink);
         List<byte[]> datagrams = Captures.udpPayloads("akvorado-data-sflow-raw-ipv4.pcap");
         try (Collector c = new Collector(s); TestSupport.Sender tx = new TestSupport.Sender(c.localAddress())) {
             tx.sendPaced(datagrams, 8, () -> c.stats().datagramsReceived.sum());
