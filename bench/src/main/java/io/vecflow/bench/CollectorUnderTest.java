@@ -132,7 +132,8 @@ public final class CollectorUnderTest {
         return "rows=" + sink.rowsWritten() + " datagrams=" + st.datagramsReceived.sum() + " bytes="
                 + st.bytesReceived.sum() + " flow_samples=" + st.decode.flowSamples() + " counter_samples="
                 + st.decode.counterSamples() + " bad_datagrams=" + st.decode.badDatagrams() + " sink_errors="
-                + st.sinkErrors.sum() + " duplicate_datagrams=" + st.datagramsDuplicate.sum() + " uptime_ms=" + (System.nanoTime() - t0) / 1_000_000;
+                + st.sinkErrors.sum() + " duplicate_datagrams=" + st.datagramsDuplicate.sum()
+                + " uptime_ms=" + (System.nanoTime() - t0) / 1_000_000;
     }
 
     private static boolean finalWritten;
