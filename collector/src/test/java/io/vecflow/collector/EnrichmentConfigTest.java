@@ -85,11 +85,12 @@ class EnrichmentConfigTest {
                 .hasMessageContaining("line 5").hasMessageContaining("'x7' is not an ifIndex");
         assertThatThrownBy(() -> CollectorConfig.parse(YAML.replace("    sources:", "    sorces:"), "c.yaml"))
                 .hasMessageContaining("line 3: unknown key 'enrichment.metadata.sorces'");
-        Files.writeString(tmp.resolve("x"), "");
     }
 
     @Test
-    void snmpSecretsAreMaskedInThePrintedConfiguration() {
+    void snmpSecretsAreMaskedInThePrintedConfiguration() throws Exception {
+        Path secret = tmp.resolve("priv");
+        Files.writeString(secret, "c0rrect-horse\n");
         String yaml = """
                 enrichment:
                   metadata:
@@ -100,10 +101,16 @@ class EnrichmentConfigTest {
                       auth-protocol: SHA
                       auth-passphrase: hunter2hunter2
                       priv-protocol: AES
-                      priv-passphrase: env:SNMP_PRIV
-                """;
-        String printed = CollectorConfig.parse(yaml, "c.yaml").toYaml();
-        assertThat(printed).doesNotContain("s3cret").doesNotContain("hunter2").contains("env:SNMP_PRIV")
-                .contains("********");
+                      priv-passphrase: file:%s
+                """.formatted(secret);
+        CollectorConfig c = CollectorConfig.parse(yaml, "c.yaml");
+        assertThat(c.enrichmentSettings("c.yaml").snmpPrivPassphrase).isEqualTo("c0rrect-horse");
+        String printed = c.toYaml();
+        assertThat(printed).doesNotContain("s3cret").doesNotContain("hunter2").doesNotContain("c0rrect")
+                .contains("file:" + secret).contains("********");
+        // A passphrase read from an unset variable is empty: refused with the reason.
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CollectorConfig.parse(yaml.replace("file:" + secret,
+                "env:VECFLOW_TEST_UNSET_SNMP_PRIV"), "c.yaml")).hasMessageContaining("line 3: enrichment.metadata.snmp")
+                .hasMessageContaining("privacy passphrase for AES is missing");
     }
 }
