@@ -128,9 +128,9 @@ public final class EnrichmentConfig {
         out.snmpCommunities = List.copyOf(sn.communities);
         out.snmpUser = sn.user;
         out.snmpAuthProtocol = sn.authProtocol;
-        out.snmpAuthPassphrase = secret(sn.authPassphrase);
+        out.snmpAuthPassphrase = secret(sn.authPassphrase, source, "enrichment.metadata.snmp.auth-passphrase", lineOf);
         out.snmpPrivProtocol = sn.privProtocol;
-        out.snmpPrivPassphrase = secret(sn.privPassphrase);
+        out.snmpPrivPassphrase = secret(sn.privPassphrase, source, "enrichment.metadata.snmp.priv-passphrase", lineOf);
         out.snmpPort = sn.port;
         out.snmpTimeoutMs = sn.timeoutMs;
         out.snmpRetries = sn.retries;
@@ -139,9 +139,10 @@ public final class EnrichmentConfig {
             try {
                 Enrichment.checkSnmp(out);
             } catch (IllegalArgumentException x) {
-                int line = lineOf.applyAsInt("enrichment.metadata.snmp");
-                throw new IllegalArgumentException(source + (line > 0 ? " line " + line : "")
-                        + ": enrichment.metadata.snmp: " + x.getMessage());
+                String key = "enrichment.metadata.snmp." + snmpKey(x.getMessage());
+                int line = lineOf.applyAsInt(key);
+                throw new IllegalArgumentException(source + (line > 0 ? " line " + line : "") + ": " + key + ": "
+                        + x.getMessage());
             }
         }
         List<ClassifierRule> rules = new ArrayList<>();
@@ -214,19 +215,47 @@ public final class EnrichmentConfig {
     }
 
     /** A secret written as {@code env:NAME} or {@code file:PATH} is read from there; other text is itself. */
-    private static String secret(String v) {
+    private static String secret(String v, String source, String key,
+            java.util.function.ToIntFunction<String> lineOf) {
+        if (!v.startsWith("env:") && !v.startsWith("file:")) {
+            return v;
+        }
+        int line = lineOf.applyAsInt(key);
+        String where = source + (line > 0 ? " line " + line : "") + ": " + key + ": ";
         if (v.startsWith("env:")) {
             String e = System.getenv(v.substring(4));
-            return e == null ? "" : e;
-        }
-        if (v.startsWith("file:")) {
-            try {
-                return Files.readString(Path.of(v.substring(5)), StandardCharsets.UTF_8).strip();
-            } catch (IOException e) {
-                throw new IllegalArgumentException("cannot read the secret file " + v.substring(5) + ": " + e);
+            if (e == null) {
+                throw new IllegalArgumentException(where + "the environment variable " + v.substring(4)
+                        + " (" + v + ") is not set");
             }
+            return e;
         }
-        return v;
+        try {
+            return Files.readString(Path.of(v.substring(5)), StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw new IllegalArgumentException(where + "cannot read the secret file " + v.substring(5) + ": " + e);
+        }
+    }
+
+    /** The snmp key an SNMP credentials error is about, from its message (the block itself when it names none). */
+    private static String snmpKey(String message) {
+        String m = message == null ? "" : message;
+        if (m.contains("authentication protocol")) {
+            return "auth-protocol";
+        }
+        if (m.contains("privacy protocol")) {
+            return "priv-protocol";
+        }
+        if (m.contains("authentication passphrase")) {
+            return "auth-passphrase";
+        }
+        if (m.contains("privacy passphrase")) {
+            return "priv-passphrase";
+        }
+        if (m.contains("community")) {
+            return "communities";
+        }
+        return m.contains("user") ? "user" : "agents";
     }
 
 

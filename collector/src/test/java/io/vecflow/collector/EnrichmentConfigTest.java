@@ -108,9 +108,15 @@ class EnrichmentConfigTest {
         String printed = c.toYaml();
         assertThat(printed).doesNotContain("s3cret").doesNotContain("hunter2").doesNotContain("c0rrect")
                 .contains("file:" + secret).contains("********");
-        // A passphrase read from an unset variable is empty: refused with the reason.
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CollectorConfig.parse(yaml.replace("file:" + secret,
-                "env:VECFLOW_TEST_UNSET_SNMP_PRIV"), "c.yaml")).hasMessageContaining("line 3: enrichment.metadata.snmp")
-                .hasMessageContaining("privacy passphrase for AES is missing");
+        // A passphrase from an unset variable is refused at its own key, naming the variable.
+        assertThatThrownBy(() -> CollectorConfig.parse(yaml.replace("file:" + secret,
+                "env:VECFLOW_TEST_UNSET_SNMP_PRIV"), "c.yaml"))
+                .hasMessageStartingWith("c.yaml line 10: enrichment.metadata.snmp.priv-passphrase: ")
+                .hasMessageContaining("the environment variable VECFLOW_TEST_UNSET_SNMP_PRIV")
+                .hasMessageContaining("is not set");
+        // A bad protocol name is reported at its own line and key.
+        assertThatThrownBy(() -> CollectorConfig.parse(yaml.replace("auth-protocol: SHA", "auth-protocol: sha9"),
+                "c.yaml")).hasMessageStartingWith("c.yaml line 7: enrichment.metadata.snmp.auth-protocol: ")
+                .hasMessageContaining("unknown SNMPv3 authentication protocol \"sha9\"");
     }
 }

@@ -47,11 +47,11 @@ final class DemoEnrichment {
                 new ClassifierRule(Map.of("description", "^(transit|pni|ix):\\s*(\\S+)"),
                         Map.of("connectivity", "$1", "provider", "$2", "boundary", "external"), 0),
                 new ClassifierRule(Map.of(), Map.of("boundary", "internal"), 0)), "demo");
-        s.networks.add(new StaticNetwork("10.0.0.0/8", "lan", "users", "lab1", "eu-west", "", "", 0,
+        s.networks.add(new StaticNetwork("10.0.0.0/8", "lan", "users", "lab", "eu-west", "", "", 0,
                 "demo"));
-        s.networks.add(new StaticNetwork("192.168.0.0/16", "lan", "users", "lab1", "eu-west", "", "",
+        s.networks.add(new StaticNetwork("192.168.0.0/16", "lan", "users", "lab", "eu-west", "", "",
                 0, "demo"));
-        s.networks.add(new StaticNetwork("172.16.0.0/12", "lab", "servers", "lab1", "eu-west", "", "",
+        s.networks.add(new StaticNetwork("172.16.0.0/12", "lab", "servers", "lab", "eu-west", "", "",
                 0, "demo"));
         Path dir = out.resolve("geoip");
         Files.createDirectories(dir);
