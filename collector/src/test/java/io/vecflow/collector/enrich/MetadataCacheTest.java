@@ -74,9 +74,10 @@ class MetadataCacheTest {
         ScriptedPoller p = new ScriptedPoller();
         EnrichmentStats stats = new EnrichmentStats();
         try (MetadataCache c = new MetadataCache(fast(), List.of(st), Classifier.NONE, rules, p, stats)) {
-            MetadataCache.Exporter e = c.exporter(agent, 0);
+            MetadataCache.Exporter e = c.exporter(agent, System.nanoTime());
             byte[] port = "xe-9/9/9".getBytes(StandardCharsets.US_ASCII);
-            c.learn(agent, 2, 25_000_000_000L, port, 0, port.length, null, 0, 0, 0); // sflow: name and speed
+            // sflow: name and speed
+            c.learn(agent, 2, 25_000_000_000L, port, 0, port.length, null, 0, 0, System.nanoTime());
             assertThat(e.iface(2).name().text).isEqualTo("xe-9/9/9");
             assertThat(e.iface(2).speedMbps()).isEqualTo(25_000);
             InterfaceInfo first = e.iface(1); // a miss: static knows only the description; a poll is asked
@@ -103,7 +104,7 @@ class MetadataCacheTest {
         p.down.set(true);
         EnrichmentStats stats = new EnrichmentStats();
         try (MetadataCache c = new MetadataCache(fast(), List.of(), Classifier.NONE, Classifier.NONE, p, stats)) {
-            MetadataCache.Exporter e = c.exporter(TestSupport.addr16("2001:db8::1"), 0);
+            MetadataCache.Exporter e = c.exporter(TestSupport.addr16("2001:db8::1"), System.nanoTime());
             assertThat(e.iface(3)).isEqualTo(InterfaceInfo.EMPTY);
             await(() -> stats.pollFailures.sum() >= 1);
             int askedAtFailure = p.asked.size();
@@ -124,20 +125,21 @@ class MetadataCacheTest {
         try (MetadataCache c = new MetadataCache(s, List.of(), Classifier.NONE, Classifier.NONE, null, stats)) {
             byte[] a = TestSupport.addr16("192.0.2.1");
             for (long i = 1; i <= 3; i++) {
-                c.exporter(a, 0).iface(i);
+                c.exporter(a, System.nanoTime()).iface(i);
             }
-            assertThat(c.exporter(a, 0).iface(4)).isEqualTo(InterfaceInfo.EMPTY);
+            assertThat(c.exporter(a, System.nanoTime()).iface(4)).isEqualTo(InterfaceInfo.EMPTY);
             assertThat(stats.cacheFull.sum()).isEqualTo(1);
-            c.exporter(TestSupport.addr16("192.0.2.2"), 0);
-            assertThat(c.exporter(TestSupport.addr16("192.0.2.3"), 0)).isNull();
+            c.exporter(TestSupport.addr16("192.0.2.2"), System.nanoTime());
+            assertThat(c.exporter(TestSupport.addr16("192.0.2.3"), System.nanoTime())).isNull();
             assertThat(c.exporters()).isEqualTo(2);
             var mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             long sink = 0;
+            long seen = System.nanoTime(); // "seen now": an exporter seen at time 0 is evicted once uptime > 2 h
             long allocated = Long.MAX_VALUE;
             for (int round = 0; round < 20 && allocated > 0; round++) {
                 long before = mx.getCurrentThreadAllocatedBytes();
                 for (int k = 0; k < 100_000; k++) {
-                    sink += c.exporter(a, k).iface(1 + k % 3).speedMbps() + 1;
+                    sink += c.exporter(a, seen + k).iface(1 + k % 3).speedMbps() + 1;
                 }
                 allocated = mx.getCurrentThreadAllocatedBytes() - before;
             }
