@@ -19,9 +19,11 @@ ROOT=$(vf_repo_root)
 
 # systemd: systemd-analyze for the units; passwd: useradd in the packages' postinst (dist *PackageIT);
 # binutils: objcopy, which jlink --strip-debug runs when dist's package phase makes the packages' runtimes;
-# snmpd and snmp: the real agent the SNMP poller's tests poll (SnmpdFixture) and snmpget/snmpset, their judge
+# snmpd and snmp: the real agent the SNMP poller's tests poll (SnmpdFixture) and snmpget/snmpset, their judge;
+# chromium and chromium-driver: the headless browser the console's Selenium tests drive;
+# nodejs (node + npm): fetches and runs Grafana's published dashboard schema (@grafana/schema) for the dashboard check
 PACKAGES=(clickhouse-server clickhouse-client tshark pmacct nfdump-sflow iproute2 nftables python3 curl systemd passwd
-  binutils snmpd snmp)
+  binutils snmpd snmp chromium chromium-driver nodejs)
 SVC=""
 STARTED=0
 MVN_RC=""

@@ -168,7 +168,8 @@ public final class DataplaneAssembly implements AutoCloseable {
                 if (sock.getParent() != null) {
                     Files.createDirectories(sock.getParent());
                 }
-                control = ControlServer.start(sock, new DataplaneController(dataplane));
+                control = ControlServer.start(sock, new DataplaneController(dataplane), ControlServer.REQUEST_TIMEOUT,
+                        c.controlSocketGroup == null || c.controlSocketGroup.isEmpty() ? null : c.controlSocketGroup);
                 owned.add(control);
             } else {
                 control = null;

@@ -132,7 +132,17 @@ public final class DataplaneMetrics implements AutoCloseable {
         nodeCounter(r, dp, "vecflow_dataplane_node_packets", "packets per graph node", 1);
         nodeCounter(r, dp, "vecflow_dataplane_node_seconds", "time spent per graph node, seconds", 2);
         try {
-            this.server = HTTPServer.builder().inetAddress(bind).port(port).registry(r).buildAndStart();
+            // /metrics and /-/healthy only: the library's landing page and every other path answer 404
+            this.server = HTTPServer.builder().inetAddress(bind).port(port).registry(r).registerHealthHandler(true)
+                    .defaultHandler(x -> {
+                        byte[] body = "not found: this endpoint serves /metrics and /-/healthy\n"
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                        x.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+                        x.sendResponseHeaders(404, body.length);
+                        try (var out = x.getResponseBody()) {
+                            out.write(body);
+                        }
+                    }).buildAndStart();
         } catch (IOException e) {
             throw new IOException("metrics endpoint " + new java.net.InetSocketAddress(bind, port) + " (metrics.listen"
                     + ", metrics.port; 0 = off): " + e.getMessage(), e);

@@ -54,6 +54,14 @@ class DataplaneMetricsTest {
                     .build(), HttpResponse.BodyHandlers.ofString()).body();
             assertThat(body)
                     .contains("vecflow_dataplane_interface_packets_total{direction=\"rx\",interface=\"eth9\"} 0.0");
+            assertThat(c.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.port() + "/-/healthy"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+            for (String path : new String[] {"/", "/x", "/../etc/passwd"}) {
+                HttpResponse<String> other = c.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.port()
+                        + path)).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(other.statusCode()).as(path).isEqualTo(404);
+                assertThat(other.body()).as(path).doesNotContain("vecflow_");
+            }
         }
     }
 }

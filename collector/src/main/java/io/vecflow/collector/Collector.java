@@ -60,6 +60,11 @@ public final class Collector implements AutoCloseable {
         public int readBatch = UdpInlet.DEFAULT_BATCH;
         /** ClickHouse HTTP URL, e.g. http://127.0.0.1:8123, or null. */
         public String clickhouseUrl;
+        /**
+         * The embedded store's DuckDB file when there is no {@link #clickhouseUrl} (null: none): written like
+         * ClickHouse (same batches, watermarks, agents rows; the clickhouse* batch and retention settings apply).
+         */
+        public java.nio.file.Path duckdbPath;
         /** ClickHouse user (default "default"). */
         public String clickhouseUser = "default";
         /** ClickHouse password (default empty). */
@@ -175,8 +180,9 @@ public final class Collector implements AutoCloseable {
                 }
             }
             if (s.role != Role.INLET) {
-                if (s.clickhouseUrl != null) {
-                    ClickHouseSink.Settings cs = ClickHouseSink.Settings.of(s.clickhouseUrl);
+                if (s.clickhouseUrl != null || s.duckdbPath != null) {
+                    ClickHouseSink.Settings cs = s.clickhouseUrl != null ? ClickHouseSink.Settings.of(s.clickhouseUrl)
+                            : ClickHouseSink.Settings.duckDb(s.duckdbPath);
                     cs.user = s.clickhouseUser;
                     cs.password = s.clickhousePassword;
                     cs.database = s.clickhouseDatabase;
@@ -246,7 +252,8 @@ public final class Collector implements AutoCloseable {
 
                         @Override
                         public String name() {
-                            return ch == null ? "decoder" : "ClickHouse at " + s.clickhouseUrl;
+                            return ch == null ? "decoder" : s.clickhouseUrl != null ? "ClickHouse at "
+                                    + s.clickhouseUrl : "DuckDB at " + s.duckdbPath;
                         }
                     }, drain.decodeTarget(), ss);
                 }

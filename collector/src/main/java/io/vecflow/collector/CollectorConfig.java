@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.vecflow.collector.console.ConsoleSettings;
 import io.vecflow.collector.inlet.Admission;
 import io.vecflow.collector.inlet.KafkaRawSink;
 import io.vecflow.collector.inlet.UdpInlet;
@@ -40,6 +41,8 @@ public final class CollectorConfig {
     public Kafka kafka = new Kafka();
     /** ClickHouse. */
     public ClickHouse clickhouse = new ClickHouse();
+    /** The embedded store (DuckDB), used when there is no ClickHouse. */
+    public DuckDb duckdb = new DuckDb();
     /** JSON-lines file, empty = off. */
     @JsonProperty("json-lines")
     public String jsonLines = "";
@@ -51,6 +54,8 @@ public final class CollectorConfig {
     public Metrics metrics = new Metrics();
     /** The inlet's spool. */
     public Spool spool = new Spool();
+    /** The web console. */
+    public Console console = new Console();
     /** agents rows interval, ms. */
     @JsonProperty("loss-interval-ms")
     public long lossIntervalMs = 10_000;
@@ -99,8 +104,13 @@ public final class CollectorConfig {
         public String url = "";
         /** User. */
         public String user = "default";
-        /** Password. */
+        /**
+         * Password: the text, {@code env:NAME} or {@code file:PATH} (empty: {@link #passwordFile}, else the
+         * environment variable {@code VECFLOW_CLICKHOUSE_PASSWORD}).
+         */
         public String password = "";
+        /** A file holding the password (its text, stripped; refused when every user may read it), or empty. */
+        public String passwordFile = "";
         /** Database. */
         public String database = "vecflow";
         /** Rows per insert. */
@@ -111,6 +121,26 @@ public final class CollectorConfig {
         public long maxPendingBytes = 64L << 20;
         /** Retention days per table. */
         public Map<String, Integer> retentionDays = new LinkedHashMap<>();
+    }
+
+    /**
+     * The {@code duckdb} section: the embedded store of one box (README "Console"). With a {@code path} it takes the
+     * place of ClickHouse (the two exclude each other); without one it is the collector's store when nothing else
+     * is configured (no {@code clickhouse.url}, {@code json-lines}, {@code kafka}, {@code forward}) and the role is
+     * not {@code inlet}. Batches and retention follow the {@code clickhouse} section's {@code batch-rows},
+     * {@code flush-ms} and {@code retention-days}.
+     */
+    public static final class DuckDb {
+        /** The database file; empty = {@link #defaultPath()}; {@code off} = no embedded store. */
+        public String path = "";
+
+        /**
+         * @return {@code /var/lib/vecflow/vecflow.duckdb} for root (the packages' StateDirectory), else
+         *     {@code $XDG_STATE_HOME/vecflow/vecflow.duckdb} ({@code ~/.local/state/vecflow/vecflow.duckdb})
+         */
+        public static Path defaultPath() {
+            return Spool.defaultDirectory().resolveSibling("vecflow.duckdb");
+        }
     }
 
     /** The {@code admission} section. */
@@ -149,23 +179,79 @@ public final class CollectorConfig {
         }
     }
 
+    /**
+     * The {@code console} section: the web console the collector serves over its store (README "Console",
+     * docs/console-api.md). Off by default; the Debian package's configuration turns it on, on loopback.
+     */
+    public static final class Console {
+        /** Serve the console. */
+        public boolean enabled;
+        /** {@code ADDR:PORT} to listen on ({@code [v6]:PORT} for IPv6). */
+        public String listen = ConsoleSettings.DEFAULT_HOST + ":" + ConsoleSettings.DEFAULT_PORT;
+        /** {@code none}, {@code basic} or {@code header}. */
+        public String auth = "none";
+        /** Basic users: name → PBKDF2 hash ({@code vecflow console --hash-password}). */
+        public Map<String, String> users = new LinkedHashMap<>();
+        /** The trusted proxy's user header (auth {@code header}). */
+        public String header = ConsoleSettings.DEFAULT_HEADER;
+
+        /**
+         * @return the settings this section describes
+         * @throws IllegalArgumentException if a value is invalid (the message names it, never a hash's value)
+         */
+        public ConsoleSettings settings() {
+            int colon = listen.lastIndexOf(':');
+            if (colon <= 0 || colon == listen.length() - 1) {
+                throw new IllegalArgumentException("need ADDR:PORT, e.g. 127.0.0.1:8080");
+            }
+            String host = listen.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            int port;
+            try {
+                port = Integer.parseInt(listen.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("need ADDR:PORT, e.g. 127.0.0.1:8080");
+            }
+            return new ConsoleSettings(host, port, ConsoleSettings.Auth.parse(auth), users, header);
+        }
+    }
+
     /** The {@code metrics} section. */
     public static final class Metrics {
         /** Address of the endpoint. */
         public String listen = "127.0.0.1";
         /** TCP port, 0 = off. */
         public int port = 9477;
+        /**
+         * Basic-auth users of the endpoint: name → PBKDF2 hash ({@code vecflow console --hash-password}); empty =
+         * no authentication (the endpoint is on loopback by default).
+         */
+        public Map<String, String> users = new LinkedHashMap<>();
     }
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-            .setPropertyNamingStrategy(PropertyNamingStrategies.KEBAB_CASE)
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
-            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-            .registerModule(new com.fasterxml.jackson.databind.module.SimpleModule("vecflow-lines")
-                    .setDeserializerModifier(new EnrichmentConfig.LineModifier()));
+    private static final ObjectMapper YAML = yaml();
+
+    /**
+     * The mapper; a list or map key written with no value ("sources:") is YAML null and means the empty list or map,
+     * never a null the code would trip on (found by ConfigFuzzTest). Scalars keep null: an unset metadata field.
+     */
+    private static ObjectMapper yaml() {
+        ObjectMapper m = new ObjectMapper(new YAMLFactory());
+        for (Class<?> c : new Class<?>[] {List.class, Map.class}) {
+            m.configOverride(c).setSetterInfo(com.fasterxml.jackson.annotation.JsonSetter.Value.forValueNulls(
+                    com.fasterxml.jackson.annotation.Nulls.AS_EMPTY));
+        }
+        return m.setPropertyNamingStrategy(PropertyNamingStrategies.KEBAB_CASE)
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+                .registerModule(new com.fasterxml.jackson.databind.module.SimpleModule("vecflow-lines")
+                        .setDeserializerModifier(new EnrichmentConfig.LineModifier()));
+    }
 
     /** The YAML text this configuration was parsed from (for line numbers in messages), or null. */
     @com.fasterxml.jackson.annotation.JsonIgnore
@@ -199,7 +285,16 @@ public final class CollectorConfig {
      * @throws IOException if the file cannot be read
      */
     public static CollectorConfig load(Path file, List<FlowSchema.Table> extraTables) throws IOException {
-        return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString(), extraTables);
+        CollectorConfig c = parse(Files.readString(file, StandardCharsets.UTF_8), file.toString(), extraTables);
+        List<String> secrets = c.inlineSecrets();
+        if (!secrets.isEmpty() && worldReadable(file)) {
+            // Refused, not warned: a flow store's credentials in a file every local user can read.
+            throw new IllegalArgumentException(file + " is readable by every user and holds " + String.join(", ",
+                    secrets) + ": chmod o-rwx " + file + " (chgrp it to the collector's group, e.g. "
+                    + "vecflow-collector), or move the secret out (clickhouse.password-file, env:NAME / file:PATH, "
+                    + "VECFLOW_CLICKHOUSE_PASSWORD)");
+        }
+        return c;
     }
 
     /**
@@ -230,9 +325,14 @@ public final class CollectorConfig {
             c.listen = c.listen == null ? new Listen() : c.listen;
             c.kafka = c.kafka == null ? new Kafka() : c.kafka;
             c.clickhouse = c.clickhouse == null ? new ClickHouse() : c.clickhouse;
+            c.duckdb = c.duckdb == null ? new DuckDb() : c.duckdb;
+            c.duckdb.path = c.duckdb.path == null ? "" : c.duckdb.path.strip();
             c.admission = c.admission == null ? new AdmissionConfig() : c.admission;
             c.metrics = c.metrics == null ? new Metrics() : c.metrics;
+            c.metrics.users = c.metrics.users == null ? new LinkedHashMap<>() : c.metrics.users;
             c.spool = c.spool == null ? new Spool() : c.spool;
+            c.console = c.console == null ? new Console() : c.console;
+            c.console.users = c.console.users == null ? new LinkedHashMap<>() : c.console.users;
             c.spool.directory = c.spool.directory == null ? "" : c.spool.directory;
             c.forward = c.forward == null ? new ArrayList<>() : c.forward;
             c.jsonLines = c.jsonLines == null ? "" : c.jsonLines;
@@ -309,12 +409,29 @@ public final class CollectorConfig {
         check(source, kafka.decodedTopic.isEmpty() || kafka.decodedTopic.matches("[A-Za-z0-9._-]{1,249}"),
                 "kafka.decoded-topic", kafka.decodedTopic, "a Kafka topic name or empty");
         check(source, !kafka.consumerGroup.isBlank(), "kafka.consumer-group", kafka.consumerGroup, "non-empty");
+        check(source, clickhouse.password.isEmpty() || clickhouse.passwordFile.isEmpty(), "clickhouse.password-file",
+                clickhouse.passwordFile, "either clickhouse.password or clickhouse.password-file, not both");
         check(source, clickhouse.url.isEmpty()
                 || clickhouse.url.matches("https?://([^/:\\s\\[\\]]+|\\[[0-9A-Fa-f:.]+\\]):\\d{1,5}/?"),
                 "clickhouse.url", clickhouse.url, "http://host:port (https for TLS) or empty");
         for (String b : kafka.bootstrap.isBlank() ? new String[0] : kafka.bootstrap.split(",")) {
             check(source, b.trim().matches("([^:\\s\\[\\]]+|\\[[0-9A-Fa-f:.]+\\]):\\d{1,5}"), "kafka.bootstrap",
                     kafka.bootstrap, "host:port[,host:port]");
+        }
+        if (console.enabled) {
+            try {
+                console.settings();
+            } catch (IllegalArgumentException e) {
+                String key = e.getMessage().contains("user") ? "console.users" : e.getMessage().contains("auth")
+                        ? "console.auth" : "console.listen";
+                check(source, false, key, key.equals("console.users") ? "(hidden)" : key.equals("console.auth")
+                        ? console.auth : console.listen, e.getMessage());
+            }
+        }
+        try {
+            ConsoleSettings.checkUsers("metrics", metrics.users == null ? Map.of() : metrics.users);
+        } catch (IllegalArgumentException e) {
+            check(source, false, "metrics.users", "(hidden)", e.getMessage());
         }
         try {
             InetAddress.getByName(metrics.listen);
@@ -368,6 +485,8 @@ public final class CollectorConfig {
                 "set for role " + role);
         check(source, kafka.decodedTopic.isEmpty() || !kafka.bootstrap.isBlank(), "kafka.bootstrap",
                 kafka.bootstrap, "set when kafka.decoded-topic is");
+        check(source, duckdb.path.isEmpty() || duckdb.path.equals("off") || clickhouse.url.isEmpty(), "duckdb.path",
+                duckdb.path, "empty or off when clickhouse.url is set: one store");
     }
 
     /**
@@ -382,6 +501,21 @@ public final class CollectorConfig {
     }
 
     /**
+     * @return the embedded store's file this configuration writes, or null when it writes none (see {@link DuckDb})
+     */
+    public Path embeddedStore() {
+        if (roleEnum() == Collector.Role.INLET || !clickhouse.url.isEmpty() || duckdb.path.equals("off")) {
+            return null;
+        }
+        if (!duckdb.path.isEmpty()) {
+            return Path.of(duckdb.path);
+        }
+        boolean other = !jsonLines.isEmpty() || !kafka.decodedTopic.isEmpty() || !kafka.bootstrap.isBlank()
+                || !forward.isEmpty();
+        return other ? null : DuckDb.defaultPath();
+    }
+
+    /**
      * Checks that the role has somewhere to put what it receives (a separate step from {@link #validate}, so the
      * documented defaults parse).
      *
@@ -389,7 +523,8 @@ public final class CollectorConfig {
      */
     public void requireSinks(String source) {
         Collector.Role r = roleEnum();
-        boolean rowSink = !clickhouse.url.isEmpty() || !jsonLines.isEmpty() || !kafka.decodedTopic.isEmpty();
+        boolean rowSink = !clickhouse.url.isEmpty() || !jsonLines.isEmpty() || !kafka.decodedTopic.isEmpty()
+                || embeddedStore() != null;
         if (r == Collector.Role.OUTLET) {
             check(source, rowSink, "clickhouse.url", clickhouse.url,
                     "a row sink for role outlet (clickhouse.url, json-lines or kafka.decoded-topic)");
@@ -404,7 +539,7 @@ public final class CollectorConfig {
         if (!ok) {
             int line = text == null ? 0 : lineOf(text, key);
             throw new IllegalArgumentException(source + (line > 0 ? " line " + line : "") + ": " + key + " = '" + value
-                    + "' is invalid (need " + allowed + ")");
+                    + "' is invalid (" + (allowed.contains("need ") ? allowed : "need " + allowed) + ")");
         }
     }
 
@@ -462,9 +597,9 @@ public final class CollectorConfig {
         s.kafkaConsumerGroup = kafka.consumerGroup;
         s.kafkaDecodedTopic = kafka.decodedTopic.isEmpty() ? null : kafka.decodedTopic;
         s.clickhouseUrl = clickhouse.url.isEmpty() ? null : clickhouse.url;
+        s.duckdbPath = embeddedStore();
         s.clickhouseUser = clickhouse.user;
-        String envPassword = System.getenv("VECFLOW_CLICKHOUSE_PASSWORD");
-        s.clickhousePassword = clickhouse.password.isEmpty() && envPassword != null ? envPassword : clickhouse.password;
+        s.clickhousePassword = clickhousePassword();
         s.clickhouseDatabase = clickhouse.database;
         s.clickhouseBatchRows = clickhouse.batchRows;
         s.clickhouseFlushMs = clickhouse.flushMs;
@@ -487,13 +622,65 @@ public final class CollectorConfig {
         return s;
     }
 
+    /**
+     * The ClickHouse password: {@code clickhouse.password-file}'s text, else {@code clickhouse.password} (its
+     * {@code env:}/{@code file:} forms resolved), else {@code VECFLOW_CLICKHOUSE_PASSWORD}, else empty.
+     *
+     * @throws IllegalArgumentException a file that cannot be read or that every user may read, a variable not set
+     */
+    String clickhousePassword() {
+        if (!clickhouse.passwordFile.isEmpty()) {
+            return EnrichmentConfig.secret("file:" + clickhouse.passwordFile, "configuration",
+                    "clickhouse.password-file", k -> 0);
+        }
+        if (!clickhouse.password.isEmpty()) {
+            return EnrichmentConfig.secret(clickhouse.password, "configuration", "clickhouse.password", k -> 0);
+        }
+        String env = System.getenv("VECFLOW_CLICKHOUSE_PASSWORD");
+        return env == null ? "" : env;
+    }
+
+    /**
+     * @param f a file
+     * @return true when the file exists and its POSIX permissions let every user read it
+     */
+    static boolean worldReadable(Path f) {
+        try {
+            return Files.getPosixFilePermissions(f).contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ);
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    /** @return the keys that hold a secret written in the file itself (not an env:/file: reference) */
+    List<String> inlineSecrets() {
+        List<String> out = new ArrayList<>();
+        if (!clickhouse.password.isEmpty() && !clickhouse.password.startsWith("env:")
+                && !clickhouse.password.startsWith("file:")) {
+            out.add("clickhouse.password");
+        }
+        EnrichmentConfig.Snmp sn = enrichment.metadata.snmp;
+        for (String[] kv : new String[][] {{"auth-passphrase", sn.authPassphrase}, {"priv-passphrase",
+            sn.privPassphrase}}) {
+            if (!kv[1].isEmpty() && !kv[1].startsWith("env:") && !kv[1].startsWith("file:")) {
+                out.add("enrichment.metadata.snmp." + kv[0]);
+            }
+        }
+        if (sn.enabled && !sn.communities.isEmpty() && !sn.communities.equals(List.of("public"))) {
+            out.add("enrichment.metadata.snmp.communities");
+        }
+        return out;
+    }
+
     /** @return this configuration as YAML (passwords masked), for {@code --print-config}. */
     public String toYaml() {
         try {
             CollectorConfig copy = YAML.readValue(YAML.writeValueAsString(this), CollectorConfig.class);
-            if (!copy.clickhouse.password.isEmpty()) {
+            if (copy.inlineSecrets().contains("clickhouse.password")) {
                 copy.clickhouse.password = "********";
             }
+            copy.console.users.replaceAll((user, hash) -> "********");
+            copy.metrics.users.replaceAll((user, hash) -> "********");
             EnrichmentConfig.Snmp sn = copy.enrichment.metadata.snmp;
             sn.authPassphrase = sn.authPassphrase.isEmpty() || sn.authPassphrase.startsWith("env:")
                     || sn.authPassphrase.startsWith("file:") ? sn.authPassphrase : "********";

@@ -215,8 +215,13 @@ public final class EnrichmentConfig {
     }
 
     /** A secret written as {@code env:NAME} or {@code file:PATH} is read from there; other text is itself. */
-    private static String secret(String v, String source, String key,
-            java.util.function.ToIntFunction<String> lineOf) {
+    /**
+     * A secret's value: {@code env:NAME} (the environment variable), {@code file:PATH} (the file's text, stripped;
+     * refused when every user may read the file), or the text itself.
+     *
+     * @throws IllegalArgumentException naming the source, line and key, never the value
+     */
+    static String secret(String v, String source, String key, java.util.function.ToIntFunction<String> lineOf) {
         if (!v.startsWith("env:") && !v.startsWith("file:")) {
             return v;
         }
@@ -231,7 +236,12 @@ public final class EnrichmentConfig {
             return e;
         }
         try {
-            return Files.readString(Path.of(v.substring(5)), StandardCharsets.UTF_8).strip();
+            Path f = Path.of(v.substring(5));
+            if (CollectorConfig.worldReadable(f)) {
+                throw new IllegalArgumentException(where + "the secret file " + f + " is readable by every user: "
+                        + "chmod o-rwx " + f);
+            }
+            return Files.readString(f, StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
             throw new IllegalArgumentException(where + "cannot read the secret file " + v.substring(5) + ": " + e);
         }

@@ -91,6 +91,8 @@ class EnrichmentConfigTest {
     void snmpSecretsAreMaskedInThePrintedConfiguration() throws Exception {
         Path secret = tmp.resolve("priv");
         Files.writeString(secret, "c0rrect-horse\n");
+        // a secret file readable by its owner only (one every user may read is refused)
+        Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         String yaml = """
                 enrichment:
                   metadata:

@@ -146,10 +146,10 @@ final class CollectorCommand implements Callable<Integer> {
         try {
             c.validate(config == null ? "options" : source + " with options");
             if (c.clickhouse.url.isEmpty() && c.kafka.bootstrap.isEmpty() && c.jsonLines.isEmpty()
-                    && c.forward.isEmpty() && c.kafka.decodedTopic.isEmpty()) {
+                    && c.forward.isEmpty() && c.kafka.decodedTopic.isEmpty() && c.embeddedStore() == null) {
                 throw new IllegalArgumentException("no sink: give --clickhouse URL, --kafka HOST:PORT, --json FILE, "
-                        + "--forward HOST:PORT, or --config FILE with one of clickhouse.url, kafka.bootstrap, "
-                        + "json-lines, forward, kafka.decoded-topic");
+                        + "--forward HOST:PORT, or --config FILE with one of clickhouse.url, duckdb.path, "
+                        + "kafka.bootstrap, json-lines, forward, kafka.decoded-topic");
             }
             c.requireSinks(config == null ? "options" : source + " with options");
         } catch (IllegalArgumentException e) {
@@ -173,9 +173,10 @@ final class CollectorCommand implements Callable<Integer> {
             return 0;
         }
         if (checkConfig) {
-            out.printf("%s: valid; role %s, udp %s:%d, sinks:%s%s%s%s%n", config == null ? "options" : config,
+            out.printf("%s: valid; role %s, udp %s:%d, sinks:%s%s%s%s%s%n", config == null ? "options" : config,
                     cfg.role, cfg.listen.address, cfg.listen.port,
                     cfg.clickhouse.url.isEmpty() ? "" : " clickhouse " + cfg.clickhouse.url,
+                    cfg.embeddedStore() == null ? "" : " duckdb " + cfg.embeddedStore(),
                     cfg.kafka.bootstrap.isEmpty() ? "" : " kafka " + cfg.kafka.bootstrap,
                     cfg.jsonLines.isEmpty() ? "" : " json " + cfg.jsonLines,
                     cfg.forward.isEmpty() ? "" : " forward " + String.join(",", cfg.forward));
@@ -189,18 +190,22 @@ final class CollectorCommand implements Callable<Integer> {
         try (Shutdown sd = Shutdown.install()) {
             Collector c = new Collector(s);
             io.vecflow.collector.metrics.CollectorMetrics metrics = null;
+            Consoles.Running console = null;
             try {
                 if (cfg.metrics.port != 0) {
                     try {
                         metrics = new io.vecflow.collector.metrics.CollectorMetrics(c,
-                                InetAddress.getByName(cfg.metrics.listen), cfg.metrics.port);
+                                InetAddress.getByName(cfg.metrics.listen), cfg.metrics.port, cfg.metrics.users);
                     } catch (java.io.IOException e) {
                         throw new java.io.IOException("cannot serve metrics on " + cfg.metrics.listen + ":"
                                 + cfg.metrics.port + " (" + e.getMessage()
                                 + "); use --metrics-port to pick another, or 0 for none", e);
                     }
                 }
-                out.printf("vecflow collector (%s): %s; sinks:%s%s%s%s%s; metrics %s%n", cfg.role,
+                if (cfg.console.enabled) {
+                    console = Consoles.over(c, cfg.console.settings(), s);
+                }
+                out.printf("vecflow collector (%s): %s; sinks:%s%s%s%s%s%s; metrics %s; console %s%n", cfg.role,
                         s.role == Collector.Role.OUTLET ? "consuming kafka " + s.kafkaBootstrap + "/" + s.kafkaRawTopic
                                 + " (group " + s.kafkaConsumerGroup + ")"
                                 : "listening on udp " + s.bindAddress + ":" + c.localAddress().getPort() + " ("
@@ -208,14 +213,23 @@ final class CollectorCommand implements Callable<Integer> {
                         s.jsonLines != null ? " json " + s.jsonLines : "",
                         s.clickhouseUrl != null && s.role != Collector.Role.INLET
                                 ? " clickhouse " + s.clickhouseUrl + "/" + s.clickhouseDatabase : "",
+                        s.duckdbPath != null ? " duckdb " + s.duckdbPath : "",
                         s.kafkaBootstrap != null && s.role != Collector.Role.OUTLET
                                 ? " kafka " + s.kafkaBootstrap + "/" + s.kafkaRawTopic : "",
                         s.forwardTargets.isEmpty() ? "" : " forward " + String.join(",", s.forwardTargets),
                         s.kafkaDecodedTopic != null ? " decoded " + s.kafkaDecodedTopic : "",
-                        metrics != null ? "http://" + cfg.metrics.listen + ":" + metrics.port() + "/metrics" : "off");
+                        metrics != null ? "http://" + cfg.metrics.listen + ":" + metrics.port() + "/metrics" : "off",
+                        console != null ? console.url() : "off");
                 out.flush();
                 sd.await();
             } finally {
+                if (console != null) {
+                    try {
+                        console.close();
+                    } catch (Exception e) {
+                        out.printf("closing the console failed: %s%n", e.getMessage());
+                    }
+                }
                 if (metrics != null) {
                     metrics.close();
                 }

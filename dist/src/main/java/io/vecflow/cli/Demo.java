@@ -66,6 +66,22 @@ public final class Demo {
         public int collectorPort = 6343;
         /** sFlow datagram budget in bytes. */
         public int datagramBytes = 1400;
+        /**
+         * Called after the replay with the collector still open (its stores readable), or null: {@code demo
+         * --serve} serves the console from it until Ctrl-C.
+         */
+        public Hold hold;
+    }
+
+    /** What runs between the end of the replay and the collector's close. */
+    @FunctionalInterface
+    public interface Hold {
+        /**
+         * @param collector the demo's collector, every row stored
+         * @param result what the demo did
+         * @throws Exception to abort the demo
+         */
+        void hold(Collector collector, Result result) throws Exception;
     }
 
     /** What the demo did, for the summary and for tests. */
@@ -85,6 +101,14 @@ public final class Demo {
      * @return the result
      * @throws Exception if a stage cannot start (netlink, ports, services) or the chain does not drain in time
      */
+    /**
+     * @param out the demo's output folder
+     * @return the embedded store's file under it ({@code OUT/store/vecflow.duckdb})
+     */
+    public static Path storeFile(Path out) {
+        return out.resolve("store").resolve("vecflow.duckdb");
+    }
+
     public static Result run(Options o, PrintStream log) throws Exception {
         long t0 = System.nanoTime();
         Files.createDirectories(o.out);
@@ -97,6 +121,8 @@ public final class Demo {
         cs.threads = 2;
         cs.jsonLines = o.out.resolve("flows.jsonl");
         cs.clickhouseUrl = o.clickhouse;
+        // Without ClickHouse the rows go into the embedded store under --out, which the console (--serve) reads.
+        cs.duckdbPath = o.clickhouse == null ? storeFile(o.out) : null;
         cs.clickhouseDatabase = o.clickhouseDatabase;
         cs.clickhouseExtraTables = io.vecflow.lab.out.LabTables.TABLES;
         cs.clickhouseFlushMs = 500;
@@ -215,11 +241,20 @@ public final class Demo {
                 topFlows.add(String.format("%,14d bytes  %5d sample%s  %s", e.getValue().bytes, n, n == 1 ? " " : "s",
                         e.getKey()));
             }
-            return new Result(captureName, capture.packets().size(), dps, netlink, agent.samplesIn(),
+            Result result = new Result(captureName, capture.packets().size(), dps, netlink, agent.samplesIn(),
                     agent.datagramsSent(), agent.sequenceGapDrops(), agent.lastDropsField(),
                     collector.stats().datagramsReceived.sum(), collector.stats().flowRows.sum(),
                     collector.stats().decode.errorsByKind(), sinks, pcapFile, pcap.written(), port, topFlows,
                     top.distinctFlows(), (System.nanoTime() - t0) / 1_000_000);
+            if (collector.clickhouse() != null && collector.clickhouse().duckDb() != null) {
+                // Everything in the file itself, not only in its write-ahead log: a demo stopped while it serves
+                // (Ctrl-C, SIGTERM) leaves a store that opens and copies whole.
+                collector.clickhouse().duckDb().execute("CHECKPOINT");
+            }
+            if (o.hold != null) {
+                o.hold.hold(collector, result);
+            }
+            return result;
         }
     }
 

@@ -5,6 +5,7 @@ import static io.vecflow.cli.VecflowCommand.require;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import io.vecflow.collector.console.ConsoleSettings;
 import picocli.CommandLine.Option;
 
 /** {@code vecflow demo}: the whole chain on a capture, in one process. */
@@ -73,6 +74,14 @@ final class DemoCommand implements Callable<Integer> {
             "Collector UDP port on 127.0.0.1, 0 = any free port (default ${DEFAULT-VALUE}).")
     int collectorPort;
 
+    @Option(names = "--serve", description = "After the replay, keep the collector and its console up until Ctrl-C "
+            + "and print the console's URL (without ClickHouse it reads the embedded store under --out).")
+    boolean serve;
+
+    @Option(names = "--listen", defaultValue = "127.0.0.1:8080", paramLabel = "ADDR:PORT", description =
+            "With --serve, where the console listens (default ${DEFAULT-VALUE}; port 0 = any free port).")
+    String listen;
+
     @Override
     public Integer call() throws Exception {
         require(loops >= 1, "--loops", loops, "need >= 1");
@@ -98,8 +107,27 @@ final class DemoCommand implements Callable<Integer> {
         o.kafkaTopic = kafkaTopic;
         o.netlinkGroup = netlinkGroup;
         o.collectorPort = collectorPort;
+        if (serve) {
+            ConsoleSettings settings = ConsoleCommand.listen(listen, "--listen");
+            o.hold = (collector, result) -> {
+                Demo.printSummary(result, System.out);
+                try (Shutdown sd = Shutdown.install();
+                        Consoles.Running console = Consoles.over(collector, settings, collector.settings())) {
+                    System.out.println();
+                    System.out.println("Browse the flows: " + console.url() + "   (Ctrl-C stops the demo)");
+                    System.out.flush();
+                    sd.await();
+                }
+            };
+        }
         Demo.Result r = Demo.run(o, System.out);
-        Demo.printSummary(r, System.out);
+        if (!serve) {
+            Demo.printSummary(r, System.out);
+            if (clickhouse == null) {
+                System.out.println("Browse them: ./vecflow demo --serve, or ./vecflow console --store "
+                        + Demo.storeFile(out));
+            }
+        }
         return 0;
     }
 }

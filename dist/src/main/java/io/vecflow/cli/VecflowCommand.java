@@ -15,8 +15,8 @@ import picocli.CommandLine.Command;
 @Command(name = "vecflow", mixinStandardHelpOptions = true, versionProvider = VecflowCommand.Version.class,
         description =
                 "Network telemetry pipeline: sampling dataplane -> netlink PSAMPLE -> sFlow v5 agent -> collector.",
-        subcommands = {DemoCommand.class, DataplaneCommand.class, HsflowdCommand.class, CollectorCommand.class,
-            DecodeCommand.class, PsampleCommand.class, CtlCommand.class, LabCommand.class,
+        subcommands = {DemoCommand.class, ConsoleCommand.class, DataplaneCommand.class, HsflowdCommand.class,
+            CollectorCommand.class, DecodeCommand.class, PsampleCommand.class, CtlCommand.class, LabCommand.class,
             CommandLine.HelpCommand.class})
 public final class VecflowCommand implements Runnable {
     @CommandLine.Spec

@@ -245,4 +245,18 @@ class CliTest {
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.err()).contains("line 8: clove.destinations[0].paths", "unknown");
     }
+
+    /** The embedded store alone is a sink (it was refused as "no sink" before). */
+    @Test
+    void aCollectorWithOnlyTheEmbeddedStoreIsValid(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path conf = dir.resolve("c.yaml");
+        java.nio.file.Files.writeString(conf, "duckdb:\n  path: " + dir.resolve("s.duckdb") + "\n");
+        Run ok = run("collector", "--config", conf.toString(), "--check-config");
+        assertThat(ok.exit()).as(ok.err()).isZero();
+        assertThat(ok.out()).contains("valid; role all").contains("sinks: duckdb " + dir.resolve("s.duckdb"));
+        java.nio.file.Files.writeString(conf, "duckdb:\n  path: \"off\"\n");
+        Run none = run("collector", "--config", conf.toString(), "--check-config");
+        assertThat(none.exit()).isEqualTo(2);
+        assertThat(none.err()).contains("no sink").contains("duckdb.path");
+    }
 }

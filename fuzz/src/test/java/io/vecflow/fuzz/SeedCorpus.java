@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -43,6 +44,8 @@ final class SeedCorpus {
     static final Path SFLOW_DIR = RESOURCES.resolve("SflowDecoderFuzzTestInputs").resolve("decode");
     static final Path PACKET_DIR = RESOURCES.resolve("PacketParserFuzzTestInputs").resolve("parse");
     static final Path PCAP_DIR = RESOURCES.resolve("PcapReaderFuzzTestInputs").resolve("read");
+    static final Path NETLINK_DIR = RESOURCES.resolve("NetlinkCodecFuzzTestInputs").resolve("decode");
+    static final Path CONFIG_DIR = RESOURCES.resolve("ConfigFuzzTestInputs").resolve("parse");
 
     /** Packets longer than this are cut (as an sFlow agent cuts its sampled headers); headers are what matters. */
     static final int MAX_PACKET_SEED = 256;
@@ -313,6 +316,103 @@ final class SeedCorpus {
             }
         };
         new SflowDecoder(new DecodeStats()).decode(datagram, 0, datagram.length, v);
+        return out;
+    }
+
+    /**
+     * @return file name to bytes: one message per netlink codec the agent and the collector's peers parse, as the
+     *     codecs encode them, each after its selector byte ({@link NetlinkCodecFuzzTest#CODECS})
+     */
+    static Map<String, byte[]> netlinkSeeds() {
+        Map<String, byte[]> m = new TreeMap<>();
+        byte[] header = new byte[64];
+        for (int i = 0; i < header.length; i++) {
+            header[i] = (byte) (i * 7);
+        }
+        java.lang.foreign.MemorySegment seg = java.lang.foreign.MemorySegment.ofArray(new byte[4096]);
+        io.vecflow.netlink.NetlinkWriter w = new io.vecflow.netlink.NetlinkWriter(seg);
+        io.vecflow.netlink.psample.PsampleSample ps = new io.vecflow.netlink.psample.PsampleSample().iifIndex(7)
+                .oifIndex(3).origSize(1514).sampleGroup(1).groupSeq(42).sampleRate(10).data(header, 0, header.length)
+                .proto(1);
+        io.vecflow.netlink.psample.PsampleCodec pc = new io.vecflow.netlink.psample.PsampleCodec();
+        m.put("psample-vpp", seed(0, seg, pc.encode(ps, w.reset(), io.vecflow.netlink.psample.Psample
+                .USERSOCK_MSG_TYPE, 1, 0, io.vecflow.netlink.psample.Psample.Convention.VPP)));
+        m.put("psample-kernel", seed(0, seg, pc.encode(ps, w.reset(), 0x1c, 2, 0,
+                io.vecflow.netlink.psample.Psample.Convention.KERNEL)));
+        byte[] vip = {(byte) 192, 0, 2, 10};
+        ps.userCookie(new io.vecflow.netlink.psample.LbDecisionCookie()
+                .kind(io.vecflow.netlink.psample.LbDecisionCookie.Kind.MAGLEV_NEW).vip(vip)
+                .backend(new byte[] {10, 0, 0, 1}).flow(6, 80));
+        m.put("psample-lb-cookie", seed(0, seg, pc.encode(ps, w.reset(), io.vecflow.netlink.psample.Psample
+                .USERSOCK_MSG_TYPE, 3, 0, io.vecflow.netlink.psample.Psample.Convention.VPP)));
+        io.vecflow.netlink.netdm.NetDmAlert a = new io.vecflow.netlink.netdm.NetDmAlert().pc(0xFFFF_FFFF_81A2_B3C4L)
+                .symbol("kfree_skb_reason").inPortIfIndex(3).inPortName("eth0").timestampNs(1_700_000_000_000_000_000L)
+                .proto(0x0800).payload(header, 0, header.length).origLen(98)
+                .origin(io.vecflow.netlink.netdm.NetDm.ORIGIN_SW).reason("NO_SOCKET");
+        io.vecflow.netlink.netdm.NetDmCodec nc = new io.vecflow.netlink.netdm.NetDmCodec();
+        m.put("netdm-kernel", seed(1, seg, nc.encode(a, w.reset(), 0x1d, 4, 0,
+                io.vecflow.netlink.netdm.NetDm.Convention.KERNEL)));
+        io.vecflow.netlink.vpp.VppIfCounters ic = new io.vecflow.netlink.vpp.VppIfCounters()
+                .portName("GigabitEthernet0/8/0").ifIndex(1).ifType(6).ifSpeed(10_000_000_000L).ifDirection(1)
+                .operUp(1).adminUp(1).seq(5);
+        for (int id = 7; id <= 18; id++) {
+            ic.counter(id, 1000 + id);
+        }
+        m.put("vpp-if-counters", seed(2, seg, new io.vecflow.netlink.vpp.VppIfCountersCodec().encode(ic, w.reset(), 6,
+                0)));
+        m.put("vpp-status", seed(3, seg, new io.vecflow.netlink.vpp.VppStatusCodec().encode(
+                new io.vecflow.netlink.vpp.VppStatus().uptimeS(3600).drops(2).seq(7), w.reset(), 7, 0)));
+        io.vecflow.netlink.vpp.LbCounters lc = new io.vecflow.netlink.vpp.LbCounters();
+        lc.role = io.vecflow.netlink.vpp.LbCounters.ROLE_SRLB_LB;
+        lc.vipIndex = 2;
+        lc.vip(true, 0x2001_0db8_0000_0000L, 0x100L);
+        lc.protocol = 6;
+        m.put("lb-counters", seed(4, seg, new io.vecflow.netlink.vpp.LbCountersCodec().encode(lc, w.reset(), 8, 0)));
+        return m;
+    }
+
+    private static byte[] seed(int selector, java.lang.foreign.MemorySegment seg, int len) {
+        byte[] out = new byte[len + 1];
+        out[0] = (byte) selector;
+        java.lang.foreign.MemorySegment.copy(seg, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, out, 1, len);
+        return out;
+    }
+
+    /**
+     * @return file name to bytes: the configuration examples and test files of the three parsers (hsflowd.conf, the
+     *     collector's YAML, the dataplane's YAML), each after its selector byte ({@link ConfigFuzzTest})
+     */
+    static Map<String, byte[]> configSeeds() {
+        Map<String, byte[]> m = new TreeMap<>();
+        Path conf = Path.of("..", "hsflowd-compat", "src", "test", "resources", "conf");
+        for (Path p : list(conf, ".conf")) {
+            m.put("hsflowd-" + p.getFileName(), withSelector(0, read(p)));
+        }
+        for (Path p : list(conf.resolve("broken"), ".conf")) {
+            m.put("hsflowd-broken-" + p.getFileName(), withSelector(0, read(p)));
+        }
+        m.put("collector-example.yaml", withSelector(1, read(Path.of("..", "collector", "src", "main", "resources",
+                "io", "vecflow", "collector", "collector-example.yaml"))));
+        m.put("collector-minimal.yaml", withSelector(1, ("clickhouse:\n  url: http://127.0.0.1:8123\nconsole:\n"
+                + "  enabled: true\n  listen: 127.0.0.1:8080\nmetrics:\n  port: 0\n").getBytes(
+                java.nio.charset.StandardCharsets.UTF_8)));
+        m.put("dataplane-example.yaml", withSelector(2, read(Path.of("..", "agent-dataplane", "src", "main",
+                "resources", "io", "vecflow", "dataplane", "config", "dataplane-example.yaml"))));
+        return m;
+    }
+
+    private static List<Path> list(Path dir, String suffix) {
+        try (java.util.stream.Stream<Path> s = java.nio.file.Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(suffix)).sorted().toList();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] withSelector(int selector, byte[] body) {
+        byte[] out = new byte[body.length + 1];
+        out[0] = (byte) selector;
+        System.arraycopy(body, 0, out, 1, body.length);
         return out;
     }
 }

@@ -31,6 +31,16 @@ class SeedCorpusTest {
         check(SeedCorpus.PCAP_DIR, SeedCorpus.pcapSeeds(), 30);
     }
 
+    @Test
+    void netlinkCodecSeeds() throws IOException {
+        check(SeedCorpus.NETLINK_DIR, SeedCorpus.netlinkSeeds(), 7);
+    }
+
+    @Test
+    void configSeeds() throws IOException {
+        check(SeedCorpus.CONFIG_DIR, SeedCorpus.configSeeds(), 10);
+    }
+
     private static void check(Path dir, Map<String, byte[]> seeds, int atLeast) throws IOException {
         assertThat(seeds.size()).as("seeds extracted from testdata").isGreaterThanOrEqualTo(atLeast);
         if (WRITE) {

@@ -47,7 +47,7 @@ class ArchitectureTest {
         LAB("lab", "io.vecflow.lab", COMMON, PACKET, NETLINK, DATAPLANE, COLLECTOR, SFLOW),
         KERNEL_LAB("lab/kernel", "io.vecflow.lab.kernel", COMMON, PACKET, SFLOW, NETLINK, HSFLOWD, COLLECTOR),
         DIST("dist", "io.vecflow.cli", COMMON, PACKET, SFLOW, NETLINK, DATAPLANE, HSFLOWD, COLLECTOR, LAB),
-        FUZZ("fuzz", "io.vecflow.fuzz", COMMON, PACKET, SFLOW),
+        FUZZ("fuzz", "io.vecflow.fuzz", COMMON, PACKET, SFLOW, NETLINK, DATAPLANE, HSFLOWD, COLLECTOR),
         BENCH("bench", "io.vecflow.bench", COMMON, PACKET, SFLOW, NETLINK, DATAPLANE, HSFLOWD, COLLECTOR, LAB, DIST),
         IT("it", "io.vecflow.it", COMMON, PACKET, SFLOW, NETLINK, DATAPLANE, HSFLOWD, COLLECTOR);
 
@@ -261,18 +261,21 @@ class ArchitectureTest {
     }
 
     /**
-     * The collector after Akvorado's inlet/outlet split with one schema: the schema at the bottom, the sink
-     * contracts, decoding, the sinks, then the two roles (which do not know each other), the lifecycle, and the
-     * metrics that read a running collector.
+     * The collector after Akvorado's inlet/outlet split with one schema: the schema (and the console's HTTP server,
+     * which knows no collector class) at the bottom, the console's query layer over them, the sink contracts,
+     * decoding, the sinks, then the two roles (which do not know each other), the lifecycle, and the metrics that
+     * read a running collector.
      */
     @Test
     void collectorLayers() {
         assertThat(layering(Module.COLLECTOR, List.of(
-                List.of("schema"),
+                List.of("schema", "console"),
+                List.of("query"),
                 List.of("sink"),
                 List.of("enrich.geoip", "enrich.snmp"),
                 List.of("enrich"),
                 List.of("decode"),
+                List.of("sink.duckdb"),
                 List.of("sink.clickhouse", "sink.kafka", "sink.json", "sink.forward"),
                 List.of("inlet", "outlet"),
                 List.of(""),
@@ -368,6 +371,10 @@ class ArchitectureTest {
             "one result holder: the parsed fields and their accessors",
             "sflow-v5/src/main/java/io/vecflow/sflow/CounterRecords.java",
             "one table: the sFlow counter record structures, each a small nested class",
+            "collector/src/main/java/io/vecflow/collector/sink/clickhouse/ClickHouseSink.java",
+            "one sink: the batching, retrying, exactly-once writer of the schema's tables into ClickHouse or the "
+                    + "embedded DuckDB, and its counters (per-table batches are TableBatch, agents rows LossRecorder, "
+                    + "DDL SchemaMigrator, the DuckDB file DuckDbStore)",
             "agent-dataplane/src/main/java/io/vecflow/dataplane/port/AfPacketPort.java",
             "one port: its TPACKET_V3 receive ring and TX ring per queue and their statistics (socket setup, "
                     + "options and receive-frame fixes are AfPacketSockets, AfPacketOptions and RxFrames)");

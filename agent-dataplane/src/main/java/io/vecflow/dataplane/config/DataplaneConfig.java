@@ -52,6 +52,11 @@ public final class DataplaneConfig {
     public Sflow sflow = new Sflow();
     /** Control socket path ({@code ./vecflow ctl}). */
     public String controlSocket = ControlServer.DEFAULT_SOCKET.toString();
+    /**
+     * Group that owns the control socket (mode 0660: its members may run {@code vecflow ctl}), or empty for the
+     * process's own group.
+     */
+    public String controlSocketGroup = "";
     /** Prometheus endpoint. */
     public Metrics metrics = new Metrics();
     /** Maglev load balancer (VIPs, backends, outer sources, timeouts); absent = no load balancer. */

@@ -109,6 +109,9 @@ final class DataplaneConfigValidator {
         p.check(cfg.controlSocket != null && !cfg.controlSocket.isBlank()
                 && cfg.controlSocket.getBytes(StandardCharsets.UTF_8).length <= 107, "control-socket",
                 cfg.controlSocket, "need a path of 1..107 bytes (sun_path)");
+        p.check(cfg.controlSocketGroup == null || cfg.controlSocketGroup.isEmpty()
+                || cfg.controlSocketGroup.matches("[a-z_][a-z0-9_-]{0,31}\\$?"), "control-socket-group",
+                cfg.controlSocketGroup, "need a group name (or empty for the process's group)");
         p.check(cfg.metrics.port >= 0 && cfg.metrics.port <= 65535, "metrics.port", cfg.metrics.port,
                 "need 0..65535 (0 = off)");
         p.check(cfg.metrics.listen != null && ipLiteral(cfg.metrics.listen) != null, "metrics.listen",

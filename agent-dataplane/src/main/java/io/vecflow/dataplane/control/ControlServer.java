@@ -10,8 +10,12 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.GroupPrincipal;
+import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipalNotFoundException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executors;
@@ -87,6 +91,19 @@ public final class ControlServer implements AutoCloseable {
      */
     public static ControlServer start(Path socket, DataplaneControl control, Duration requestTimeout)
             throws IOException {
+        return start(socket, control, requestTimeout, null);
+    }
+
+    /**
+     * As {@link #start(Path, DataplaneControl, Duration)}, the socket file owned by a group of its own.
+     *
+     * @param group the group that owns the socket file (mode 0660: its members may connect), or null for the
+     *     process's group
+     * @throws IOException as above, or when the group does not exist or the process may not give the file to it
+     *     (the message names the group and the socket)
+     */
+    public static ControlServer start(Path socket, DataplaneControl control, Duration requestTimeout, String group)
+            throws IOException {
         Objects.requireNonNull(control, "control");
         if (requestTimeout.isNegative() || requestTimeout.isZero()) {
             throw new IllegalArgumentException("request timeout must be positive, got " + requestTimeout);
@@ -115,6 +132,20 @@ public final class ControlServer implements AutoCloseable {
         try {
             s.bind(UnixDomainSocketAddress.of(abs), MAX_CONNECTIONS);
             Files.setPosixFilePermissions(abs, PosixFilePermissions.fromString("rw-rw----"));
+            if (group != null) {
+                try {
+                    GroupPrincipal g = abs.getFileSystem().getUserPrincipalLookupService()
+                            .lookupPrincipalByGroupName(group);
+                    Files.getFileAttributeView(abs, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                            .setGroup(g);
+                } catch (UserPrincipalNotFoundException e) {
+                    throw new IOException("control-socket-group " + group + ": no such group (groupadd it, or "
+                            + "leave control-socket-group empty)", e);
+                } catch (IOException e) {
+                    throw new IOException("control-socket-group " + group + ": cannot give " + abs
+                            + " to it: " + e.getMessage(), e);
+                }
+            }
         } catch (IOException | RuntimeException e) {
             s.close();
             throw e;

@@ -133,6 +133,21 @@ class ControlServerTest {
         assertThat(d.calls).containsExactly("direction BOTH", "showLb");
     }
 
+    /** The socket file given to a group (Debian's nogroup here; root may give a file to any group, as CI runs). */
+    @Test
+    void theSocketBelongsToTheConfiguredGroupAndAMissingGroupIsNamed() throws Exception {
+        Path sock = dir.resolve("dp.sock");
+        try (ControlServer s = ControlServer.start(sock, new RecordingControl(), T, "nogroup")) {
+            assertThat(Files.readAttributes(sock, java.nio.file.attribute.PosixFileAttributes.class).group().getName())
+                    .isEqualTo("nogroup");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(sock))).isEqualTo("rw-rw----");
+            assertThat(ControlClient.send(sock, "show lb", T).rc()).isZero();
+        }
+        assertThatThrownBy(() -> ControlServer.start(dir.resolve("b.sock"), new RecordingControl(), T,
+                "no-such-group-x")).isInstanceOf(IOException.class)
+                .hasMessageContaining("control-socket-group no-such-group-x: no such group");
+    }
+
     @Test
     void clientErrorsNameTheSocket() throws Exception {
         Path none = dir.resolve("none.sock");

@@ -1,10 +1,14 @@
 package io.vecflow.collector.metrics;
 
+import com.sun.net.httpserver.Authenticator;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpPrincipal;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vecflow.collector.Collector;
+import io.vecflow.collector.console.BasicCredentials;
 import io.vecflow.collector.decode.CollectorStats;
 import io.vecflow.collector.decode.LossTracker;
 import io.vecflow.collector.inlet.Admission;
@@ -19,6 +23,7 @@ import io.vecflow.common.IpAddresses;
 import io.vecflow.sflow.DecodeError;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.util.Map;
 
 /**
  * The collector's Prometheus metrics, served over HTTP at {@code /metrics}: datagrams, bytes, rows, decode errors by
@@ -35,7 +40,7 @@ public final class CollectorMetrics implements AutoCloseable {
     private final HTTPServer server;
 
     /**
-     * Registers the metrics and starts the HTTP server.
+     * Registers the metrics and starts the HTTP server without authentication.
      *
      * @param c the collector
      * @param bind address to listen on
@@ -43,6 +48,21 @@ public final class CollectorMetrics implements AutoCloseable {
      * @throws IOException if the port cannot be bound
      */
     public CollectorMetrics(Collector c, InetAddress bind, int port) throws IOException {
+        this(c, bind, port, Map.of());
+    }
+
+    /**
+     * Registers the metrics and starts the HTTP server: {@code /metrics} (the Prometheus text format) and
+     * {@code /-/healthy} ("Exporter is healthy."), every other path 404; with users, every path asks for HTTP basic
+     * authentication (401 without or with wrong credentials).
+     *
+     * @param c the collector
+     * @param bind address to listen on
+     * @param port TCP port (0 = any free port)
+     * @param users basic-auth users, name → PBKDF2 hash ({@code vecflow console --hash-password}); empty = none
+     * @throws IOException if the port cannot be bound
+     */
+    public CollectorMetrics(Collector c, InetAddress bind, int port, Map<String, String> users) throws IOException {
         PrometheusRegistry r = new PrometheusRegistry();
         CollectorStats st = c.stats();
         counter(r, "vecflow_collector_datagrams", "UDP datagrams received", st.datagramsReceived::sum);
@@ -347,7 +367,41 @@ public final class CollectorMetrics implements AutoCloseable {
                         }
                     }
                 }).register(r);
-        this.server = HTTPServer.builder().inetAddress(bind).port(port).registry(r).buildAndStart();
+        this.server = endpoint(bind, port, r, users);
+    }
+
+    /**
+     * The Prometheus HTTP server with {@code /metrics} and {@code /-/healthy} only (the library's landing page and any
+     * other path answer 404), optionally behind basic authentication.
+     */
+    static HTTPServer endpoint(InetAddress bind, int port, PrometheusRegistry r, Map<String, String> users)
+            throws IOException {
+        HTTPServer.Builder b = HTTPServer.builder().inetAddress(bind).port(port).registry(r)
+                .registerHealthHandler(true).defaultHandler(x -> {
+                    byte[] body = "not found: this endpoint serves /metrics and /-/healthy\n"
+                            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    x.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+                    x.sendResponseHeaders(404, body.length);
+                    try (var out = x.getResponseBody()) {
+                        out.write(body);
+                    }
+                });
+        BasicCredentials basic = new BasicCredentials(users);
+        if (basic.enabled()) {
+            b.authenticator(new Authenticator() {
+                @Override
+                public Result authenticate(HttpExchange x) {
+                    String user = basic.check(x.getRequestHeaders().getFirst("Authorization"));
+                    if (user != null) {
+                        return new Success(new HttpPrincipal(user, "vecflow-metrics"));
+                    }
+                    x.getResponseHeaders().set("WWW-Authenticate",
+                            "Basic realm=\"vecflow-metrics\", charset=\"UTF-8\"");
+                    return new Failure(401);
+                }
+            });
+        }
+        return b.buildAndStart();
     }
 
     private static void counter(PrometheusRegistry r, String name, String help, java.util.function.LongSupplier v) {

@@ -14,7 +14,10 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The Prometheus endpoint: process counters, decode errors by kind, and per-agent loss accounting. */
+/**
+ * The Prometheus endpoint: process counters, decode errors by kind, and per-agent loss accounting; only /metrics
+ * and /-/healthy answer; optional basic authentication.
+ */
 class CollectorMetricsTest {
     @Test
     void scrapeShowsCountersErrorsAndAgents() throws Exception {
@@ -47,6 +50,46 @@ class CollectorMetricsTest {
             long agentDatagrams = text.lines().filter(l -> l.startsWith("vecflow_agent_datagrams_total{"))
                     .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
             assertThat(agentDatagrams).as("sFlow datagrams attributed to agents").isEqualTo(25);
+        }
+    }
+
+    private static HttpResponse<String> get(int port, String path, String auth) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+        if (auth != null) {
+            b.header("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(auth.getBytes(
+                    java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void onlyMetricsAndHealthAnswerAndBasicAuthGuardsThemWhenUsersAreSet() throws Exception {
+        Collector.Settings s = new Collector.Settings();
+        s.bindAddress = "127.0.0.1";
+        s.port = 0;
+        s.threads = 1;
+        try (Collector c = new Collector(s);
+                CollectorMetrics open = new CollectorMetrics(c, InetAddress.getLoopbackAddress(), 0);
+                CollectorMetrics guarded = new CollectorMetrics(c, InetAddress.getLoopbackAddress(), 0,
+                        java.util.Map.of("prometheus", io.vecflow.collector.console.ConsoleSettings.hashPassword(
+                                "s3cret".toCharArray())))) {
+            assertThat(get(open.port(), "/metrics", null).body()).contains("vecflow_collector_datagrams_total");
+            assertThat(get(open.port(), "/-/healthy", null).statusCode()).isEqualTo(200);
+            for (String path : new String[] {"/", "/index.html", "/debug", "/../../etc/passwd"}) {
+                HttpResponse<String> r = get(open.port(), path, null);
+                assertThat(r.statusCode()).as(path).isEqualTo(404);
+                assertThat(r.body()).as(path).doesNotContain("vecflow_");
+            }
+            HttpResponse<String> none = get(guarded.port(), "/metrics", null);
+            assertThat(none.statusCode()).isEqualTo(401);
+            assertThat(none.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v)
+                    .startsWith("Basic realm="));
+            assertThat(get(guarded.port(), "/metrics", "prometheus:wrong").statusCode()).isEqualTo(401);
+            assertThat(get(guarded.port(), "/metrics", "nobody:s3cret").statusCode()).isEqualTo(401);
+            HttpResponse<String> ok = get(guarded.port(), "/metrics", "prometheus:s3cret");
+            assertThat(ok.statusCode()).isEqualTo(200);
+            assertThat(ok.body()).contains("vecflow_collector_datagrams_total");
+            assertThat(get(guarded.port(), "/-/healthy", null).statusCode()).isEqualTo(401);
         }
     }
 }

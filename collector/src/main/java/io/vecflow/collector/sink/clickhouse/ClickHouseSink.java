@@ -10,6 +10,7 @@ import io.vecflow.collector.schema.FlowSchema;
 import io.vecflow.collector.sink.FlowSink;
 import io.vecflow.collector.sink.RateLimitedLog;
 import io.vecflow.collector.sink.StreamOffsets;
+import io.vecflow.collector.sink.duckdb.DuckDbStore;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,6 +50,10 @@ import org.slf4j.LoggerFactory;
  * {@link #connected()} is false, rows queue within the bounds above and inserts fail. Repeated failures are logged once
  * a minute with a count.
  *
+ * <p><b>The embedded store</b>: with {@link Settings#duckdb} set, the same batches, retries, watermarks and loss rows
+ * go into a DuckDB file ({@link DuckDbStore}: one transaction per batch with its rollups) instead of a server; the
+ * ClickHouse-only parts (migrations, partition retention, {@link #features()}) are not used then.
+ *
  * <p>Works with ClickHouse 18.16 (Debian 12) as well as current servers: responses uncompressed, every statement
  * names its FORMAT and fully qualified table (the old server ignores the format and database headers); per-server
  * insert settings come from {@link FlowSchema.ServerFeatures}.
@@ -58,8 +63,13 @@ public final class ClickHouseSink implements FlowSink {
 
     /** Sink settings. */
     public static final class Settings {
-        /** HTTP endpoint, e.g. {@code http://127.0.0.1:8123}. */
+        /** HTTP endpoint, e.g. {@code http://127.0.0.1:8123} (unused with {@link #duckdb}). */
         public String url;
+        /**
+         * The embedded store's file instead of a ClickHouse server (null: ClickHouse at {@link #url}); its tables are
+         * in the schema {@link #database}, retention by {@link #ttlDays} (rows deleted hourly).
+         */
+        public java.nio.file.Path duckdb;
         /** User (default {@code default}). */
         public String user = "default";
         /** Password (default empty). */
@@ -92,6 +102,21 @@ public final class ClickHouseSink implements FlowSink {
          */
         public boolean autoFlush = true;
 
+        /**
+         * @param file the DuckDB file
+         * @return settings for the embedded store with every other value at its default
+         */
+        public static Settings duckDb(java.nio.file.Path file) {
+            Settings s = new Settings();
+            s.duckdb = file;
+            return s;
+        }
+
+        /** @return where the rows go, for messages: {@code ClickHouse at URL} or {@code DuckDB at FILE} */
+        public String where() {
+            return duckdb != null ? "DuckDB at " + duckdb : "ClickHouse at " + url;
+        }
+
         /** @return settings for a URL with every other value at its default. */
         public static Settings of(String url) {
             Settings s = new Settings();
@@ -100,7 +125,8 @@ public final class ClickHouseSink implements FlowSink {
         }
     }
 
-    private final Client client;
+    private final Client client; // null with the embedded store
+    private volatile DuckDbStore duck;
     private final String database;
     private volatile FlowSchema.ServerFeatures features;
     final Settings settings;
@@ -167,7 +193,7 @@ public final class ClickHouseSink implements FlowSink {
         }
         this.settings = s;
         this.database = s.database;
-        this.client = new Client.Builder()
+        this.client = s.duckdb != null ? null : new Client.Builder()
                 .addEndpoint(s.url)
                 .setUsername(s.user)
                 .setPassword(s.password == null ? "" : s.password)
@@ -191,8 +217,10 @@ public final class ClickHouseSink implements FlowSink {
                 connect();
             } catch (IOException | RuntimeException e) {
                 timer.shutdownNow();
-                client.close();
-                throw new IOException("ClickHouse at " + s.url + ": " + e.getMessage(), e);
+                if (client != null) {
+                    client.close();
+                }
+                throw new IOException(s.duckdb != null ? e.getMessage() : s.where() + ": " + e.getMessage(), e);
             }
             connector = null;
         } else {
@@ -208,6 +236,13 @@ public final class ClickHouseSink implements FlowSink {
 
     /** Probes the version, migrates the schema, starts retention; then {@link #connected()} is true. */
     private void connect() throws IOException {
+        if (settings.duckdb != null) {
+            DuckDbStore d = new DuckDbStore(settings.duckdb, database);
+            duck = d;
+            timer.scheduleWithFixedDelay(this::duckRetentionQuietly, 0, 60, TimeUnit.MINUTES);
+            connected = true;
+            return;
+        }
         String version = queryString("SELECT version() FORMAT TabSeparated").trim();
         FlowSchema.ServerFeatures f = FlowSchema.ServerFeatures.fromVersion(version);
         new SchemaMigrator(this, database, f, settings.ttlDays, settings.extraTables).migrate();
@@ -223,6 +258,22 @@ public final class ClickHouseSink implements FlowSink {
         log.debug("ClickHouse {} at {}: writing {}", version, settings.url, database);
     }
 
+    private void duckRetentionQuietly() {
+        try {
+            List<String> deleted = duck.retention(settings.ttlDays, System.currentTimeMillis() / 1000);
+            if (!deleted.isEmpty()) {
+                log.info("{}: retention deleted {}", settings.where(), deleted);
+            }
+        } catch (IOException | RuntimeException e) {
+            warn.warn("retention", "{}: retention failed (retrying in an hour): {}", settings.where(), e.getMessage());
+        }
+    }
+
+    /** @return the embedded store, or null when the sink writes ClickHouse (or has not opened the file yet) */
+    public DuckDbStore duckDb() {
+        return duck;
+    }
+
     private void connectLoop() {
         long backoffMs = 1000;
         long t0 = System.nanoTime();
@@ -230,15 +281,15 @@ public final class ClickHouseSink implements FlowSink {
             try {
                 connect();
                 if (System.nanoTime() - t0 > 2_000_000_000L) {
-                    log.info("ClickHouse at {} reached after {} s", settings.url,
+                    log.info("{} reached after {} s", settings.where(),
                             (System.nanoTime() - t0) / 1_000_000_000L);
                 }
                 warn.reset("connect");
                 return;
             } catch (IOException | RuntimeException e) {
                 lastError = rootMessage(e);
-                warn.warn("connect", "ClickHouse at {} cannot be reached yet (retrying, at most every 30 s): {}",
-                        settings.url, lastError);
+                warn.warn("connect", "{} cannot be reached yet (retrying, at most every 30 s): {}",
+                        settings.where(), lastError);
             }
             try {
                 Thread.sleep(backoffMs);
@@ -266,7 +317,7 @@ public final class ClickHouseSink implements FlowSink {
     public FlowSchema.ServerFeatures features() {
         FlowSchema.ServerFeatures f = features;
         if (f == null) {
-            throw new IllegalStateException("ClickHouse at " + settings.url + " not reached yet");
+            throw new IllegalStateException(settings.where() + " not reached yet (or not a ClickHouse server)");
         }
         return f;
     }
@@ -287,6 +338,10 @@ public final class ClickHouseSink implements FlowSink {
      * @throws IOException on failure, with the server's message
      */
     public void execute(String sql) throws IOException {
+        if (duck != null) {
+            duck.execute(sql);
+            return;
+        }
         try {
             client.execute(sql).get(60, TimeUnit.SECONDS).close();
         } catch (Exception e) {
@@ -301,6 +356,13 @@ public final class ClickHouseSink implements FlowSink {
      * @throws IOException on failure
      */
     public String queryString(String sql) throws IOException {
+        if (duck != null) { // TabSeparated, as the ClickHouse callers ask
+            StringBuilder b = new StringBuilder();
+            for (List<String> row : duck.query(sql.replaceFirst("(?i)\\s+FORMAT\\s+TabSeparated\\s*$", ""))) {
+                b.append(String.join("\t", row.stream().map(v -> v == null ? "\\N" : v).toList())).append('\n');
+            }
+            return b.toString();
+        }
         try (QueryResponse r = client.query(sql).get(60, TimeUnit.SECONDS); InputStream in = r.getInputStream()) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (Exception e) {
@@ -562,7 +624,7 @@ public final class ClickHouseSink implements FlowSink {
 
     private void requireConnected() throws IOException {
         if (!connected) {
-            throw new IOException("ClickHouse at " + settings.url + " not reached yet" + (lastError.isEmpty() ? ""
+            throw new IOException(settings.where() + " not reached yet" + (lastError.isEmpty() ? ""
                     : ": " + lastError));
         }
     }
@@ -596,6 +658,10 @@ public final class ClickHouseSink implements FlowSink {
     void insert(String table, List<String> columns, RowBinaryWriter w) throws Exception {
         if (failInsertsForTest) {
             throw new IOException("injected: ClickHouse away");
+        }
+        if (duck != null) {
+            duck.insert(unqualified(table), columns, w.buffer(), w.size(), w.rows());
+            return;
         }
         InsertSettings is = new InsertSettings();
         if (features.asyncInsertSetting()) {
@@ -715,7 +781,7 @@ public final class ClickHouseSink implements FlowSink {
 
     @Override
     public String name() {
-        return "clickhouse";
+        return settings.duckdb != null ? "duckdb" : "clickhouse";
     }
 
     /**
@@ -739,9 +805,14 @@ public final class ClickHouseSink implements FlowSink {
         } finally {
             long left = rowsPending();
             if (left > 0) {
-                log.warn("ClickHouse at {} unreachable at shutdown: {} queued rows not stored", settings.url, left);
+                log.warn("{} unreachable at shutdown: {} queued rows not stored", settings.where(), left);
             }
-            client.close();
+            if (client != null) {
+                client.close();
+            }
+            if (duck != null) {
+                duck.close();
+            }
         }
     }
 
@@ -759,12 +830,35 @@ public final class ClickHouseSink implements FlowSink {
         if (streams.length == 0) {
             return out;
         }
+        if (duck != null) {
+            return duck.storedMax(unqualified(qualified), streams, since);
+        }
         for (String[] r : queryRows("SELECT IngestStream, max(IngestOffset) FROM " + qualified
                 + " WHERE IngestStream IN (" + in + ") AND TimeReceived >= toDateTime(" + since
                 + ") GROUP BY IngestStream FORMAT TabSeparated")) {
             out.max(Long.parseLong(r[0]), Long.parseLong(r[1]));
         }
         return out;
+    }
+
+    private String unqualified(String qualified) {
+        return qualified.startsWith(database + ".") ? qualified.substring(database.length() + 1) : qualified;
+    }
+
+    /**
+     * @param table a table of the database (unqualified), e.g. {@code agents}
+     * @param stream an ingest stream
+     * @param offset an offset in it
+     * @return how many rows of the table carry exactly that stream and offset
+     * @throws IOException if the query fails
+     */
+    public long countAt(String table, long stream, long offset) throws IOException {
+        requireConnected();
+        if (duck != null) {
+            return duck.countAt(table, stream, offset);
+        }
+        return Long.parseLong(queryString("SELECT count() FROM " + database + "." + table + " WHERE IngestStream = "
+                + stream + " AND IngestOffset = " + offset + " FORMAT TabSeparated").trim());
     }
 
     /** @return the set of column names of a table on the server (empty if it does not exist). */
@@ -789,7 +883,7 @@ public final class ClickHouseSink implements FlowSink {
 
     @Override
     public String toString() {
-        return "ClickHouseSink[" + settings.url + " " + database + ", pending " + Arrays.toString(
+        return "ClickHouseSink[" + settings.where() + " " + database + ", pending " + Arrays.toString(
                 Arrays.stream(batches).mapToLong(TableBatch::pendingBytes).toArray()) + " bytes]";
     }
 }

@@ -151,9 +151,7 @@ public final class LossRecorder implements AutoCloseable {
             return;
         }
         // (IngestStream, IngestOffset) names one datagram, so one agent: no other row carries it.
-        String n = sink.queryString("SELECT count() FROM " + sink.database() + ".agents WHERE IngestStream = "
-                + u.stream() + " AND IngestOffset = " + u.offset() + " FORMAT TabSeparated").trim();
-        if (Long.parseLong(n) > 0) {
+        if (sink.countAt("agents", u.stream(), u.offset()) > 0) {
             adopt(u.next(), u.rows()); // it landed: counted once, not again
             foundStored++;
         }
