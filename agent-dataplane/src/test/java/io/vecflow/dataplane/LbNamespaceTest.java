@@ -32,13 +32,16 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <pre>
  *  client ns ── c0/p0 ──► dataplane ns (vecflow, YAML config, 2 workers) ── p1..p4 ──► server ns 1..4
- *  10.200.0.2            VIP 192.0.2.1 tcp 8080 → Maglev → SRv6 H.Encaps            fc00:k::100 seg6local End.DX4
+ *  10.200.0.2            VIP 192.0.2.1 tcp 8080 → Maglev → SRv6 H.Encaps            fc00:k::100 → End.DX4 (TUN)
  *      ▲                                                                             VIP on lo, python3 http.server
  *      └──────────────── r_k (10.202.k.0/24): server → client replies, straight (DSR) ─────────┘
  * </pre>
  *
- * The host kernel has neither GRE nor IPIP (no ip_gre/ipip: "Unknown device type"), so the backends decapsulate with
- * Linux SRv6 (seg6local End.DX4, RFC 8986 §4.6) — the issue's "Maglev + GRE or SRv6". Asserted: every connection
+ * The host kernel has neither GRE nor IPIP (no ip_gre/ipip: "Unknown device type") nor, since 6.18's build here, SRv6
+ * endpoints (seg6local: "lwt encapsulation type not supported"), so each backend routes its SID into a TUN device
+ * where {@code srv6_end_dx4.py} (python3, not vecflow code) performs End.DX4 (RFC 8986 §4.6: walk the extension
+ * headers, Segments Left 0, hand the inner IPv4 packet back to the kernel) — the issue's "Maglev + GRE or SRv6"; the
+ * packets' bytes are also judged by tshark in the encap tests. Asserted: every connection
  * completes with its server's page; the server is exactly the one {@link LoadBalancer#backendFor} predicts (Maglev
  * table + hash), each backend gets a quarter ± half of it, and the per-backend new-flow counters equal the
  * connections; removing a backend over the control socket keeps connections already open on it alive (finished
@@ -86,16 +89,15 @@ class LbNamespaceTest {
         lab.route(lab.ns("c"), VIP + "/32 via " + GW + " dev " + lab.dev("c0"));
         for (int k = 1; k <= SERVERS; k++) {
             String s = lab.ns("s" + k);
-            lab.sysctl(s, "net.ipv6.conf.all.seg6_enabled=1", "net.ipv6.conf.default.seg6_enabled=1",
-                    "net.ipv6.conf.all.accept_dad=0", "net.ipv6.conf.default.accept_dad=0");
+            lab.sysctl(s, "net.ipv6.conf.all.forwarding=1", "net.ipv6.conf.all.accept_dad=0",
+                    "net.ipv6.conf.default.accept_dad=0");
             // dataplane port p_k ↔ server's tunnel-side veth t_k
             lab.veth(s, lab.dev("t" + k), lab.ns("dp"), lab.dev("p" + k));
             lab.ip(lab.ns("dp"), "link", "set", lab.dev("p" + k), "up");
             lab.ip(s, "link", "set", lab.dev("t" + k), "address", serverMac(k), "up");
             lab.address(s, lab.dev("t" + k), "fc00:" + k + "::2/64");
             lab.address(s, "lo", VIP + "/32");
-            lab.route(s, "fc00:" + k + "::100/128 encap seg6local action End.DX4 nh4 " + VIP + " dev "
-                    + lab.dev("t" + k));
+            endDx4(s, lab.dev("u" + k), "fc00:" + k + "::100/128");
             // the direct return link r_k (server) ↔ b_k (client)
             lab.link(s, lab.dev("r" + k), "10.202." + k + ".2/24", lab.ns("c"), lab.dev("b" + k),
                     "10.202." + k + ".1/24");
@@ -106,6 +108,30 @@ class LbNamespaceTest {
         for (int k = 1; k <= SERVERS; k++) {
             lab.awaitListening(lab.ns("s" + k), VIP, HTTP_PORT, Duration.ofSeconds(20));
         }
+    }
+
+    /**
+     * Starts {@code srv6_end_dx4.py} on TUN device {@code tun} in namespace {@code ns} and routes {@code sid} into it.
+     */
+    private void endDx4(String ns, String tun, String sid) throws Exception {
+        Path script = tmp.resolve("srv6_end_dx4.py");
+        if (!Files.exists(script)) {
+            try (var in = LbNamespaceTest.class.getResourceAsStream("netns/srv6_end_dx4.py")) {
+                Files.write(script, in.readAllBytes());
+            }
+        }
+        Path ready = tmp.resolve(tun + ".ready");
+        lab.start(ns, tmp.resolve(tun + ".log"), "python3", script.toString(), tun, ready.toString());
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!Files.exists(ready)) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("srv6_end_dx4.py made no TUN device " + tun + " in 10 s: "
+                        + (Files.exists(tmp.resolve(tun + ".log")) ? Files.readString(tmp.resolve(tun + ".log")) : ""));
+            }
+            Thread.sleep(20);
+        }
+        lab.ip(ns, "link", "set", tun, "up");
+        lab.route(ns, sid + " dev " + tun);
     }
 
     @AfterEach
