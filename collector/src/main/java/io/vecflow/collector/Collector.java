@@ -15,11 +15,13 @@ import io.vecflow.collector.sink.clickhouse.ClickHouseSink;
 import io.vecflow.collector.sink.clickhouse.LossRecorder;
 import io.vecflow.collector.sink.forward.ForwardSink;
 import io.vecflow.collector.sink.json.JsonLinesSink;
+import io.vecflow.collector.sink.kafka.KafkaConnection;
 import io.vecflow.collector.sink.kafka.KafkaDecodedSink;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,6 +79,11 @@ public final class Collector implements AutoCloseable {
         public long clickhouseFlushMs = 1000;
         /** Kafka bootstrap servers, or null. */
         public String kafkaBootstrap;
+        /**
+         * Kafka client security properties in kafka-clients' keys (the {@code kafka.security} section rendered by
+         * {@link CollectorConfig}); empty = PLAINTEXT.
+         */
+        public Map<String, Object> kafkaSecurity = Map.of();
         /** Raw datagram topic (default vecflow-raw-v1). */
         public String kafkaRawTopic = KafkaRawSink.DEFAULT_TOPIC;
         /** Partitions when the raw topic is created (default 1). */
@@ -168,10 +175,11 @@ public final class Collector implements AutoCloseable {
         // One path for every datagram: with Kafka, role all stores what it consumes back from the raw topic.
         boolean consume = s.role == Role.OUTLET || (s.role == Role.ALL && kafka);
         boolean decodeHere = s.role == Role.ALL && !consume;
+        KafkaConnection kafkaConnection = kafka ? new KafkaConnection(s.kafkaBootstrap, s.kafkaSecurity) : null;
         try {
             if (s.role != Role.OUTLET) {
                 if (kafka) {
-                    kafkaRaw = new KafkaRawSink(s.kafkaBootstrap, s.kafkaRawTopic, s.kafkaPartitions,
+                    kafkaRaw = new KafkaRawSink(kafkaConnection, s.kafkaRawTopic, s.kafkaPartitions,
                             s.waitForServices);
                 }
                 if (!s.forwardTargets.isEmpty()) {
@@ -206,7 +214,8 @@ public final class Collector implements AutoCloseable {
                     if (!kafka) {
                         throw new IllegalArgumentException("kafka.decoded-topic needs kafka.bootstrap");
                     }
-                    flowSinks.add(new KafkaDecodedSink(s.kafkaBootstrap, s.kafkaDecodedTopic, s.kafkaPartitions));
+                    flowSinks.add(new KafkaDecodedSink(kafkaConnection, s.kafkaDecodedTopic, s.kafkaPartitions,
+                            Map.of()));
                 }
                 flowSinks.addAll(s.extraFlowSinks);
             }
@@ -217,7 +226,7 @@ public final class Collector implements AutoCloseable {
                 }
             }
             if (consume) {
-                outlet = new KafkaOutlet(s.kafkaBootstrap, s.kafkaRawTopic, s.kafkaConsumerGroup,
+                outlet = new KafkaOutlet(kafkaConnection, s.kafkaRawTopic, s.kafkaConsumerGroup,
                         new DatagramDecoder(stats.decode, stats, flowSinks).lbEnterprise(s.lbEnterprise)
                                 .enricher(enricher),
                         flowSinks, clickhouse, lossRecorder, stats.loss, s.clickhouseFlushMs, s.kafkaOffsetReset);

@@ -96,6 +96,8 @@ public final class CollectorConfig {
         public String consumerGroup = "vecflow-outlet";
         /** Decoded topic, empty = off. */
         public String decodedTopic = "";
+        /** TLS and SASL to the brokers (README "Security"). */
+        public KafkaSecurityConfig security = new KafkaSecurityConfig();
     }
 
     /** The {@code clickhouse} section. */
@@ -324,6 +326,8 @@ public final class CollectorConfig {
             // A section written with no value (e.g. "listen:") is YAML null: it means the defaults.
             c.listen = c.listen == null ? new Listen() : c.listen;
             c.kafka = c.kafka == null ? new Kafka() : c.kafka;
+            c.kafka.security = (c.kafka.security == null ? new KafkaSecurityConfig() : c.kafka.security)
+                    .withDefaults();
             c.clickhouse = c.clickhouse == null ? new ClickHouse() : c.clickhouse;
             c.duckdb = c.duckdb == null ? new DuckDb() : c.duckdb;
             c.duckdb.path = c.duckdb.path == null ? "" : c.duckdb.path.strip();
@@ -409,6 +413,7 @@ public final class CollectorConfig {
         check(source, kafka.decodedTopic.isEmpty() || kafka.decodedTopic.matches("[A-Za-z0-9._-]{1,249}"),
                 "kafka.decoded-topic", kafka.decodedTopic, "a Kafka topic name or empty");
         check(source, !kafka.consumerGroup.isBlank(), "kafka.consumer-group", kafka.consumerGroup, "non-empty");
+        kafka.security.validate(source, this::check);
         check(source, clickhouse.password.isEmpty() || clickhouse.passwordFile.isEmpty(), "clickhouse.password-file",
                 clickhouse.passwordFile, "either clickhouse.password or clickhouse.password-file, not both");
         check(source, clickhouse.url.isEmpty()
@@ -592,6 +597,7 @@ public final class CollectorConfig {
         s.maxDatagramBytes = listen.maxDatagramBytes;
         s.readBatch = listen.readBatch;
         s.kafkaBootstrap = kafka.bootstrap.isBlank() ? null : kafka.bootstrap;
+        s.kafkaSecurity = kafka.security.properties("configuration");
         s.kafkaRawTopic = kafka.rawTopic;
         s.kafkaPartitions = kafka.partitions;
         s.kafkaConsumerGroup = kafka.consumerGroup;
@@ -659,6 +665,7 @@ public final class CollectorConfig {
                 && !clickhouse.password.startsWith("file:")) {
             out.add("clickhouse.password");
         }
+        out.addAll(kafka.security.inlineSecrets());
         EnrichmentConfig.Snmp sn = enrichment.metadata.snmp;
         for (String[] kv : new String[][] {{"auth-passphrase", sn.authPassphrase}, {"priv-passphrase",
             sn.privPassphrase}}) {
@@ -679,6 +686,7 @@ public final class CollectorConfig {
             if (copy.inlineSecrets().contains("clickhouse.password")) {
                 copy.clickhouse.password = "********";
             }
+            copy.kafka.security.mask();
             copy.console.users.replaceAll((user, hash) -> "********");
             copy.metrics.users.replaceAll((user, hash) -> "********");
             EnrichmentConfig.Snmp sn = copy.enrichment.metadata.snmp;

@@ -2,6 +2,7 @@ package io.vecflow.collector.inlet;
 
 import io.vecflow.collector.sink.RateLimitedLog;
 import io.vecflow.collector.sink.RawSink;
+import io.vecflow.collector.sink.kafka.KafkaConnection;
 import io.vecflow.collector.sink.kafka.KafkaTopics;
 import io.vecflow.common.IpAddresses;
 import java.io.IOException;
@@ -48,7 +49,7 @@ public final class KafkaRawSink implements RawSink, Spooler.Downstream {
 
     private final KafkaProducer<byte[], byte[]> producer;
     private final String topic;
-    private final String bootstrap;
+    private final KafkaConnection bootstrap;
     private final int partitions;
     private final AtomicLong written = new AtomicLong(), failed = new AtomicLong(), undelivered = new AtomicLong(),
             refusedAtOnce = new AtomicLong();
@@ -82,11 +83,24 @@ public final class KafkaRawSink implements RawSink, Spooler.Downstream {
      * @throws IllegalStateException with {@code waitForBroker}, as the 3-argument constructor
      */
     public KafkaRawSink(String bootstrap, String topic, int partitions, boolean waitForBroker) {
+        this(KafkaConnection.plaintext(bootstrap), topic, partitions, waitForBroker);
+    }
+
+    /**
+     * @param connection the bootstrap servers and the client security settings ({@code kafka.security})
+     * @param topic topic name
+     * @param partitions partitions when the topic has to be created
+     * @param waitForBroker as the 4-argument constructor with a bootstrap string
+     * @throws IllegalStateException with {@code waitForBroker}, as the 3-argument constructor (a refused login or
+     *     an untrusted certificate included, with the broker's or the TLS layer's reason)
+     */
+    public KafkaRawSink(KafkaConnection connection, String topic, int partitions, boolean waitForBroker) {
+        KafkaConnection bootstrap = connection;
         this.topic = topic;
         this.bootstrap = bootstrap;
         this.partitions = partitions;
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        bootstrap.applyTo(p);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");

@@ -7,6 +7,7 @@ import io.vecflow.collector.sink.RateLimitedLog;
 import io.vecflow.collector.sink.StreamOffsets;
 import io.vecflow.collector.sink.clickhouse.ClickHouseSink;
 import io.vecflow.collector.sink.clickhouse.LossRecorder;
+import io.vecflow.collector.sink.kafka.KafkaConnection;
 import io.vecflow.collector.sink.kafka.KafkaTopics;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -93,7 +94,7 @@ public final class KafkaOutlet implements AutoCloseable {
     private volatile Map<Integer, Long> partitionLag = Map.of();
     private volatile boolean lagKnown;
     private volatile long lagReadNanos = System.nanoTime(); // the grace period runs from the start
-    private final String bootstrap;
+    private final KafkaConnection bootstrap;
     private volatile boolean consumerAssignmentEmpty = true;
     private volatile State state = State.CONSUMING;
     private volatile long lastCommitNanos = System.nanoTime(), stateSinceNanos = System.nanoTime();
@@ -105,7 +106,7 @@ public final class KafkaOutlet implements AutoCloseable {
     /**
      * Subscribes and starts the consuming thread.
      *
-     * @param bootstrap Kafka bootstrap servers
+     * @param bootstrap Kafka bootstrap servers and client security settings
      * @param topic the raw topic
      * @param group consumer group id (outlets with the same group share partitions)
      * @param decoder the decoder into the row sinks
@@ -117,7 +118,7 @@ public final class KafkaOutlet implements AutoCloseable {
      * @param flushMs longest time between commits, ms
      * @param offsetReset where a group without committed offsets starts: {@code earliest} or {@code latest}
      */
-    public KafkaOutlet(String bootstrap, String topic, String group, DatagramDecoder decoder,
+    public KafkaOutlet(KafkaConnection bootstrap, String topic, String group, DatagramDecoder decoder,
             List<FlowSink> sinks, ClickHouseSink clickhouse, LossRecorder loss, LossTracker tracker, long flushMs,
             String offsetReset) {
         this.loss = loss;
@@ -129,7 +130,7 @@ public final class KafkaOutlet implements AutoCloseable {
         this.clickhouse = clickhouse;
         this.flushNanos = flushMs * 1_000_000L;
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        bootstrap.applyTo(p);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, offsetReset);

@@ -41,7 +41,7 @@ public final class KafkaDecodedSink implements FlowSink {
 
     private final KafkaProducer<byte[], byte[]> producer;
     private final String topic;
-    private final String bootstrap;
+    private final KafkaConnection bootstrap;
     private final AtomicLong written = new AtomicLong(), failed = new AtomicLong();
     private volatile Exception lastError;
     private long failedReported; // guarded by this (flush)
@@ -84,6 +84,19 @@ public final class KafkaDecodedSink implements FlowSink {
      * @throws IllegalStateException as the 3-argument constructor, or if the producer rejects the settings
      */
     public KafkaDecodedSink(String bootstrap, String topic, int partitions, Map<String, ?> producerOverrides) {
+        this(KafkaConnection.plaintext(bootstrap), topic, partitions, producerOverrides);
+    }
+
+    /**
+     * @param bootstrap the bootstrap servers and the client security settings ({@code kafka.security})
+     * @param topic the decoded topic
+     * @param partitions partitions when the topic has to be created
+     * @param producerOverrides producer properties put last (tests)
+     * @throws IllegalStateException as the 3-argument constructor (a refused login or an untrusted certificate
+     *     included)
+     */
+    public KafkaDecodedSink(KafkaConnection bootstrap, String topic, int partitions,
+            Map<String, ?> producerOverrides) {
         if (partitions < 1) {
             throw new IllegalArgumentException("Kafka topic " + topic + ": partitions must be at least 1, got "
                     + partitions);
@@ -92,7 +105,7 @@ public final class KafkaDecodedSink implements FlowSink {
         this.bootstrap = bootstrap;
         KafkaTopics.create(bootstrap, topic, partitions);
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        bootstrap.applyTo(p);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd");
@@ -108,7 +121,7 @@ public final class KafkaDecodedSink implements FlowSink {
             throw new IllegalStateException("Kafka producer for " + topic + " at " + bootstrap + ": "
                     + e.getMessage(), e);
         }
-        KafkaTopics.awaitMetadata(producer, topic, bootstrap);
+        KafkaTopics.awaitMetadata(producer, topic, bootstrap.toString());
     }
 
     /**

@@ -25,14 +25,48 @@ public final class KafkaTopics {
     public static final String HEADER_SOURCE = "source";
 
     /**
+     * The messages along a failure's cause chain, each once, joined by {@code ": "}: a TLS failure's top message
+     * ("SSL handshake failed", "Failed to process post-handshake messages") says little, its causes say which side
+     * refused what ("Received fatal alert: certificate_required", "PKIX path building failed").
+     *
+     * @param t a failure
+     * @return its reason in one line
+     */
+    public static String reason(Throwable t) {
+        StringBuilder b = new StringBuilder();
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Throwable x = t; x != null && seen.add(x); x = x.getCause()) {
+            String m = x.getMessage();
+            if (m != null && !m.isBlank() && b.indexOf(m) < 0) {
+                b.append(b.isEmpty() ? "" : ": ").append(m);
+            }
+        }
+        if (t instanceof org.apache.kafka.common.errors.SslAuthenticationException) {
+            b.append(" (TLS: the broker's certificate must be signed by kafka.security.tls.ca-file or truststore and "
+                    + "name the host dialled; a listener that requires client certificates needs tls.cert-file and "
+                    + "tls.key-file or tls.keystore)");
+        }
+        return b.isEmpty() ? t.toString() : b.toString();
+    }
+
+    /**
      * Creates the topic with {@code partitions} partitions, replication 1, {@code retention.ms} one day and
      * {@code compression.type=producer} (docs/storage.md §2), unless it exists.
      *
      * @throws IllegalStateException naming the topic and bootstrap if the broker refuses or does not answer in 20 s
      */
     public static void create(String bootstrap, String topic, int partitions) {
-        Properties admin = new Properties();
-        admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        create(KafkaConnection.plaintext(bootstrap), topic, partitions);
+    }
+
+    /**
+     * As {@link #create(String, String, int)}, over a connection with its security settings.
+     *
+     * @throws IllegalStateException naming the topic and bootstrap (a refused login or an untrusted certificate
+     *     with the broker's or the TLS layer's reason)
+     */
+    public static void create(KafkaConnection bootstrap, String topic, int partitions) {
+        Properties admin = bootstrap.applyTo(new Properties());
         admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15000);
         admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10000);
         try (Admin a = Admin.create(admin)) {
@@ -43,7 +77,7 @@ public final class KafkaTopics {
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof TopicExistsException)) {
                     throw new IllegalStateException("cannot create Kafka topic " + topic + " at " + bootstrap + ": "
-                            + e.getCause().getMessage(), e.getCause());
+                            + reason(e.getCause()), e.getCause());
                 }
             } catch (java.util.concurrent.TimeoutException e) {
                 throw new IllegalStateException("cannot create Kafka topic " + topic + " at " + bootstrap
