@@ -7,6 +7,10 @@
 # data/ (path, tmp_path, user_files_path, format_schema_path), log/, clickhouse.pid.
 # Listens on 127.0.0.1 only: HTTP 18123, native 19000, interserver 19009
 # (override with VF_CH_HTTP_PORT / VF_CH_TCP_PORT / VF_CH_INTERSERVER_PORT).
+#
+# HTTPS and users (the collector's security tests, README "Security"): VF_CH_HTTPS_PORT with VF_CH_TLS_CERT and
+# VF_CH_TLS_KEY (PEM) adds an HTTPS listener with that certificate; VF_CH_USERS_D names XML files (colon-separated)
+# copied into DIR/users.d/, which the server merges into users.xml (e.g. `vecflow clickhouse-users` output).
 set -euo pipefail
 
 # shellcheck source=../lib/common.sh
@@ -18,6 +22,10 @@ INTERSERVER_PORT=${VF_CH_INTERSERVER_PORT:-19009}
 START_TIMEOUT=${VF_CH_START_TIMEOUT:-30}
 STOP_TIMEOUT=${VF_CH_STOP_TIMEOUT:-20}
 SRC_CONF=${VF_CH_SOURCE_CONFIG_DIR:-/etc/clickhouse-server}
+HTTPS_PORT=${VF_CH_HTTPS_PORT:-}
+TLS_CERT=${VF_CH_TLS_CERT:-}
+TLS_KEY=${VF_CH_TLS_KEY:-}
+USERS_D=${VF_CH_USERS_D:-}
 PATTERN=clickhouse-server
 
 usage() {
@@ -59,6 +67,25 @@ write_config() {
     vf_die "$SRC_CONF/config.xml or users.xml missing: is clickhouse-server installed? (apt-get install -y clickhouse-server)"
   mkdir -p "$DIR/data/tmp" "$DIR/data/user_files" "$DIR/data/format_schemas" "$DIR/log"
   cp "$SRC_CONF/users.xml" "$DIR/users.xml"
+  rm -rf "$DIR/users.d"
+  if [[ -n "$USERS_D" ]]; then
+    mkdir -p "$DIR/users.d"
+    local u
+    IFS=':' read -ra u <<<"$USERS_D"
+    for f in "${u[@]}"; do
+      [[ -r "$f" ]] || vf_die "VF_CH_USERS_D: cannot read $f"
+      cp "$f" "$DIR/users.d/"
+    done
+  fi
+  local https=()
+  if [[ -n "$HTTPS_PORT" ]]; then
+    [[ -r "$TLS_CERT" && -r "$TLS_KEY" ]] || vf_die "VF_CH_HTTPS_PORT needs readable VF_CH_TLS_CERT and VF_CH_TLS_KEY"
+    # the server's certificate and key, no DH parameters file (ECDHE suites only)
+    https=(-e "s|^([[:space:]]*)(<http_port>.*)$|\1\2\n\1<https_port>$HTTPS_PORT</https_port>|"
+      -e "s|<certificateFile>[^<]*</certificateFile>|<certificateFile>$(sed_repl "$TLS_CERT")</certificateFile>|"
+      -e "s|<privateKeyFile>[^<]*</privateKeyFile>|<privateKeyFile>$(sed_repl "$TLS_KEY")</privateKeyFile>|"
+      -e '/^[[:space:]]*<dhParamsFile>[^<]*<\/dhParamsFile>[[:space:]]*$/d')
+  fi
   printf '<?xml version="1.0"?>\n<yandex>\n</yandex>\n' >"$DIR/metrika.xml"
   # Paths: every /var/lib/clickhouse/... and /var/log/clickhouse-server/... goes into DIR.
   # Ports: HTTP/native/interserver rewritten; TLS, MySQL and PostgreSQL listeners removed (18.16's
@@ -76,6 +103,7 @@ write_config() {
     -e '/^[[:space:]]*<listen_host>[^<]*<\/listen_host>[[:space:]]*$/d' \
     -e '/^[[:space:]]*<include_from>[^<]*<\/include_from>[[:space:]]*$/d' \
     -e "s|^([[:space:]]*)(<http_port>.*)$|\1\2\n\1<listen_host>127.0.0.1</listen_host>\n\1<include_from>$(sed_repl "$DIR/metrika.xml")</include_from>|" \
+    "${https[@]}" \
     "$SRC_CONF/config.xml" >"$DIR/config.xml.new"
   # Refuse to start with a config that could touch the system instance.
   if grep -nE '/var/(lib|log)/clickhouse' "$DIR/config.xml.new" >&2; then
@@ -116,7 +144,7 @@ cmd_start() {
   fi
   if [[ -n "$pid" ]]; then vf_log "removing stale pid file (pid $pid is gone)"; fi
   rm -f "$DIR/clickhouse.pid"
-  for i in "$HTTP_PORT" "$TCP_PORT" "$INTERSERVER_PORT"; do
+  for i in "$HTTP_PORT" "$TCP_PORT" "$INTERSERVER_PORT" $HTTPS_PORT; do
     if vf_port_open "$i"; then
       vf_die "port 127.0.0.1:$i is already in use (another ClickHouse? see: pgrep -a clickhouse; ss -ltnp 'sport = :$i').
   A ClickHouse left over from an earlier run is stopped with: $0 stop <its DIR>"

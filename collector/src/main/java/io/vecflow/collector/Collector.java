@@ -71,6 +71,8 @@ public final class Collector implements AutoCloseable {
         public String clickhouseUser = "default";
         /** ClickHouse password (default empty). */
         public String clickhousePassword = "";
+        /** PEM CA certificates of an {@code https://} ClickHouse, or null for the JVM's CAs. */
+        public Path clickhouseCaFile;
         /** ClickHouse database (default "vecflow"). */
         public String clickhouseDatabase = "vecflow";
         /** Rows per ClickHouse insert (default 50,000). */
@@ -193,6 +195,7 @@ public final class Collector implements AutoCloseable {
                             : ClickHouseSink.Settings.duckDb(s.duckdbPath);
                     cs.user = s.clickhouseUser;
                     cs.password = s.clickhousePassword;
+                    cs.caFile = s.clickhouseCaFile;
                     cs.database = s.clickhouseDatabase;
                     cs.batchRows = s.clickhouseBatchRows;
                     cs.flushMs = s.clickhouseFlushMs;

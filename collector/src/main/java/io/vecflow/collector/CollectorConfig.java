@@ -113,6 +113,8 @@ public final class CollectorConfig {
         public String password = "";
         /** A file holding the password (its text, stripped; refused when every user may read it), or empty. */
         public String passwordFile = "";
+        /** PEM CA certificates that sign an {@code https://} server's certificate; empty = the JVM's CAs. */
+        public String caFile = "";
         /** Database. */
         public String database = "vecflow";
         /** Rows per insert. */
@@ -329,6 +331,7 @@ public final class CollectorConfig {
             c.kafka.security = (c.kafka.security == null ? new KafkaSecurityConfig() : c.kafka.security)
                     .withDefaults();
             c.clickhouse = c.clickhouse == null ? new ClickHouse() : c.clickhouse;
+            c.clickhouse.caFile = c.clickhouse.caFile == null ? "" : c.clickhouse.caFile.strip();
             c.duckdb = c.duckdb == null ? new DuckDb() : c.duckdb;
             c.duckdb.path = c.duckdb.path == null ? "" : c.duckdb.path.strip();
             c.admission = c.admission == null ? new AdmissionConfig() : c.admission;
@@ -419,6 +422,10 @@ public final class CollectorConfig {
         check(source, clickhouse.url.isEmpty()
                 || clickhouse.url.matches("https?://([^/:\\s\\[\\]]+|\\[[0-9A-Fa-f:.]+\\]):\\d{1,5}/?"),
                 "clickhouse.url", clickhouse.url, "http://host:port (https for TLS) or empty");
+        check(source, clickhouse.caFile.isEmpty() || clickhouse.url.startsWith("https://"), "clickhouse.ca-file",
+                clickhouse.caFile, "an https:// clickhouse.url");
+        check(source, clickhouse.caFile.isEmpty() || Files.isReadable(Path.of(clickhouse.caFile)),
+                "clickhouse.ca-file", clickhouse.caFile, "a readable PEM file");
         for (String b : kafka.bootstrap.isBlank() ? new String[0] : kafka.bootstrap.split(",")) {
             check(source, b.trim().matches("([^:\\s\\[\\]]+|\\[[0-9A-Fa-f:.]+\\]):\\d{1,5}"), "kafka.bootstrap",
                     kafka.bootstrap, "host:port[,host:port]");
@@ -606,6 +613,7 @@ public final class CollectorConfig {
         s.duckdbPath = embeddedStore();
         s.clickhouseUser = clickhouse.user;
         s.clickhousePassword = clickhousePassword();
+        s.clickhouseCaFile = clickhouse.caFile.isEmpty() ? null : Path.of(clickhouse.caFile);
         s.clickhouseDatabase = clickhouse.database;
         s.clickhouseBatchRows = clickhouse.batchRows;
         s.clickhouseFlushMs = clickhouse.flushMs;
@@ -634,7 +642,7 @@ public final class CollectorConfig {
      *
      * @throws IllegalArgumentException a file that cannot be read or that every user may read, a variable not set
      */
-    String clickhousePassword() {
+    public String clickhousePassword() {
         if (!clickhouse.passwordFile.isEmpty()) {
             return EnrichmentConfig.secret("file:" + clickhouse.passwordFile, "configuration",
                     "clickhouse.password-file", k -> 0);

@@ -23,11 +23,11 @@ import java.util.concurrent.TimeUnit;
  *
  * Keys are mode 0600; the PKCS12 files and the trust store use {@link #PASSWORD}.
  */
-final class TlsFixture {
+public final class TlsFixture {
     /** Password of every PKCS12 file. */
-    static final String PASSWORD = "vecflow-test";
+    public static final String PASSWORD = "vecflow-test";
 
-    final Path dir;
+    public final Path dir;
 
     private TlsFixture(Path dir) {
         this.dir = dir;
@@ -38,7 +38,7 @@ final class TlsFixture {
      *
      * @throws IOException a tool is missing (openssl, keytool) or failed, with its output
      */
-    static TlsFixture make(Path dir) throws IOException, InterruptedException {
+    public static TlsFixture make(Path dir) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         TlsFixture f = new TlsFixture(dir);
         f.run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
@@ -64,7 +64,7 @@ final class TlsFixture {
         }
     }
 
-    Path path(String file) {
+    public Path path(String file) {
         return dir.resolve(file);
     }
 

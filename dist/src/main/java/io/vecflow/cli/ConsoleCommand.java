@@ -36,8 +36,16 @@ final class ConsoleCommand implements Callable<Integer> {
     String database;
 
     @Option(names = "--user", defaultValue = "default", description = "ClickHouse user (default ${DEFAULT-VALUE}); "
-            + "the password comes from the environment variable VECFLOW_CLICKHOUSE_PASSWORD.")
+            + "the password comes from --password-file or the environment variable VECFLOW_CLICKHOUSE_PASSWORD.")
     String user;
+
+    @Option(names = "--password-file", paramLabel = "FILE", description = "A file holding the ClickHouse password "
+            + "(refused when every user may read it).")
+    Path passwordFile;
+
+    @Option(names = "--ca-file", paramLabel = "PEM", description = "CA certificates that sign an https:// "
+            + "ClickHouse's certificate (default: the JVM's CAs).")
+    Path caFile;
 
     @Option(names = "--listen", defaultValue = "127.0.0.1:8080", paramLabel = "ADDR:PORT", description =
             "Where the console listens (default ${DEFAULT-VALUE}; [v6]:PORT for IPv6, port 0 = any free port).")
@@ -79,10 +87,19 @@ final class ConsoleCommand implements Callable<Integer> {
         }
         ConsoleSettings settings = listen(listen, "--listen");
         String password = System.getenv("VECFLOW_CLICKHOUSE_PASSWORD");
+        if (passwordFile != null) {
+            CollectorConfig c = new CollectorConfig();
+            c.clickhouse.passwordFile = passwordFile.toString();
+            try {
+                password = c.clickhousePassword();
+            } catch (IllegalArgumentException e) {
+                throw new VecflowCommand.UsageException("--password-file " + e.getMessage());
+            }
+        }
         try (Shutdown sd = Shutdown.install();
                 Consoles.Running console = store != null ? Consoles.duckDbFile(store, database, settings)
                         : Consoles.clickHouse(URI.create(clickhouse), database, user, password == null ? ""
-                                : password, settings)) {
+                                : password, caFile, settings)) {
             System.out.println("vecflow console on " + console.url() + " over " + (store != null ? store
                     : clickhouse) + "   (Ctrl-C stops it)");
             System.out.flush();

@@ -83,7 +83,7 @@ final class Consoles {
             return duckDb(store, settings);
         }
         return clickHouse(URI.create(cs.clickhouseUrl), cs.clickhouseDatabase, cs.clickhouseUser,
-                cs.clickhousePassword, settings);
+                cs.clickhousePassword, cs.clickhouseCaFile, settings);
     }
 
     /** The console over the embedded store of this process. */
@@ -108,10 +108,19 @@ final class Consoles {
         return start(settings, runner, SqlDialect.duckDb());
     }
 
-    /** The console over a ClickHouse server (its version decides the SQL: 18.16's FixedString(16) or IPv6). */
-    static Running clickHouse(URI url, String database, String user, String password, ConsoleSettings settings)
-            throws IOException {
-        ClickHouseHttpQueryRunner runner = new ClickHouseHttpQueryRunner(url, database, user, password);
+    /**
+     * The console over a ClickHouse server (its version decides the SQL: 18.16's FixedString(16) or IPv6).
+     *
+     * @param caFile PEM CA certificates of an {@code https://} server, or null for the JVM's CAs
+     */
+    static Running clickHouse(URI url, String database, String user, String password, Path caFile,
+            ConsoleSettings settings) throws IOException {
+        ClickHouseHttpQueryRunner runner;
+        try {
+            runner = new ClickHouseHttpQueryRunner(url, database, user, password, caFile);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("ClickHouse at " + url + ": " + e.getMessage(), e);
+        }
         String version;
         try {
             version = runner.serverVersion();

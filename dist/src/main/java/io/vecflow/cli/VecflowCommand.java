@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
         description =
                 "Network telemetry pipeline: sampling dataplane -> netlink PSAMPLE -> sFlow v5 agent -> collector.",
         subcommands = {DemoCommand.class, ConsoleCommand.class, DataplaneCommand.class, HsflowdCommand.class,
+            ClickHouseUsersCommand.class,
             CollectorCommand.class, DecodeCommand.class, PsampleCommand.class, CtlCommand.class, LabCommand.class,
             CommandLine.HelpCommand.class})
 public final class VecflowCommand implements Runnable {

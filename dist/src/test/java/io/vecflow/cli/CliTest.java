@@ -259,4 +259,35 @@ class CliTest {
         assertThat(none.exit()).isEqualTo(2);
         assertThat(none.err()).contains("no sink").contains("duckdb.path");
     }
+
+    @Test
+    void clickhouseUsersPrintsHashesOnlyAndRefusesPasswordsEveryUserCanRead() throws Exception {
+        Path w = dir.resolve("w");
+        Path r = dir.resolve("r");
+        Files.writeString(w, "writer-secret\n");
+        Files.writeString(r, "reader-secret\n");
+        for (Path p : List.of(w, r)) {
+            Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        }
+        Run xml = run("clickhouse-users", "--server-version", "18.16.1", "--writer-password-file", w.toString(),
+                "--reader-password-file", r.toString(), "--network", "10.1.0.0/16");
+        assertThat(xml.exit()).as(xml.err()).isZero();
+        assertThat(xml.out()).contains("<readonly>2</readonly>").contains("<ip>10.1.0.0/16</ip>")
+                .contains(io.vecflow.collector.schema.ClickHouseUsers.sha256Hex("writer-secret"))
+                .doesNotContain("writer-secret").doesNotContain("reader-secret");
+        Run sql = run("clickhouse-users", "--server-version", "25.8.2.29", "--database", "flows",
+                "--writer-password-file", w.toString(), "--reader-password-file", r.toString());
+        assertThat(sql.exit()).as(sql.err()).isZero();
+        assertThat(sql.out()).contains("GRANT SELECT ON flows.* TO vecflow_reader;")
+                .contains("HOST IP '127.0.0.1', IP '::1'").doesNotContain("secret");
+        Files.setPosixFilePermissions(r, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Run open = run("clickhouse-users", "--server-version", "18.16.1", "--writer-password-file", w.toString(),
+                "--reader-password-file", r.toString());
+        assertThat(open.exit()).isEqualTo(2);
+        assertThat(open.err()).contains("--reader-password-file").contains("readable by every user");
+        Run noVersion = run("clickhouse-users", "--writer-password-file", w.toString(), "--reader-password-file",
+                r.toString());
+        assertThat(noVersion.exit()).isEqualTo(2);
+        assertThat(noVersion.err()).contains("--server-version");
+    }
 }

@@ -506,6 +506,17 @@ public final class FlowSchema {
         }
 
         /**
+         * Whether users, roles and grants are managed in SQL ({@code CREATE USER}, {@code GRANT}; 20.5 on). Older
+         * servers define users only in {@code users.xml} and its {@code users.d/} files, where a profile's
+         * {@code readonly} and a user's {@code allow_databases} stand for grants ({@link ClickHouseUsers}).
+         *
+         * @return true from 20.5
+         */
+        public boolean sqlAccessControl() {
+            return major > 20 || (major == 20 && minor >= 5);
+        }
+
+        /**
          * Parses the text of {@code SELECT version()}: {@code major.minor} then optional further parts, e.g.
          * {@code 18.16.1}, {@code 25.8.2.29}, {@code 24.3.12.76.altinitystable}.
          *

@@ -74,6 +74,8 @@ public final class ClickHouseSink implements FlowSink {
         public String user = "default";
         /** Password (default empty). */
         public String password = "";
+        /** PEM CA certificates that sign an {@code https://} server's certificate, or null for the JVM's CAs. */
+        public java.nio.file.Path caFile;
         /** Database (default {@code vecflow}; created if missing). */
         public String database = "vecflow";
         /** Rows per insert (default 50,000; ClickHouse advises 10k–100k). */
@@ -193,14 +195,21 @@ public final class ClickHouseSink implements FlowSink {
         }
         this.settings = s;
         this.database = s.database;
-        this.client = s.duckdb != null ? null : new Client.Builder()
-                .addEndpoint(s.url)
-                .setUsername(s.user)
-                .setPassword(s.password == null ? "" : s.password)
-                .compressServerResponse(false)
-                .compressClientRequest(false)
-                .setMaxRetries(0)
-                .build();
+        if (s.duckdb == null) {
+            Client.Builder cb = new Client.Builder()
+                    .addEndpoint(s.url)
+                    .setUsername(s.user)
+                    .setPassword(s.password == null ? "" : s.password)
+                    .compressServerResponse(false)
+                    .compressClientRequest(false)
+                    .setMaxRetries(0);
+            if (s.caFile != null) {
+                cb.setRootCertificate(s.caFile.toString());
+            }
+            this.client = cb.build();
+        } else {
+            this.client = null;
+        }
         flows = new TableBatch(this, FlowSchema.table("flows"));
         drops = new TableBatch(this, FlowSchema.table("drops"));
         counters = new TableBatch(this, FlowSchema.table("if_counters"));
@@ -383,10 +392,14 @@ public final class ClickHouseSink implements FlowSink {
 
     static String rootMessage(Throwable e) {
         Throwable t = e;
+        boolean tls = false;
         while (t.getCause() != null) {
+            tls |= t instanceof javax.net.ssl.SSLException;
             t = t.getCause();
         }
-        return t.getMessage();
+        tls |= t instanceof javax.net.ssl.SSLException;
+        return tls ? "TLS: " + t.getMessage() + " (the server's certificate must be signed by clickhouse.ca-file, or "
+                + "by a CA the JVM trusts when it is empty, and name the host in clickhouse.url)" : t.getMessage();
     }
 
     @Override
