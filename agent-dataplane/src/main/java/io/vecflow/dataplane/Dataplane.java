@@ -45,6 +45,9 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -346,6 +349,44 @@ public final class Dataplane implements AutoCloseable {
         mainThread = Thread.ofPlatform().name("vecflow-main").start(main);
         for (Worker w : workers) {
             threads.add(Thread.ofPlatform().name("vecflow-wk-" + w.index()).start(w));
+        }
+    }
+
+    /**
+     * Starts the main thread and the workers, each worker running {@code workerInit} before its first packet (the
+     * privilege drop: a worker gives up the capabilities its creator kept for the main thread), and returns once every
+     * worker has run it.
+     *
+     * @param workerInit run first on every worker thread; a failure stops that worker and is rethrown here
+     * @throws IllegalStateException a worker's init failed, or they did not all run it within 10 s
+     */
+    public synchronized void start(Callable<Void> workerInit) {
+        CountDownLatch ran = new CountDownLatch(workers.size());
+        AtomicReference<Exception> failed = new AtomicReference<>();
+        mainThread = Thread.ofPlatform().name("vecflow-main").start(main);
+        for (Worker w : workers) {
+            threads.add(Thread.ofPlatform().name("vecflow-wk-" + w.index()).start(() -> {
+                try {
+                    workerInit.call();
+                } catch (Exception e) {
+                    failed.compareAndSet(null, e);
+                    ran.countDown();
+                    return;
+                }
+                ran.countDown();
+                w.run();
+            }));
+        }
+        try {
+            if (!ran.await(10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the workers did not start within 10 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted starting the workers", e);
+        }
+        if (failed.get() != null) {
+            throw new IllegalStateException("a worker could not start: " + failed.get().getMessage(), failed.get());
         }
     }
 

@@ -158,7 +158,7 @@ public final class DataplaneAssembly implements AutoCloseable {
             }
             if (c.metrics.port > 0) {
                 metrics = new DataplaneMetrics(dataplane,
-                        Forwarding.parseAddress(c.metrics.listen), c.metrics.port);
+                        Forwarding.parseAddress(c.metrics.listen), c.metrics.port, c.metrics.users);
                 owned.add(metrics);
             } else {
                 metrics = null;

@@ -4,6 +4,7 @@ import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.vecflow.common.BasicCredentials;
 import io.vecflow.dataplane.graph.Node;
 import io.vecflow.dataplane.graph.Worker;
 import io.vecflow.dataplane.plugins.clove.Clove;
@@ -20,6 +21,7 @@ import io.vecflow.dataplane.vnet.interfaces.PortCounters;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The dataplane's Prometheus metrics at {@code /metrics}, the same counters {@code show interfaces}, {@code show
@@ -56,6 +58,17 @@ public final class DataplaneMetrics implements AutoCloseable {
      *     {@code metrics.listen} / {@code metrics.port}) and the cause, e.g. "Address already in use"
      */
     public DataplaneMetrics(Dataplane dp, InetAddress bind, int port) throws IOException {
+        this(dp, bind, port, Map.of());
+    }
+
+    /**
+     * As {@link #DataplaneMetrics(Dataplane, InetAddress, int)}, with HTTP basic authentication on every path when
+     * {@code users} is not empty (401 without or with wrong credentials).
+     *
+     * @param users name → PBKDF2 hash ({@code metrics.users}, checked by the config validator)
+     * @throws IOException if the port cannot be bound
+     */
+    public DataplaneMetrics(Dataplane dp, InetAddress bind, int port, Map<String, String> users) throws IOException {
         PrometheusRegistry r = new PrometheusRegistry();
         InterfaceTable it = dp.interfaces();
         portCounter(r, dp, "vecflow_dataplane_interface_packets", "frames per interface and direction",
@@ -133,8 +146,8 @@ public final class DataplaneMetrics implements AutoCloseable {
         nodeCounter(r, dp, "vecflow_dataplane_node_seconds", "time spent per graph node, seconds", 2);
         try {
             // /metrics and /-/healthy only: the library's landing page and every other path answer 404
-            this.server = HTTPServer.builder().inetAddress(bind).port(port).registry(r).registerHealthHandler(true)
-                    .defaultHandler(x -> {
+            HTTPServer.Builder b = HTTPServer.builder().inetAddress(bind).port(port).registry(r)
+                    .registerHealthHandler(true).defaultHandler(x -> {
                         byte[] body = "not found: this endpoint serves /metrics and /-/healthy\n"
                                 .getBytes(java.nio.charset.StandardCharsets.UTF_8);
                         x.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
@@ -142,7 +155,23 @@ public final class DataplaneMetrics implements AutoCloseable {
                         try (var out = x.getResponseBody()) {
                             out.write(body);
                         }
-                    }).buildAndStart();
+                    });
+            BasicCredentials basic = new BasicCredentials(users);
+            if (basic.enabled()) {
+                b.authenticator(new com.sun.net.httpserver.Authenticator() {
+                    @Override
+                    public Result authenticate(com.sun.net.httpserver.HttpExchange x) {
+                        String user = basic.check(x.getRequestHeaders().getFirst("Authorization"));
+                        if (user != null) {
+                            return new Success(new com.sun.net.httpserver.HttpPrincipal(user, "vecflow-metrics"));
+                        }
+                        x.getResponseHeaders().set("WWW-Authenticate",
+                                "Basic realm=\"vecflow-metrics\", charset=\"UTF-8\"");
+                        return new Failure(401);
+                    }
+                });
+            }
+            this.server = b.buildAndStart();
         } catch (IOException e) {
             throw new IOException("metrics endpoint " + new java.net.InetSocketAddress(bind, port) + " (metrics.listen"
                     + ", metrics.port; 0 = off): " + e.getMessage(), e);

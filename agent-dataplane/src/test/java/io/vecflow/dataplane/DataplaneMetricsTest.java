@@ -64,4 +64,38 @@ class DataplaneMetricsTest {
             }
         }
     }
+
+    @Test
+    void usersTurnOnBasicAuthenticationOnEveryPath() throws Exception {
+        String hash = io.vecflow.common.BasicCredentials.hashPassword("scrape-pw".toCharArray());
+        try (PsampleEmitter em = PsampleEmitter.openUnicast(1, Psample.Convention.VPP);
+                Dataplane dp = new Dataplane(topology(), em, null, null);
+                DataplaneMetrics m = new DataplaneMetrics(dp, InetAddress.getLoopbackAddress(), 0,
+                        java.util.Map.of("prometheus", hash));
+                HttpClient c = HttpClient.newHttpClient()) {
+            URI metrics = URI.create("http://127.0.0.1:" + m.port() + "/metrics");
+            HttpResponse<String> none = c.send(HttpRequest.newBuilder(metrics).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(none.statusCode()).isEqualTo(401);
+            assertThat(none.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v)
+                    .startsWith("Basic realm=\"vecflow-metrics\""));
+            assertThat(none.body()).doesNotContain("vecflow_dataplane");
+            for (String[] cred : new String[][] {{"prometheus", "wrong"}, {"nobody", "scrape-pw"}}) {
+                HttpResponse<String> bad = c.send(HttpRequest.newBuilder(metrics).header("Authorization", basic(
+                        cred[0], cred[1])).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(bad.statusCode()).as(cred[0] + ":" + cred[1]).isEqualTo(401);
+            }
+            HttpResponse<String> ok = c.send(HttpRequest.newBuilder(metrics).header("Authorization", basic(
+                    "prometheus", "scrape-pw")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(ok.statusCode()).isEqualTo(200);
+            assertThat(ok.body()).contains("vecflow_dataplane_interface_packets_total");
+            assertThat(c.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.port() + "/-/healthy"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+        }
+    }
+
+    private static String basic(String user, String password) {
+        return "Basic " + java.util.Base64.getEncoder().encodeToString((user + ":" + password)
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
 }

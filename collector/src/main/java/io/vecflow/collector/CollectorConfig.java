@@ -441,7 +441,7 @@ public final class CollectorConfig {
             }
         }
         try {
-            ConsoleSettings.checkUsers("metrics", metrics.users == null ? Map.of() : metrics.users);
+            io.vecflow.common.BasicCredentials.checkUsers("metrics", metrics.users == null ? Map.of() : metrics.users);
         } catch (IllegalArgumentException e) {
             check(source, false, "metrics.users", "(hidden)", e.getMessage());
         }

@@ -27,7 +27,7 @@ class ConsoleConfigTest {
 
     @Test
     void basicUsersAndIpv6Listen() {
-        String hash = ConsoleSettings.hashPassword("pw".toCharArray());
+        String hash = io.vecflow.common.BasicCredentials.hashPassword("pw".toCharArray());
         CollectorConfig c = CollectorConfig.parse("""
                 json-lines: x.jsonl
                 console:
@@ -73,7 +73,7 @@ class ConsoleConfigTest {
 
     @Test
     void metricsUsersAreHashesCheckedAndMasked() {
-        String hash = ConsoleSettings.hashPassword("pw".toCharArray());
+        String hash = io.vecflow.common.BasicCredentials.hashPassword("pw".toCharArray());
         CollectorConfig c = CollectorConfig.parse("""
                 json-lines: x.jsonl
                 metrics:

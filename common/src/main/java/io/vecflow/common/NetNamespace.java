@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * devices and addresses the task uses are those of the named namespace.
  *
  * <p>Privileges: {@code setns} into a network namespace needs CAP_SYS_ADMIN (root), so call this before a process
- * drops root (hsflowd-compat's {@code PrivilegeDrop}).
+ * drops root ({@link PrivilegeDrop}).
  */
 public final class NetNamespace {
     private NetNamespace() {}

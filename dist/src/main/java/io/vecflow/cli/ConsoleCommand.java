@@ -79,7 +79,7 @@ final class ConsoleCommand implements Callable<Integer> {
             if (line == null || line.isEmpty()) {
                 throw new VecflowCommand.UsageException("--hash-password: no password on standard input");
             }
-            System.out.println(ConsoleSettings.hashPassword(line.toCharArray()));
+            System.out.println(io.vecflow.common.BasicCredentials.hashPassword(line.toCharArray()));
             return 0;
         }
         if ((store == null) == (clickhouse == null)) {

@@ -2,6 +2,7 @@ package io.vecflow.cli;
 
 import static io.vecflow.cli.VecflowCommand.require;
 
+import io.vecflow.common.PrivilegeDrop;
 import io.vecflow.dataplane.Dataplane;
 import io.vecflow.dataplane.DataplaneAssembly;
 import io.vecflow.dataplane.config.DataplaneConfig;
@@ -39,6 +40,12 @@ final class DataplaneCommand implements Callable<Integer> {
 
     @Option(names = "--check-config", description = "Validate --config and exit (0 = valid).")
     boolean checkConfig;
+
+    @Option(names = "--user", paramLabel = "USER", description = "With --config, started as root: once the ports and "
+            + "sockets are open, become USER with no capability, except CAP_NET_ADMIN on the main thread when "
+            + "sflow.transport is genl (each PSAMPLE / NET_DM send needs it). Default: keep the identity started "
+            + "with.")
+    String user;
 
     @Option(names = "--capture", paramLabel = "FILE", description = "Ethernet pcap (default: the bundled capture).")
     Path capture;
@@ -87,6 +94,13 @@ final class DataplaneCommand implements Callable<Integer> {
         }
         if (config != null) {
             return runConfig(out0);
+        }
+        if (user != null) {
+            try {
+                PrivilegeDrop.checkUser(user);
+            } catch (PrivilegeDrop.PrivilegeDropException e) {
+                throw new VecflowCommand.UsageException(e.getMessage());
+            }
         }
         if (checkConfig) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--check-config needs --config FILE");
@@ -170,7 +184,16 @@ final class DataplaneCommand implements Callable<Integer> {
                     c.clove == null ? "" : ", clove vtep " + c.clove.vtep, c.controlSocket);
             out.print(dp.showInterfaces());
             out.flush();
-            dp.start();
+            if (user != null && PrivilegeDrop.effectiveUid() == 0) {
+                out.println("dataplane: " + dropPrivileges(dp, c.sflow.genl()));
+                out.flush();
+            } else {
+                if (user != null) {
+                    out.println("dataplane: not started as root (euid " + PrivilegeDrop.effectiveUid()
+                            + "): --user " + user + " changes nothing");
+                }
+                dp.start();
+            }
             Thread waiter = Thread.ofPlatform().start(() -> {
                 try {
                     dp.awaitCompletion();
@@ -191,5 +214,33 @@ final class DataplaneCommand implements Callable<Integer> {
             out.flush();
         }
         return 0;
+    }
+
+    /**
+     * Starts the dataplane as {@link #user} holding only what it still needs (README "Security"): every port and
+     * socket is open, so this thread keeps CAP_NET_ADMIN through the set*id broadcast when {@code genl} (the main
+     * thread it starts next inherits it: each generic-netlink multicast send is checked), the workers drop theirs
+     * before their first packet, this thread drops its own, and every thread of the process is then checked.
+     *
+     * @return the line for the log
+     * @throws PrivilegeDrop.PrivilegeDropException a call failed or a thread holds more than it should
+     */
+    private String dropPrivileges(Dataplane dp, boolean genl) throws Exception {
+        long keep = genl ? 1L << PrivilegeDrop.CAP_NET_ADMIN : 0;
+        PrivilegeDrop.Result r = PrivilegeDrop.dropTo(user, keep);
+        dp.start(() -> {
+            PrivilegeDrop.dropThreadCapabilities();
+            return null;
+        });
+        PrivilegeDrop.dropThreadCapabilities();
+        java.util.List<String> problems = PrivilegeDrop.threadProblems(r.uid(), r.gid(),
+                (tid, comm) -> comm.equals("vecflow-main") ? keep : 0);
+        if (!problems.isEmpty()) {
+            throw new PrivilegeDrop.PrivilegeDropException("after dropping to " + user + ": "
+                    + String.join("; ", problems));
+        }
+        return "running as " + user + " (uid " + Integer.toUnsignedString(r.uid()) + ", gid "
+                + Integer.toUnsignedString(r.gid()) + "), " + (keep == 0 ? "no capability on any thread"
+                : "CAP_NET_ADMIN on vecflow-main only (genl), no capability on any other thread");
     }
 }

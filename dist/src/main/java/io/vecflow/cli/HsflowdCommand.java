@@ -1,5 +1,6 @@
 package io.vecflow.cli;
 
+import io.vecflow.common.PrivilegeDrop;
 import io.vecflow.hsflowd.AgentAddressWatcher;
 import io.vecflow.hsflowd.HsflowdDaemon;
 import io.vecflow.hsflowd.SflowAgent;
@@ -7,7 +8,6 @@ import io.vecflow.hsflowd.config.ConfigException;
 import io.vecflow.hsflowd.config.HsflowdConfig;
 import io.vecflow.hsflowd.counters.CounterPoller;
 import io.vecflow.hsflowd.net.AgentAddressSelector;
-import io.vecflow.hsflowd.net.PrivilegeDrop;
 import io.vecflow.hsflowd.net.RtnetlinkAddresses;
 import io.vecflow.netlink.psample.PsampleSubscriber;
 import io.vecflow.netlink.vpp.VppUsersockSubscriber;
@@ -16,9 +16,9 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code vecflow hsflowd}: the hsflowd-compatible agent. */
 @Command(name = "hsflowd", mixinStandardHelpOptions = true, versionProvider = VecflowCommand.Version.class,

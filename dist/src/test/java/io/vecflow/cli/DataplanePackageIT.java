@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The dataplane's Debian package (scripts/package-deb.sh): control fields, only the dataplane's jars and its own
- * runtime, its system user, the unit (a non-root user with CAP_NET_RAW and CAP_NET_ADMIN only, ambient) as
+ * runtime, its system user, the unit (root until the drop to --user vecflow-dataplane, a bounded capability set) as
  * {@code systemd-analyze} sees it, {@code --check-config} of the shipped configuration, and the installed dataplane
  * run from the scratch root on its bundled runtime and jars alone: replaying its capture, it emits PSAMPLE on
  * NETLINK_USERSOCK that a subscriber here receives.
@@ -68,13 +68,12 @@ class DataplanePackageIT {
     @Test
     void systemdUnit() throws Exception {
         Map<String, String> service = pkg.unitSection("Service");
-        assertThat(service.get("ExecStart"))
-                .isEqualTo("/usr/sbin/vecflow-dataplane --config /etc/vecflow/dataplane.yaml");
-        assertThat(service.get("User")).isEqualTo("vecflow-dataplane");
-        assertThat(service.get("AmbientCapabilities").split(" ")).containsExactlyInAnyOrder("CAP_NET_RAW",
-                "CAP_NET_ADMIN");
+        assertThat(service.get("ExecStart")).isEqualTo(
+                "/usr/sbin/vecflow-dataplane --config /etc/vecflow/dataplane.yaml --user vecflow-dataplane");
+        assertThat(service).doesNotContainKeys("User", "AmbientCapabilities"); // root until the drop, then none
         assertThat(service.get("CapabilityBoundingSet").split(" ")).containsExactlyInAnyOrder("CAP_NET_RAW",
-                "CAP_NET_ADMIN");
+                "CAP_NET_ADMIN", "CAP_SETUID", "CAP_SETGID");
+        assertThat(service.get("SystemCallFilter")).doesNotContain("@privileged"); // setuid, capset
         assertThat(service.get("RuntimeDirectory")).isEqualTo("vecflow");
         assertThat(service.get("NoNewPrivileges")).isEqualTo("yes");
         assertThat(service.get("ProtectSystem")).isEqualTo("strict");
@@ -101,6 +100,98 @@ class DataplanePackageIT {
             assertThat(c.err()).contains("workers");
         } finally {
             Files.deleteIfExists(bad);
+        }
+    }
+
+    /**
+     * The installed dataplane started as root with {@code --user nobody} on an AF_PACKET port in a namespace made
+     * here: after the drop every thread is nobody with no capability — but the main thread, which keeps
+     * CAP_NET_ADMIN with {@code transport: genl} only — and the workers still receive on their rings: each ping frame
+     * sent into the port becomes a PSAMPLE message (usersock) a subscriber here receives.
+     */
+    @Test
+    void installedDataplaneDropsRootKeepingOnlyWhatItSends() throws Exception {
+        for (String transport : List.of("usersock", "genl")) {
+            try (io.vecflow.dataplane.netns.NetnsLab lab = io.vecflow.dataplane.netns.NetnsLab.open("vfpv");
+                    PsampleSubscriber sub = PsampleSubscriber.open(PsampleTransport.USERSOCK, GROUP)) {
+                lab.namespace("dp");
+                lab.namespace("c");
+                lab.veth(lab.ns("c"), lab.dev("c0"), lab.ns("dp"), lab.dev("p0"));
+                lab.ip(lab.ns("dp"), "link", "set", lab.dev("p0"), "up");
+                lab.address(lab.ns("c"), lab.dev("c0"), "10.77.0.1/24");
+                lab.ip(lab.ns("c"), "link", "set", lab.dev("c0"), "up");
+                lab.ip(lab.ns("c"), "neigh", "add", "10.77.0.2", "lladdr", "02:00:00:00:aa:01", "dev", lab.dev("c0"),
+                        "nud", "permanent");
+                Path dir = Files.createTempDirectory("vfpv");
+                Path conf = dir.resolve("dataplane.yaml");
+                Files.writeString(conf, """
+                        workers: 2
+                        ports:
+                          - {name: p0, type: af_packet, if-index: 1, netns: %s, mac: "02:00:00:00:aa:01", \
+                        af-packet: {interface: %s}}
+                        sflow:
+                          sampling-rate: 1
+                          interfaces: [p0]
+                          transport: %s
+                          usersock-groups: {psample: %d, net-dm: 24, counters: 25}
+                        control-socket: %s
+                        metrics: {port: 0}
+                        """.formatted(lab.ns("dp"), lab.dev("p0"), transport, GROUP, dir.resolve("dp.sock")));
+                Path log = dir.resolve("dataplane.log");
+                Process p = pkg.daemon("--config", conf.toString(), "--user", "nobody").redirectErrorStream(true)
+                        .redirectOutput(log.toFile()).start();
+                try {
+                    DebPackage.awaitLine(log, "dataplane: running as nobody", p, 30_000);
+                    long keep = transport.equals("genl") ? 1L << 12 : 0; // CAP_NET_ADMIN
+                    assertThat(Files.readString(log)).contains("running as nobody (uid 65534, gid 65534), "
+                            + (keep == 0 ? "no capability on any thread"
+                            : "CAP_NET_ADMIN on vecflow-main only (genl), no capability on any other thread"));
+                    int threads = 0;
+                    boolean sawMain = false;
+                    try (var tasks = Files.list(Path.of("/proc", Long.toString(p.pid()), "task"))) {
+                        for (Path t : tasks.toList()) {
+                            Map<String, String> st = new java.util.LinkedHashMap<>();
+                            for (String l : Files.readAllLines(t.resolve("status"))) {
+                                int c = l.indexOf(':');
+                                if (c > 0) {
+                                    st.put(l.substring(0, c), l.substring(c + 1).strip());
+                                }
+                            }
+                            boolean main = st.get("Name").equals("vecflow-main");
+                            sawMain |= main;
+                            threads++;
+                            String who = transport + " thread " + t.getFileName() + " (" + st.get("Name") + ")";
+                            String caps = String.format("%016x", main ? keep : 0);
+                            assertThat(st.get("Uid").split("\\s+")).as(who + " Uid").containsOnly("65534");
+                            assertThat(st.get("Gid").split("\\s+")).as(who + " Gid").containsOnly("65534");
+                            assertThat(st.get("Groups")).as(who + " Groups").isEmpty();
+                            assertThat(st.get("CapEff")).as(who + " CapEff").isEqualTo(caps);
+                            assertThat(st.get("CapPrm")).as(who + " CapPrm").isEqualTo(caps);
+                            assertThat(st.get("CapAmb")).as(who + " CapAmb").isEqualTo("0000000000000000");
+                        }
+                    }
+                    assertThat(sawMain).as("the main thread is named vecflow-main").isTrue();
+                    assertThat(threads).as("JVM threads").isGreaterThan(5);
+                    if (transport.equals("usersock")) {
+                        Process ping = new ProcessBuilder("ip", "netns", "exec", lab.ns("c"), "ping", "-c", "20", "-i",
+                                "0.05", "-W", "1", "10.77.0.2").redirectErrorStream(true).start();
+                        ping.getInputStream().readAllBytes();
+                        ping.waitFor(30, TimeUnit.SECONDS);
+                        long[] got = new long[1];
+                        long deadline = System.nanoTime() + 10_000_000_000L;
+                        while (got[0] < 20 && System.nanoTime() < deadline) {
+                            sub.poll(Duration.ofMillis(100), x -> got[0]++);
+                        }
+                        assertThat(got[0]).as("PSAMPLE after the drop: " + Files.readString(log))
+                                .isGreaterThanOrEqualTo(20);
+                    }
+                    assertThat(p.isAlive()).as(Files.readString(log)).isTrue();
+                } finally {
+                    p.destroy();
+                    p.waitFor(20, TimeUnit.SECONDS);
+                    p.destroyForcibly();
+                }
+            }
         }
     }
 

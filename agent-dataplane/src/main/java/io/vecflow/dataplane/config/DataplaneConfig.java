@@ -535,6 +535,11 @@ public final class DataplaneConfig {
         public String listen = "127.0.0.1";
         /** TCP port, 0 = off. */
         public int port = 9478;
+        /**
+         * Basic-auth users of the endpoint: name → PBKDF2 hash ({@code vecflow console --hash-password}); empty =
+         * none. With users, {@code /metrics} and {@code /-/healthy} answer 401 without the right credentials.
+         */
+        public java.util.Map<String, String> users = new java.util.LinkedHashMap<>();
     }
 
     /**

@@ -116,6 +116,12 @@ final class DataplaneConfigValidator {
                 "need 0..65535 (0 = off)");
         p.check(cfg.metrics.listen != null && ipLiteral(cfg.metrics.listen) != null, "metrics.listen",
                 cfg.metrics.listen, "need an IP address");
+        cfg.metrics.users = cfg.metrics.users == null ? new java.util.LinkedHashMap<>() : cfg.metrics.users;
+        try {
+            io.vecflow.common.BasicCredentials.checkUsers("metrics", cfg.metrics.users);
+        } catch (IllegalArgumentException e) {
+            p.check(false, "metrics.users", "(hidden)", e.getMessage());
+        }
         if (!p.list.isEmpty()) {
             throw new DataplaneConfigException(p.list);
         }

@@ -318,7 +318,10 @@ public final class ControlServer implements AutoCloseable {
         return lastInternalError;
     }
 
-    /** Stops accepting, removes the socket file and waits (≤ 2 s) for the acceptor; idempotent. */
+    /**
+     * Stops accepting, removes the socket file (unless the process, dropped to another user, may no longer) and waits
+     * (≤ 2 s) for the acceptor; idempotent.
+     */
     @Override
     public void close() throws IOException {
         if (closed) {
@@ -332,6 +335,11 @@ public final class ControlServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        Files.deleteIfExists(path);
+        try {
+            Files.deleteIfExists(path);
+        } catch (java.nio.file.AccessDeniedException e) {
+            // dropped to --user after creating it in a root-owned directory: the service manager removes it
+            // (RuntimeDirectory=); a later start replaces a stale socket file
+        }
     }
 }

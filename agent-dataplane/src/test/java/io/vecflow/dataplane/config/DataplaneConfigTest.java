@@ -515,4 +515,16 @@ class DataplaneConfigTest {
         DataplaneConfig ok = DataplaneConfig.parse(base.formatted("10.255.1.2", "10.255.2.2"), "dp.yaml", null);
         assertThat(ok.clove.settings().destinations).hasSize(1);
     }
+
+    @Test
+    void metricsUsersTakeHashesAndRefuseAPlainPasswordWithoutPrintingIt() throws Exception {
+        String ok = io.vecflow.common.BasicCredentials.hashPassword("pw".toCharArray());
+        DataplaneConfig c = DataplaneConfig.parse("ports:\n  - {name: a, type: generator}\nmetrics:\n  users: {prom: \""
+                + ok + "\"}\n", "dp.yaml", null);
+        assertThat(c.metrics.users).containsEntry("prom", ok);
+        DataplaneConfigException e = problems("ports:\n  - {name: a, type: generator}\nmetrics:\n"
+                + "  users: {prom: hunter2}\n");
+        assertThat(e.getMessage()).contains("metrics.users").contains("not a password hash")
+                .doesNotContain("hunter2");
+    }
 }

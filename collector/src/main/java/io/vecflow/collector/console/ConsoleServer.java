@@ -2,6 +2,7 @@ package io.vecflow.collector.console;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.vecflow.common.BasicCredentials;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

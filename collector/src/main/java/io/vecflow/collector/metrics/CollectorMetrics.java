@@ -8,7 +8,7 @@ import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vecflow.collector.Collector;
-import io.vecflow.collector.console.BasicCredentials;
+import io.vecflow.common.BasicCredentials;
 import io.vecflow.collector.decode.CollectorStats;
 import io.vecflow.collector.decode.LossTracker;
 import io.vecflow.collector.inlet.Admission;

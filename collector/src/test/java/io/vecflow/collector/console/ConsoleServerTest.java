@@ -112,11 +112,11 @@ class ConsoleServerTest {
 
     @Test
     void basicAuthenticationChecksThePbkdf2HashOnEveryPath() throws Exception {
-        String hash = ConsoleSettings.hashPassword("s3cret pass".toCharArray());
+        String hash = io.vecflow.common.BasicCredentials.hashPassword("s3cret pass".toCharArray());
         assertThat(hash).matches("pbkdf2-sha256\\$600000\\$[A-Za-z0-9+/=]{24}\\$[A-Za-z0-9+/=]{44}");
-        assertThat(ConsoleSettings.verify("s3cret pass".toCharArray(), hash)).isTrue();
-        assertThat(ConsoleSettings.verify("s3cret pasS".toCharArray(), hash)).isFalse();
-        assertThat(ConsoleSettings.hashPassword("s3cret pass".toCharArray())).isNotEqualTo(hash);
+        assertThat(io.vecflow.common.BasicCredentials.verify("s3cret pass".toCharArray(), hash)).isTrue();
+        assertThat(io.vecflow.common.BasicCredentials.verify("s3cret pasS".toCharArray(), hash)).isFalse();
+        assertThat(io.vecflow.common.BasicCredentials.hashPassword("s3cret pass".toCharArray())).isNotEqualTo(hash);
         try (ConsoleServer s = ConsoleServer.start(settings(ConsoleSettings.Auth.BASIC, Map.of("alice", hash)),
                 echo)) {
             var none = get(s, "/");
@@ -155,7 +155,7 @@ class ConsoleServerTest {
         assertThatThrownBy(() -> new ConsoleSettings("127.0.0.1", 70000, null, null, null))
                 .hasMessageContaining("console port 70000");
         assertThatThrownBy(() -> ConsoleSettings.Auth.parse("ldap")).hasMessageContaining("need none, basic or header");
-        String hash = ConsoleSettings.hashPassword("x".toCharArray());
+        String hash = io.vecflow.common.BasicCredentials.hashPassword("x".toCharArray());
         assertThat(settings(ConsoleSettings.Auth.BASIC, Map.of("alice", hash)).toString())
                 .isEqualTo("console 127.0.0.1:0 auth basic users [alice]").doesNotContain("pbkdf2");
     }

@@ -71,7 +71,7 @@ class CollectorMetricsTest {
         try (Collector c = new Collector(s);
                 CollectorMetrics open = new CollectorMetrics(c, InetAddress.getLoopbackAddress(), 0);
                 CollectorMetrics guarded = new CollectorMetrics(c, InetAddress.getLoopbackAddress(), 0,
-                        java.util.Map.of("prometheus", io.vecflow.collector.console.ConsoleSettings.hashPassword(
+                        java.util.Map.of("prometheus", io.vecflow.common.BasicCredentials.hashPassword(
                                 "s3cret".toCharArray())))) {
             assertThat(get(open.port(), "/metrics", null).body()).contains("vecflow_collector_datagrams_total");
             assertThat(get(open.port(), "/-/healthy", null).statusCode()).isEqualTo(200);

@@ -4,7 +4,7 @@
  * {@link io.vecflow.hsflowd.net.CollectorSocket}), agent address selection as hsflowd does it
  * ({@link io.vecflow.hsflowd.net.AgentAddressSelector} over an rtnetlink dump,
  * {@link io.vecflow.hsflowd.net.RtnetlinkAddresses}), and the privilege drop after every socket is open
- * ({@link io.vecflow.hsflowd.net.PrivilegeDrop}).
+ * ({@link io.vecflow.common.PrivilegeDrop}).
  *
  * <p>May depend on {@code config} (and {@code common}, {@code psample-bridge}'s netlink sockets).
  */

@@ -1,4 +1,4 @@
-package io.vecflow.hsflowd.net;
+package io.vecflow.common;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -19,10 +19,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Drops root after the agent has opened its netlink sockets: the agent starts as root only because joining the
- * PSAMPLE "packets" group and NETLINK_USERSOCK groups needs CAP_NET_ADMIN and NET_DM "events" needs CAP_SYS_ADMIN
- * (docs/netlink.md §1 "Join every group before dropping privileges", §6 rule 9). Sockets already open and
- * bound keep receiving after the drop, so no capability is kept: no {@code PR_SET_KEEPCAPS}, no {@code capset}.
+ * Drops root after a daemon has opened what needs it. The agent starts as root only because joining the PSAMPLE
+ * "packets" group and NETLINK_USERSOCK groups needs CAP_NET_ADMIN and NET_DM "events" needs CAP_SYS_ADMIN
+ * (docs/netlink.md §1 "Join every group before dropping privileges", §6 rule 9); sockets already open and bound
+ * keep receiving after the drop, so it keeps no capability. The dataplane opens its AF_PACKET ports (CAP_NET_RAW,
+ * CAP_SYS_ADMIN for setns) and then keeps, on its main thread alone, CAP_NET_ADMIN when it sends PSAMPLE/NET_DM on
+ * generic netlink (the kernel checks it at every send to a multicast group): {@link #dropTo(String, long)}.
  *
  * <p>Sequence (glibc, Linux x86_64, through {@code java.lang.foreign} only):
  * {@code getpwnam(user)} → {@code setgroups(0, NULL)} (supplementary groups
@@ -68,6 +70,17 @@ public final class PrivilegeDrop {
     private static final MethodHandle SETUID = handle("setuid", FunctionDescriptor.of(C_INT, C_INT));
     private static final MethodHandle GETRESUID = handle("getresuid", FunctionDescriptor.of(C_INT, PTR, PTR, PTR));
     private static final MethodHandle GETRESGID = handle("getresgid", FunctionDescriptor.of(C_INT, PTR, PTR, PTR));
+    private static final MethodHandle PRCTL = handle("prctl", FunctionDescriptor.of(C_INT, C_INT, C_LONG, C_LONG,
+            C_LONG, C_LONG));
+    private static final MethodHandle CAPSET = handle("capset", FunctionDescriptor.of(C_INT, PTR, PTR));
+    private static final MethodHandle GETTID = handle("gettid", FunctionDescriptor.of(C_INT));
+
+    /** {@code CAP_NET_ADMIN} (linux/capability.h): e.g. sending to a generic netlink multicast group. */
+    public static final int CAP_NET_ADMIN = 12;
+    /** {@code CAP_NET_RAW} (linux/capability.h): opening AF_PACKET sockets. */
+    public static final int CAP_NET_RAW = 13;
+    private static final int PR_SET_KEEPCAPS = 8;
+    private static final int LINUX_CAPABILITY_VERSION_3 = 0x20080522;
 
     private static MethodHandle handle(String name, FunctionDescriptor fd) {
         MemorySegment sym = LIBC.find(name).orElseThrow(() -> new UnsatisfiedLinkError("libc symbol not found: "
@@ -138,6 +151,23 @@ public final class PrivilegeDrop {
      *         gid or capability left over (the process must then exit: it is in an unknown state)
      */
     public static Result dropTo(String user) throws PrivilegeDropException {
+        return dropTo(user, 0);
+    }
+
+    /**
+     * Gives up root for {@code user}, the calling thread keeping the capabilities of {@code keep} and every other
+     * thread none: the calling thread sets {@code PR_SET_KEEPCAPS} on itself before the set*id broadcast (the flag is
+     * per thread), so it alone retains its permitted set, which {@code capset(2)} then narrows to {@code keep}
+     * (permitted and effective; inheritable and ambient empty). Threads the caller starts afterwards inherit
+     * {@code keep}; each that needs none calls {@link #dropThreadCapabilities()} first.
+     *
+     * @param user as {@link #dropTo(String)}
+     * @param keep a mask of capability bits ({@code 1L << CAP_NET_ADMIN}); 0 keeps none
+     * @return what was done
+     * @throws PrivilegeDropException as {@link #dropTo(String)}; also when the calling thread holds other than
+     *     {@code keep} afterwards
+     */
+    public static Result dropTo(String user, long keep) throws PrivilegeDropException {
         if (user == null || user.isBlank()) {
             throw new PrivilegeDropException("--user: empty user name");
         }
@@ -161,12 +191,23 @@ public final class PrivilegeDrop {
             if (uid == 0) {
                 return new Result(user, 0, gid, false, "--user " + user + " has uid 0: keeping root (not recommended)");
             }
+            if (keep != 0) {
+                check((int) PRCTL.invokeExact(st, PR_SET_KEEPCAPS, 1L, 0L, 0L, 0L), st, "prctl(PR_SET_KEEPCAPS, 1)");
+            }
             check((int) SETGROUPS.invokeExact(st, 0L, MemorySegment.NULL), st, "setgroups(0, NULL)");
             check((int) SETGID.invokeExact(st, gid), st, "setgid(" + Integer.toUnsignedString(gid) + ")");
             check((int) SETUID.invokeExact(st, uid), st, "setuid(" + Integer.toUnsignedString(uid) + ")");
-            verify(a, st, user, uid, gid);
+            int self = 0;
+            if (keep != 0) {
+                capset(a, st, keep);
+                check((int) PRCTL.invokeExact(st, PR_SET_KEEPCAPS, 0L, 0L, 0L, 0L), st, "prctl(PR_SET_KEEPCAPS, 0)");
+                self = (int) GETTID.invokeExact(st);
+            }
+            int me = self;
+            verify(a, st, user, uid, gid, (tid, comm) -> tid.equals(Integer.toString(me)) ? keep : 0);
             return new Result(user, uid, gid, true, "running as " + user + " (uid " + Integer.toUnsignedString(uid)
-                    + ", gid " + Integer.toUnsignedString(gid) + "), no supplementary groups, no capabilities");
+                    + ", gid " + Integer.toUnsignedString(gid) + "), no supplementary groups, "
+                    + (keep == 0 ? "no capabilities" : capabilityNames(keep) + " on the calling thread only"));
         } catch (PrivilegeDropException e) {
             throw e;
         } catch (Throwable t) {
@@ -174,7 +215,61 @@ public final class PrivilegeDrop {
         }
     }
 
-    private static void verify(Arena a, MemorySegment st, String user, int uid, int gid) throws Throwable {
+    /**
+     * Clears every capability of the calling thread (permitted, effective, inheritable; {@code capset(2)} with
+     * version 3). Threads are separate in this: the others keep theirs.
+     *
+     * @throws PrivilegeDropException when capset fails, with errno
+     */
+    public static void dropThreadCapabilities() throws PrivilegeDropException {
+        try (Arena a = Arena.ofConfined()) {
+            capset(a, a.allocate(CALL_STATE), 0);
+        } catch (PrivilegeDropException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new PrivilegeDropException("capset failed: " + t);
+        }
+    }
+
+    /** capset(2) on the calling thread: permitted = effective = {@code mask}, inheritable empty. */
+    private static void capset(Arena a, MemorySegment st, long mask) throws Throwable {
+        MemorySegment header = a.allocate(C_INT, 2); // struct __user_cap_header_struct {version, pid}
+        header.setAtIndex(C_INT, 0, LINUX_CAPABILITY_VERSION_3);
+        header.setAtIndex(C_INT, 1, 0);
+        MemorySegment data = a.allocate(C_INT, 6); // struct __user_cap_data_struct[2] {effective, permitted, inh.}
+        for (int i = 0; i < 2; i++) {
+            int word = (int) (mask >>> (32 * i));
+            data.setAtIndex(C_INT, 3L * i, word);
+            data.setAtIndex(C_INT, 3L * i + 1, word);
+            data.setAtIndex(C_INT, 3L * i + 2, 0);
+        }
+        check((int) CAPSET.invokeExact(st, header, data), st, "capset(" + capabilityNames(mask) + ")");
+    }
+
+    /** @return e.g. {@code "CAP_NET_ADMIN"} for the bits vecflow names, {@code cap N} for the others */
+    public static String capabilityNames(long mask) {
+        List<String> names = new ArrayList<>();
+        for (int b = 0; b < 64; b++) {
+            if ((mask & (1L << b)) != 0) {
+                names.add(b == CAP_NET_ADMIN ? "CAP_NET_ADMIN" : b == CAP_NET_RAW ? "CAP_NET_RAW" : "cap " + b);
+            }
+        }
+        return names.isEmpty() ? "none" : String.join(" ", names);
+    }
+
+    /** What each thread may hold after a drop: a capability mask for a thread id and its name ({@code comm}). */
+    @FunctionalInterface
+    public interface ExpectedCapabilities {
+        /**
+         * @param tid the thread id (a /proc/self/task entry)
+         * @param comm the thread's name as the kernel holds it (at most 15 bytes)
+         * @return the mask its CapEff and CapPrm must equal
+         */
+        long of(String tid, String comm);
+    }
+
+    private static void verify(Arena a, MemorySegment st, String user, int uid, int gid, ExpectedCapabilities caps)
+            throws Throwable {
         MemorySegment r = a.allocate(C_INT, 3);
         check((int) GETRESUID.invokeExact(st, r, r.asSlice(4), r.asSlice(8)), st, "getresuid");
         int[] u = {r.getAtIndex(C_INT, 0), r.getAtIndex(C_INT, 1), r.getAtIndex(C_INT, 2)};
@@ -191,7 +286,7 @@ public final class PrivilegeDrop {
             throw new PrivilegeDropException("after dropping to " + user
                     + ", setuid(0) succeeded: root can be regained");
         }
-        List<String> problems = threadProblems(uid, gid);
+        List<String> problems = threadProblems(uid, gid, caps);
         if (!problems.isEmpty()) {
             throw new PrivilegeDropException("after dropping to " + user + ": " + String.join("; ", problems));
         }
@@ -205,6 +300,18 @@ public final class PrivilegeDrop {
      * @throws IOException if /proc cannot be read
      */
     static List<String> threadProblems(int uid, int gid) throws IOException {
+        return threadProblems(uid, gid, (tid, comm) -> 0);
+    }
+
+    /**
+     * Checks every thread of this process: Uid/Gid lines all equal to {@code uid}/{@code gid}, CapAmb zero, and
+     * CapEff and CapPrm equal to what {@code caps} gives for that thread ({@code /proc/self/task/TID/status} and
+     * {@code comm}, proc(5)).
+     *
+     * @return one line per problem found, naming the thread (id and name) and the line; empty if all are as expected
+     * @throws IOException if /proc cannot be read
+     */
+    public static List<String> threadProblems(int uid, int gid, ExpectedCapabilities caps) throws IOException {
         List<String> problems = new ArrayList<>();
         int n = 0;
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
@@ -213,12 +320,15 @@ public final class PrivilegeDrop {
                     break;
                 }
                 List<String> lines;
+                String comm;
                 try {
                     lines = Files.readAllLines(t.resolve("status"), StandardCharsets.UTF_8);
+                    comm = Files.readString(t.resolve("comm"), StandardCharsets.UTF_8).strip();
                 } catch (java.nio.file.NoSuchFileException gone) {
                     continue; // the thread ended meanwhile
                 }
                 String tid = t.getFileName().toString();
+                long wantCaps = caps.of(tid, comm);
                 for (String l : lines) {
                     String[] f = l.split("\\s+");
                     switch (f[0]) {
@@ -232,8 +342,11 @@ public final class PrivilegeDrop {
                             }
                         }
                         case "CapEff:", "CapPrm:", "CapAmb:" -> {
-                            if (f.length < 2 || Long.parseUnsignedLong(f[1], 16) != 0) {
-                                problems.add("thread " + tid + ": " + l.strip());
+                            long expected = f[0].equals("CapAmb:") ? 0 : wantCaps;
+                            if (f.length < 2 || Long.parseUnsignedLong(f[1], 16) != expected) {
+                                problems.add("thread " + tid + (tid.equals(comm) ? "" : " (" + comm + ")") + ": "
+                                        + l.strip() + (expected == 0 ? "" : " (expected "
+                                        + Long.toHexString(expected) + ")"));
                             }
                         }
                         default -> { }
