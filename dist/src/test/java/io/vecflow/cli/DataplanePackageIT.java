@@ -78,7 +78,8 @@ class DataplanePackageIT {
         assertThat(service.get("NoNewPrivileges")).isEqualTo("yes");
         assertThat(service.get("ProtectSystem")).isEqualTo("strict");
         assertThat(service.get("RestrictAddressFamilies").split(" ")).contains("AF_PACKET", "AF_NETLINK");
-        assertThat(pkg.verifyAndExposure()).as("systemd-analyze security exposure").isEqualTo(2.1);
+        // 2.8, not the 2.1 of a unit with User=: systemd-analyze scores the start as root, not the drop that follows
+        assertThat(pkg.verifyAndExposure()).as("systemd-analyze security exposure").isEqualTo(2.8);
         assertThat(Files.readString(pkg.root.resolve("etc/vecflow/dataplane.yaml")))
                 .contains("control-socket: /run/vecflow/dataplane.sock");
     }
@@ -173,17 +174,24 @@ class DataplanePackageIT {
                     assertThat(sawMain).as("the main thread is named vecflow-main").isTrue();
                     assertThat(threads).as("JVM threads").isGreaterThan(5);
                     if (transport.equals("usersock")) {
-                        Process ping = new ProcessBuilder("ip", "netns", "exec", lab.ns("c"), "ping", "-c", "20", "-i",
-                                "0.05", "-W", "1", "10.77.0.2").redirectErrorStream(true).start();
-                        ping.getInputStream().readAllBytes();
-                        ping.waitFor(30, TimeUnit.SECONDS);
+                        // 20 Ethernet/IPv4 frames into c0 from a raw socket (python3; iputils is not a dependency)
+                        Process ping = new ProcessBuilder("ip", "netns", "exec", lab.ns("c"), "python3", "-c",
+                                "import socket,time\ns=socket.socket(socket.AF_PACKET, socket.SOCK_RAW)\n"
+                                + "s.bind(('" + lab.dev("c0") + "', 0))\nf=bytes.fromhex('02000000aa01020000000c01"
+                                + "0800' '4500002000004000401100000a4d00010a4d0002') + bytes(12)\n"
+                                + "for i in range(20):\n  s.send(f); time.sleep(0.01)\nprint('sent 20')")
+                                .redirectErrorStream(true).start();
                         long[] got = new long[1];
+                        String pinged = new String(ping.getInputStream().readAllBytes());
+                        ping.waitFor(30, TimeUnit.SECONDS);
                         long deadline = System.nanoTime() + 10_000_000_000L;
                         while (got[0] < 20 && System.nanoTime() < deadline) {
                             sub.poll(Duration.ofMillis(100), x -> got[0]++);
                         }
-                        assertThat(got[0]).as("PSAMPLE after the drop: " + Files.readString(log))
-                                .isGreaterThanOrEqualTo(20);
+                        var shown = io.vecflow.dataplane.control.ControlClient.send(dir.resolve("dp.sock"),
+                                "show interfaces", Duration.ofSeconds(10));
+                        assertThat(got[0]).as("PSAMPLE after the drop: " + Files.readString(log) + "\n" + pinged
+                                + "\n" + shown.text()).isGreaterThanOrEqualTo(20);
                     }
                     assertThat(p.isAlive()).as(Files.readString(log)).isTrue();
                 } finally {
