@@ -237,6 +237,10 @@ public final class EnrichmentConfig {
         }
         try {
             Path f = Path.of(v.substring(5));
+            if (Files.exists(f) && (!Files.isRegularFile(f) || Files.size(f) > 65_536)) {
+                throw new IllegalArgumentException(where + "the secret file " + f + " is not a regular file of at "
+                        + "most 64 KiB");
+            }
             if (CollectorConfig.worldReadable(f)) {
                 throw new IllegalArgumentException(where + "the secret file " + f + " is readable by every user: "
                         + "chmod o-rwx " + f);

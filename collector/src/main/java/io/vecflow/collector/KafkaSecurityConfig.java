@@ -139,7 +139,10 @@ public final class KafkaSecurityConfig {
         for (String[] f : new String[][] {{"tls.ca-file", tls.caFile}, {"tls.truststore", tls.truststore},
             {"tls.cert-file", tls.certFile}, {"tls.key-file", tls.keyFile}, {"tls.keystore", tls.keystore}}) {
             if (!f[1].isEmpty()) {
-                c.check(source, Files.isReadable(Path.of(f[1])), k + f[0], f[1], "a readable file");
+                Path path = Path.of(f[1]);
+                c.check(source, Files.isRegularFile(path) && Files.isReadable(path), k + f[0], f[1],
+                        "a readable file");
+                c.check(source, size(path) <= MAX_FILE_BYTES, k + f[0], f[1], "a file of at most 1 MiB");
             }
         }
         for (String[] f : new String[][] {{"tls.key-file", tls.keyFile}, {"tls.keystore", tls.keystore}}) {
@@ -255,9 +258,25 @@ public final class KafkaSecurityConfig {
         return path.toLowerCase(Locale.ROOT).endsWith(".jks") ? "JKS" : "PKCS12";
     }
 
-    private static String read(String file) {
+    /** Largest key, certificate or store file read (a PEM chain is a few KiB). */
+    private static final long MAX_FILE_BYTES = 1 << 20;
+
+    private static long size(Path p) {
         try {
-            return Files.readString(Path.of(file), StandardCharsets.UTF_8);
+            return Files.size(p);
+        } catch (IOException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /** A checked file's text (regular, at most {@link #MAX_FILE_BYTES}), or empty when it cannot be read. */
+    private static String read(String file) {
+        Path p = Path.of(file);
+        if (!Files.isRegularFile(p) || size(p) > MAX_FILE_BYTES) {
+            return "";
+        }
+        try {
+            return Files.readString(p, StandardCharsets.UTF_8);
         } catch (IOException e) {
             return "";
         }

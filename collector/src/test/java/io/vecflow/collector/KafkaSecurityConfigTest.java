@@ -81,6 +81,12 @@ class KafkaSecurityConfigTest {
         Path cert = file("c.pem", "-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n", "rw-r--r--");
         assertThatThrownBy(() -> parse("protocol: SSL\ntls: {cert-file: " + cert + "}\n"))
                 .hasMessageContaining("kafka.security.tls.cert-file").hasMessageContaining("together");
+        // a device is no certificate, and a secret read from one would never end
+        assertThatThrownBy(() -> parse("protocol: SSL\ntls: {ca-file: /dev/zero}\n"))
+                .hasMessageContaining("kafka.security.tls.ca-file").hasMessageContaining("a readable file");
+        assertThatThrownBy(() -> parse("protocol: SASL_SSL\nsasl: {username: u, password: \"file:/dev/zero\"}\n")
+                .toSettings()).hasMessageContaining("kafka.security.sasl.password")
+                .hasMessageContaining("not a regular file");
         assertThatThrownBy(() -> parse("protocol: SSL\ntls: {mechanism: x}\n"))
                 .hasMessageContaining("mechanism");
     }
