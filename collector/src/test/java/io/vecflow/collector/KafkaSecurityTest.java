@@ -9,7 +9,6 @@ import io.vecflow.collector.sink.kafka.KafkaConnection;
 import io.vecflow.collector.sink.kafka.KafkaDecodedSink;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,10 +55,10 @@ class KafkaSecurityTest {
     static void broker() throws Exception {
         tls = TlsFixture.make(tmp.resolve("tls"));
         stranger = TlsFixture.make(tmp.resolve("stranger"));
-        plainPort = freePort();
-        controllerPort = freePort();
-        sslPort = freePort();
-        saslSslPort = freePort();
+        plainPort = ServiceScript.freePort();
+        controllerPort = ServiceScript.freePort();
+        sslPort = ServiceScript.freePort();
+        saslSslPort = ServiceScript.freePort();
         brokerDir = tmp.resolve("kafka");
         passwordFile = tmp.resolve("kafka-password");
         Files.writeString(passwordFile, SCRAM_PASSWORD + "\n");
@@ -75,43 +74,11 @@ class KafkaSecurityTest {
     }
 
     private static void script(String action) throws IOException, InterruptedException {
-        Path root = repoRoot();
-        Path log = tmp.resolve("kafka-" + action + ".log");
-        ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("scripts/services/kafka.sh").toString(), action,
-                brokerDir.toString()).redirectErrorStream(true).redirectOutput(log.toFile());
-        Map<String, String> env = pb.environment();
-        env.put("VF_KAFKA_PORT", Integer.toString(plainPort));
-        env.put("VF_KAFKA_CONTROLLER_PORT", Integer.toString(controllerPort));
-        env.put("VF_KAFKA_SSL_PORT", Integer.toString(sslPort));
-        env.put("VF_KAFKA_SASL_SSL_PORT", Integer.toString(saslSslPort));
-        env.put("VF_KAFKA_TLS_DIR", tls.dir.toString());
-        env.put("VF_KAFKA_TLS_PASSWORD", TlsFixture.PASSWORD);
-        env.put("VF_KAFKA_USERS", SCRAM_USER + ":" + SCRAM_PASSWORD + "," + PLAIN_USER + ":" + PLAIN_PASSWORD);
-        env.put("JAVA_HOME", System.getProperty("java.home"));
-        Process p = pb.start();
-        if (!p.waitFor(300, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IllegalStateException("kafka.sh " + action + " took more than 300 s: " + Files.readString(log));
-        }
-        if (p.exitValue() != 0) {
-            throw new IllegalStateException("kafka.sh " + action + " failed (exit " + p.exitValue() + "): "
-                    + Files.readString(log));
-        }
-    }
-
-    private static Path repoRoot() {
-        for (Path x = Path.of("").toAbsolutePath(); x != null; x = x.getParent()) {
-            if (Files.isRegularFile(x.resolve("scripts/services/kafka.sh"))) {
-                return x;
-            }
-        }
-        throw new IllegalStateException("cannot find scripts/services/kafka.sh above " + Path.of("").toAbsolutePath());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+        ServiceScript.run("kafka.sh", action, brokerDir, Map.of("VF_KAFKA_PORT", Integer.toString(plainPort),
+                "VF_KAFKA_CONTROLLER_PORT", Integer.toString(controllerPort), "VF_KAFKA_SSL_PORT",
+                Integer.toString(sslPort), "VF_KAFKA_SASL_SSL_PORT", Integer.toString(saslSslPort),
+                "VF_KAFKA_TLS_DIR", tls.dir.toString(), "VF_KAFKA_TLS_PASSWORD", TlsFixture.PASSWORD,
+                "VF_KAFKA_USERS", SCRAM_USER + ":" + SCRAM_PASSWORD + "," + PLAIN_USER + ":" + PLAIN_PASSWORD));
     }
 
     /** The kafka-clients properties a {@code kafka.security} YAML block renders to, through the real config. */

@@ -58,8 +58,14 @@ public abstract sealed class SqlDialect {
     /** @return a text expression of a column's value, decoded by {@link #display} ({@code hex} of an address ...) */
     public abstract String text(QueryColumn c);
 
-    /** @return the display text of an address as {@link #text} rendered it */
-    public abstract String decodeAddress(String raw);
+    /**
+     * @return the display text of an address as {@link #text} rendered it: both stores render the 16 bytes in hex, so
+     *     the same text orders ties the same way in both
+     */
+    public String decodeAddress(String raw) {
+        byte[] b = Addresses.fromHex(raw);
+        return b == null ? raw : Addresses.format(b);
+    }
 
     /** @return a condition: the list column holds the value */
     public abstract String contains(String column, String literal);
@@ -197,12 +203,6 @@ public abstract sealed class SqlDialect {
         }
 
         @Override
-        public String decodeAddress(String raw) {
-            byte[] b = Addresses.fromHex(raw);
-            return b == null ? raw : Addresses.format(b);
-        }
-
-        @Override
         public String contains(String column, String literal) {
             return "list_contains(" + column + ", " + literal + ")";
         }
@@ -278,12 +278,6 @@ public abstract sealed class SqlDialect {
                 case IP_ARRAY -> "toString(length(" + c.name() + "))";
                 default -> "toString(" + c.name() + ")";
             };
-        }
-
-        @Override
-        public String decodeAddress(String raw) {
-            byte[] b = Addresses.fromHex(raw);
-            return b == null ? raw : Addresses.format(b);
         }
 
         @Override

@@ -3,13 +3,13 @@ package io.vecflow.collector.sink.clickhouse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vecflow.collector.ServiceScript;
 import io.vecflow.collector.TlsFixture;
 import io.vecflow.collector.query.ClickHouseHttpQueryRunner;
 import io.vecflow.collector.query.QueryRunner;
 import io.vecflow.collector.schema.ClickHouseUsers;
 import io.vecflow.collector.schema.FlowRow;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,10 +54,10 @@ class ClickHouseSecurityTest {
                 new ClickHouseUsers.User("vecflow_writer", ClickHouseUsers.sha256Hex(WRITER_PW), List.of("127.0.0.1")),
                 new ClickHouseUsers.User("vecflow_reader", ClickHouseUsers.sha256Hex(READER_PW),
                         List.of("127.0.0.1"))));
-        http = freePort();
-        tcp = freePort();
-        inter = freePort();
-        https = freePort();
+        http = ServiceScript.freePort();
+        tcp = ServiceScript.freePort();
+        inter = ServiceScript.freePort();
+        https = ServiceScript.freePort();
         serverDir = tmp.resolve("clickhouse");
         url = URI.create("https://127.0.0.1:" + https);
         script("start", Map.of("VF_CH_HTTPS_PORT", Integer.toString(https), "VF_CH_TLS_CERT",
@@ -74,38 +73,11 @@ class ClickHouseSecurityTest {
     }
 
     private static void script(String action, Map<String, String> extra) throws IOException, InterruptedException {
-        Path root = null;
-        for (Path x = Path.of("").toAbsolutePath(); x != null && root == null; x = x.getParent()) {
-            if (Files.isRegularFile(x.resolve("scripts/services/clickhouse.sh"))) {
-                root = x;
-            }
-        }
-        if (root == null) {
-            throw new IllegalStateException("cannot find scripts/services/clickhouse.sh above the working directory");
-        }
-        Path log = tmp.resolve("clickhouse-" + action + ".log");
-        ProcessBuilder pb = new ProcessBuilder("bash", root.resolve("scripts/services/clickhouse.sh").toString(),
-                action, serverDir.toString()).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().put("VF_CH_HTTP_PORT", Integer.toString(http));
-        pb.environment().put("VF_CH_TCP_PORT", Integer.toString(tcp));
-        pb.environment().put("VF_CH_INTERSERVER_PORT", Integer.toString(inter));
-        pb.environment().putAll(extra);
-        Process p = pb.start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IllegalStateException("clickhouse.sh " + action + " took more than 120 s: "
-                    + Files.readString(log));
-        }
-        if (p.exitValue() != 0) {
-            throw new IllegalStateException("clickhouse.sh " + action + " failed (exit " + p.exitValue() + "): "
-                    + Files.readString(log));
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+        Map<String, String> env = new java.util.HashMap<>(extra);
+        env.put("VF_CH_HTTP_PORT", Integer.toString(http));
+        env.put("VF_CH_TCP_PORT", Integer.toString(tcp));
+        env.put("VF_CH_INTERSERVER_PORT", Integer.toString(inter));
+        ServiceScript.run("clickhouse.sh", action, serverDir, env);
     }
 
     private static ClickHouseSink.Settings writer(String database, Path ca) {
