@@ -141,6 +141,7 @@ public final class DataplaneAssembly implements AutoCloseable {
             PsampleEmitter ps = PsampleEmitter.open(s.genl() ? PsampleTransport.GENL : PsampleTransport.USERSOCK,
                     s.usersockGroups.psample, Psample.Convention.VPP);
             owned.add(ps);
+            ps.batchBytes(s.psampleBatchBytes);
             NetDmEmitter nd = NetDmEmitter.open(s.genl() ? NetDmTransport.GENL : NetDmTransport.USERSOCK,
                     s.usersockGroups.netDm, s.netDmFlat() ? NetDm.Convention.VPP : NetDm.Convention.KERNEL, log);
             owned.add(nd);

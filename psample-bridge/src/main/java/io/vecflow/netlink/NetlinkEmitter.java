@@ -22,6 +22,10 @@ public abstract class NetlinkEmitter implements AutoCloseable {
     private final int sendFlags;
     private final int portId;
     private int seq;
+    private int batchLimit;
+    private int batched;
+    private int batchedBytes;
+    private long datagrams;
     private long sent;
     private long sendFailed;
     private int lastErrno;
@@ -58,6 +62,107 @@ public abstract class NetlinkEmitter implements AutoCloseable {
     protected final NetlinkWriter writer() {
         writer.reset();
         return writer;
+    }
+
+    /**
+     * Puts several messages in one datagram, up to {@code limitBytes} each (0 = one message per datagram, the
+     * default). Receivers read a datagram's messages one after the other ({@code NLMSG_NEXT}: host-sflow's
+     * mod_psample and mod_dropmon, vecflow's {@link NetlinkSubscriber}), so batching changes nothing they see but the
+     * number of system calls. A batch goes out when the next message would pass the limit and on {@link #flush()},
+     * which the sender calls at the end of each burst. Call from the sending thread.
+     *
+     * @param limitBytes most bytes per datagram: 0, or 256..{@code bufferBytes} (keep it within the receivers' read
+     *                   buffer: host-sflow reads 8 KiB (older) or 16 KiB per datagram)
+     * @throws IllegalArgumentException outside those values
+     */
+    public final void batchBytes(int limitBytes) {
+        if (limitBytes != 0 && (limitBytes < 256 || limitBytes > buf.byteSize())) {
+            throw new IllegalArgumentException("netlink batch of " + limitBytes + " bytes: 0 (off) or 256.."
+                    + buf.byteSize());
+        }
+        flush();
+        batchLimit = limitBytes;
+    }
+
+    /** @return the batch limit in bytes, 0 when every message is a datagram of its own */
+    public final int batchBytes() {
+        return batchLimit;
+    }
+
+    /** The writer positioned after the messages waiting in the batch (reset when there are none). */
+    protected final NetlinkWriter batchWriter() {
+        return batched == 0 ? writer.reset() : writer.rewind(batchedBytes);
+    }
+
+    /**
+     * Drops a message that failed to encode after the batched ones (the writer goes back to the batch's end).
+     */
+    protected final void discardPartial() {
+        if (batched == 0) {
+            writer.reset();
+        } else {
+            writer.rewind(batchedBytes);
+        }
+    }
+
+    /**
+     * Sends or queues the message that ends at {@code end} in the send buffer ({@link NetlinkWriter#end()} after
+     * {@link #batchWriter()}): without batching it goes out now as {@link #send(int)}; with batching it joins the
+     * batch, which is sent first when the message would take it past the limit (the message then moves to the front
+     * of the buffer) and right away when the batch reaches it.
+     *
+     * @return {@code true} if it was sent or queued; {@code false} if a send failed now (every message of that
+     *         datagram counted in {@link #sendFailed()})
+     */
+    protected final boolean sendOrQueue(int end) {
+        if (batchLimit == 0) {
+            return send(end);
+        }
+        boolean ok = true;
+        if (end > batchLimit && batched > 0) {
+            int len = end - batchedBytes;
+            ok = flush() == 0;
+            MemorySegment.copy(buf, end - len, buf, 0, len);
+            writer.rewind(0);
+            batchedBytes = len;
+        } else {
+            batchedBytes = end;
+        }
+        batched++;
+        if (batchedBytes >= batchLimit) {
+            ok &= flush() == 0;
+        }
+        return ok;
+    }
+
+    /**
+     * Sends the messages waiting in the batch as one datagram; nothing to do without batching or when none waits.
+     * Never throws.
+     *
+     * @return how many messages the kernel refused (0 when the datagram went out or nothing waited), each counted in
+     *         {@link #sendFailed()}
+     */
+    public final int flush() {
+        if (batched == 0) {
+            return 0;
+        }
+        int n = batched;
+        int r = socket.trySend(buf, batchedBytes, dstPortId, dstGroups, sendFlags);
+        batched = 0;
+        batchedBytes = 0;
+        if (r < 0) {
+            sendFailed += n;
+            lastErrno = -r;
+            return n;
+        }
+        sent += n;
+        datagrams++;
+        return 0;
+    }
+
+    /** @return messages waiting in the batch for {@link #flush()} */
+    public final int pending() {
+        return batched;
     }
 
     /** Increments and returns nlmsg_seq (the first message gets 1). */
@@ -115,7 +220,13 @@ public abstract class NetlinkEmitter implements AutoCloseable {
             return false;
         }
         sent++;
+        datagrams++;
         return true;
+    }
+
+    /** Datagrams handed to the kernel ({@link #sent()} messages in all; fewer datagrams with batching). */
+    public final long datagrams() {
+        return datagrams;
     }
 
     /** Messages handed to the kernel. */
@@ -157,6 +268,7 @@ public abstract class NetlinkEmitter implements AutoCloseable {
     @Override
     public final void close() {
         if (!socket.isClosed()) {
+            flush(); // what waits in a batch goes out (or is counted failed), not silently away
             socket.close();
             arena.close();
         }

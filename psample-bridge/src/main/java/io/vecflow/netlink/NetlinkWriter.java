@@ -49,6 +49,23 @@ public final class NetlinkWriter {
         return this;
     }
 
+    /**
+     * Puts the next message at {@code position}, the end of messages already in the buffer (an earlier
+     * {@link #end()}'s value, or the length of messages copied to the front): what was written after it is forgotten.
+     * Used to drop a message that failed to encode, or to keep writing after messages moved to the front.
+     *
+     * @param position a message boundary, 0..the buffer's size
+     * @throws IllegalArgumentException outside that range
+     */
+    public NetlinkWriter rewind(int position) {
+        if (position < 0 || position > seg.byteSize()) {
+            throw new IllegalArgumentException("rewind to " + position + " outside 0.." + seg.byteSize());
+        }
+        pos = position;
+        msgStart = -1;
+        return this;
+    }
+
     /** Bytes written so far (offset of the next write), including the current unfinished message. */
     public int position() {
         return (int) pos;

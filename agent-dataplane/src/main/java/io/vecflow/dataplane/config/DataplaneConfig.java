@@ -411,6 +411,12 @@ public final class DataplaneConfig {
         public String transport = "usersock";
         /** NETLINK_USERSOCK groups 1..32 for the usersock transport and VPP's counters channel. */
         public UsersockGroups usersockGroups = new UsersockGroups();
+        /**
+         * Most bytes of PSAMPLE messages per netlink datagram (several samples per send; receivers read them one
+         * after the other), 0 = one sample per datagram; 256..65536, default 8192 (host-sflow reads 8 KiB or 16 KiB
+         * per datagram).
+         */
+        public int psampleBatchBytes = 8192;
         /** NET_DM IN_PORT convention: nested (kernel, default) or flat (VPP). */
         public String netDmConvention = "nested";
         /**

@@ -416,6 +416,8 @@ final class DataplaneConfigValidator {
             p.add("sflow.psample-egress-group", s.psampleEgressGroup + " is also the ingress group: the agent could "
                     + "not tell the directions apart");
         }
+        p.check(s.psampleBatchBytes == 0 || (s.psampleBatchBytes >= 256 && s.psampleBatchBytes <= 65536),
+                "sflow.psample-batch-bytes", s.psampleBatchBytes, "need 0 (off) or 256..65536");
         p.check("genl".equals(s.transport) || "usersock".equals(s.transport), "sflow.transport", s.transport,
                 "need genl or usersock");
         UsersockGroups g = s.usersockGroups;

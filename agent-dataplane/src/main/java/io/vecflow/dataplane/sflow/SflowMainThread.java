@@ -206,6 +206,10 @@ public final class SflowMainThread implements Runnable {
                 total++;
             }
         }
+        // a batch goes out at the end of every pass: a sample waits at most one drain interval
+        int refused = emitter.flush();
+        emitted -= refused;
+        emitFailed += refused;
         return total;
     }
 

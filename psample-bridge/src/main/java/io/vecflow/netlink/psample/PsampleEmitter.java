@@ -11,8 +11,9 @@ import java.util.function.Consumer;
 
 /**
  * Dataplane side of the PSAMPLE channel: encodes {@link PsampleSample}s ({@link PsampleCodec}) into one preallocated
- * off-heap buffer and sends each as one datagram. {@link #emit} allocates nothing and never throws: every sample ends
- * up in {@link #sent()} or {@link #sendFailed()} (spec §6 rule 3: a failed send is counted, never reported as sent).
+ * off-heap buffer and sends each as one datagram, or several per datagram with {@link #batchBytes(int)} (then
+ * {@link #flush()} at the end of each burst). {@link #emit} allocates nothing and never throws: every sample ends up
+ * in {@link #sent()} or {@link #sendFailed()} (spec §6 rule 3: a failed send is counted, never reported as sent).
  *
  * <p>GENL and a missing "psample" family (the module is not loaded; nothing autoloads it, spec §2): {@code open} does
  * not fail. The problem goes to the reporter <em>once</em> (its text says {@code modprobe psample}), every sample
@@ -149,9 +150,11 @@ public final class PsampleEmitter extends NetlinkEmitter {
     }
 
     /**
-     * Encodes and sends one sample. Never throws for a per-message failure.
+     * Encodes and sends one sample (with batching: adds it to the batch, which may send it). Never throws for a
+     * per-message failure.
      *
-     * @return {@code true} if the kernel accepted it (counted in {@link #sent()}); {@code false} if the genl family is
+     * @return {@code true} if the kernel accepted it (counted in {@link #sent()}), or it waits in the batch (its fate
+     *         is then {@link #flush()}'s); {@code false} if the genl family is
      *         missing (errno ENOENT, also counted in {@link #familyMissingFailures()}), or encoding or sending failed
      *         (counted in {@link #sendFailed()}, errno in {@link #lastErrno()})
      */
@@ -163,11 +166,12 @@ public final class PsampleEmitter extends NetlinkEmitter {
         int len;
         int s = nextSeq();
         try {
-            len = codec.encode(sample, writer(), nlmsgType, s, portId(), convention);
+            len = codec.encode(sample, batchWriter(), nlmsgType, s, portId(), convention);
         } catch (RuntimeException e) { // does not fit (KERNEL u16 ifindex, oversize DATA): a counted failure
+            discardPartial();
             return encodeFailed();
         }
-        return send(len);
+        return sendOrQueue(len);
     }
 
     /** GENL: whether the family is resolved and samples can go out; USERSOCK: always {@code true}. */
