@@ -257,6 +257,24 @@ public final class CollectorConfig {
                         .setDeserializerModifier(new EnrichmentConfig.LineModifier()));
     }
 
+    /**
+     * A text key written with no value ({@code url:}) is YAML null: in these sections it means the empty text, as if
+     * not written (found by ConfigFuzzTest). The enrichment section keeps its nulls (an unset metadata field).
+     */
+    private static void emptyForNull(Object section) {
+        for (java.lang.reflect.Field f : section.getClass().getFields()) {
+            if (f.getType() == String.class && !java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+                try {
+                    if (f.get(section) == null) {
+                        f.set(section, "");
+                    }
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+    }
+
     /** The YAML text this configuration was parsed from (for line numbers in messages), or null. */
     @com.fasterxml.jackson.annotation.JsonIgnore
     private String text;
@@ -340,6 +358,10 @@ public final class CollectorConfig {
             c.spool = c.spool == null ? new Spool() : c.spool;
             c.console = c.console == null ? new Console() : c.console;
             c.console.users = c.console.users == null ? new LinkedHashMap<>() : c.console.users;
+            for (Object section : new Object[] {c, c.listen, c.kafka, c.clickhouse, c.duckdb, c.admission, c.metrics,
+                c.spool, c.console}) {
+                emptyForNull(section);
+            }
             c.spool.directory = c.spool.directory == null ? "" : c.spool.directory;
             c.forward = c.forward == null ? new ArrayList<>() : c.forward;
             c.jsonLines = c.jsonLines == null ? "" : c.jsonLines;
@@ -421,11 +443,13 @@ public final class CollectorConfig {
                 clickhouse.passwordFile, "either clickhouse.password or clickhouse.password-file, not both");
         check(source, clickhouse.url.isEmpty()
                 || clickhouse.url.matches("https?://([^/:\\s\\[\\]]+|\\[[0-9A-Fa-f:.]+\\]):\\d{1,5}/?"),
-                "clickhouse.url", clickhouse.url, "http://host:port (https for TLS) or empty");
+                "clickhouse.url", clickhouse.url, "http://host:port (https for TLS) or empty; the user and password "
+                + "go in clickhouse.user and clickhouse.password-file, never in the URL");
         check(source, clickhouse.caFile.isEmpty() || clickhouse.url.startsWith("https://"), "clickhouse.ca-file",
                 clickhouse.caFile, "an https:// clickhouse.url");
-        check(source, clickhouse.caFile.isEmpty() || Files.isReadable(Path.of(clickhouse.caFile)),
-                "clickhouse.ca-file", clickhouse.caFile, "a readable PEM file");
+        check(source, clickhouse.caFile.isEmpty() || (Files.isRegularFile(Path.of(clickhouse.caFile))
+                && Files.isReadable(Path.of(clickhouse.caFile)) && Path.of(clickhouse.caFile).toFile().length()
+                <= 1 << 20), "clickhouse.ca-file", clickhouse.caFile, "a readable PEM file of at most 1 MiB");
         for (String b : kafka.bootstrap.isBlank() ? new String[0] : kafka.bootstrap.split(",")) {
             check(source, b.trim().matches("([^:\\s\\[\\]]+|\\[[0-9A-Fa-f:.]+\\]):\\d{1,5}"), "kafka.bootstrap",
                     kafka.bootstrap, "host:port[,host:port]");
@@ -550,7 +574,10 @@ public final class CollectorConfig {
     void check(String source, boolean ok, String key, Object value, String allowed) {
         if (!ok) {
             int line = text == null ? 0 : lineOf(text, key);
-            throw new IllegalArgumentException(source + (line > 0 ? " line " + line : "") + ": " + key + " = '" + value
+            // a URL's user:password is never echoed; a huge value is cut
+            String v = String.valueOf(value).replaceAll("//[^/@\\s]*@", "//***@");
+            v = v.length() > 200 ? v.substring(0, 200) + "... (" + v.length() + " characters)" : v;
+            throw new IllegalArgumentException(source + (line > 0 ? " line " + line : "") + ": " + key + " = '" + v
                     + "' is invalid (" + (allowed.contains("need ") ? allowed : "need " + allowed) + ")");
         }
     }

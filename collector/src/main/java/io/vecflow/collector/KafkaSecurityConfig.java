@@ -232,6 +232,15 @@ public final class KafkaSecurityConfig {
         if (!tls.keyPassword.isEmpty()) {
             p.put("ssl.key.password", secret(tls.keyPassword, source, "tls.key-password"));
         }
+        for (String[] st : new String[][] {{"truststore", "ssl.truststore.location", "ssl.truststore.type",
+            "ssl.truststore.password"}, {"keystore", "ssl.keystore.location", "ssl.keystore.type",
+            "ssl.keystore.password"}}) {
+            Object location = p.get(st[1]);
+            Object password = p.get(st[3]);
+            if (location != null && password != null && !"PEM".equals(p.get(st[2]))) {
+                openStore(location.toString(), p.get(st[2]).toString(), password.toString(), source, st[0]);
+            }
+        }
         if (!tls.verifyHostname) {
             p.put("ssl.endpoint.identification.algorithm", "");
         }
@@ -239,14 +248,33 @@ public final class KafkaSecurityConfig {
             String module = sasl.mechanism.equals("PLAIN") ? "org.apache.kafka.common.security.plain.PlainLoginModule"
                     : "org.apache.kafka.common.security.scram.ScramLoginModule";
             p.put("sasl.mechanism", sasl.mechanism);
+            String password = secret(sasl.password, source, "sasl.password");
+            if (password.isEmpty()) {
+                throw new IllegalArgumentException(source + ": kafka.security.sasl.password: " + sasl.password
+                        + " holds no password (empty)");
+            }
             p.put("sasl.jaas.config", module + " required username=\"" + jaasQuoted(sasl.username)
-                    + "\" password=\"" + jaasQuoted(secret(sasl.password, source, "sasl.password")) + "\";");
+                    + "\" password=\"" + jaasQuoted(password) + "\";");
         }
         return p;
     }
 
     private static String secret(String v, String source, String key) {
         return EnrichmentConfig.secret(v, source, "kafka.security." + key, x -> 0);
+    }
+
+    /**
+     * Opens a PKCS12 / JKS store with its password, so that a wrong password or a file of another kind is reported
+     * with its key now, not as kafka-clients' "Failed to construct kafka producer" at start.
+     */
+    private static void openStore(String path, String type, String password, String source, String key) {
+        try (var in = Files.newInputStream(Path.of(path))) {
+            java.security.KeyStore.getInstance(type).load(in, password.toCharArray());
+        } catch (IOException | java.security.GeneralSecurityException e) {
+            throw new IllegalArgumentException(source + ": kafka.security.tls." + key + ": cannot open " + path
+                    + " as a " + type + " store with tls." + key + "-password (wrong password, or not a " + type
+                    + " file: " + e.getMessage() + ")");
+        }
     }
 
     /** JAAS option values are double-quoted; a backslash or a quote inside is escaped. */

@@ -131,4 +131,28 @@ class KafkaSecurityConfigTest {
         assertThat(r.toSettings().kafkaSecurity.get("sasl.jaas.config").toString())
                 .contains("password=\"from-file\"");
     }
+
+    @Test
+    void aWrongStorePasswordAnEmptyPasswordFileAndAUrlPasswordAreRefusedNamingTheKey() throws Exception {
+        TlsFixture tls = TlsFixture.make(tmp.resolve("tls"));
+        Path wrong = file("wrong", "not-the-password", "rw-------");
+        assertThatThrownBy(() -> parse("""
+                protocol: SSL
+                tls: {truststore: "%s", truststore-password: "file:%s"}
+                """.formatted(tls.path("truststore.p12"), wrong)).toSettings())
+                .hasMessageContaining("kafka.security.tls.truststore").hasMessageContaining("wrong password")
+                .hasMessageNotContaining("not-the-password");
+        Path empty = file("empty", "\n", "rw-------");
+        assertThatThrownBy(() -> parse("protocol: SASL_SSL\nsasl: {username: u, password: \"file:" + empty
+                + "\"}\n").toSettings()).hasMessageContaining("kafka.security.sasl.password").hasMessageContaining(
+                        "holds no password");
+        assertThatThrownBy(() -> CollectorConfig.parse("clickhouse:\n  url: https://w:Secret1@ch:8443\n", "c.yaml"))
+                .hasMessageContaining("clickhouse.url").hasMessageContaining("https://***@ch:8443")
+                .hasMessageNotContaining("Secret1");
+        assertThatThrownBy(() -> CollectorConfig.parse("clickhouse:\n  url: https://ch:8443\n  ca-file: /dev/zero\n",
+                "c.yaml")).hasMessageContaining("clickhouse.ca-file").hasMessageContaining("at most 1 MiB");
+        assertThatThrownBy(() -> parse("protocol: " + "X".repeat(300_000) + "\n"))
+                .hasMessageContaining("(300000 characters)").satisfies(e -> assertThat(e.getMessage().length())
+                        .isLessThan(2000));
+    }
 }

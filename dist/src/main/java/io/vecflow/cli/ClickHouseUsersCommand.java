@@ -64,7 +64,8 @@ final class ClickHouseUsersCommand implements Callable<Integer> {
             }
             return p;
         } catch (IllegalArgumentException e) {
-            throw new VecflowCommand.UsageException(option + " " + e.getMessage());
+            throw new VecflowCommand.UsageException(option + ": " + e.getMessage().replace(
+                    "configuration: clickhouse.password-file: ", ""));
         }
     }
 

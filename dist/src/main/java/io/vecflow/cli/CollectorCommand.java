@@ -173,6 +173,11 @@ final class CollectorCommand implements Callable<Integer> {
             return 0;
         }
         if (checkConfig) {
+            try {
+                cfg.toSettings(); // secrets resolved (env:, file:), key stores opened with their passwords
+            } catch (IllegalArgumentException e) {
+                throw new VecflowCommand.UsageException(e.getMessage());
+            }
             out.printf("%s: valid; role %s, udp %s:%d, sinks:%s%s%s%s%s%n", config == null ? "options" : config,
                     cfg.role, cfg.listen.address, cfg.listen.port,
                     cfg.clickhouse.url.isEmpty() ? "" : " clickhouse " + cfg.clickhouse.url,

@@ -85,6 +85,10 @@ final class ConsoleCommand implements Callable<Integer> {
         if ((store == null) == (clickhouse == null)) {
             throw new VecflowCommand.UsageException("give one store: --store FILE or --clickhouse URL");
         }
+        if (clickhouse != null && clickhouse.matches("(?s)[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*@.*")) {
+            throw new VecflowCommand.UsageException("--clickhouse: no user or password in the URL (it would show in "
+                    + "the process list and the log): --user NAME and --password-file FILE");
+        }
         ConsoleSettings settings = listen(listen, "--listen");
         String password = System.getenv("VECFLOW_CLICKHOUSE_PASSWORD");
         if (passwordFile != null) {
@@ -93,7 +97,8 @@ final class ConsoleCommand implements Callable<Integer> {
             try {
                 password = c.clickhousePassword();
             } catch (IllegalArgumentException e) {
-                throw new VecflowCommand.UsageException("--password-file " + e.getMessage());
+                throw new VecflowCommand.UsageException("--password-file: " + e.getMessage().replace(
+                        "configuration: clickhouse.password-file: ", ""));
             }
         }
         try (Shutdown sd = Shutdown.install();

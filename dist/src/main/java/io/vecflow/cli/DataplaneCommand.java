@@ -95,6 +95,10 @@ final class DataplaneCommand implements Callable<Integer> {
         if (config != null) {
             return runConfig(out0);
         }
+        if (user != null && config == null) {
+            throw new VecflowCommand.UsageException("--user needs --config (the replay without it opens no port "
+                    + "that needs root)");
+        }
         if (user != null) {
             try {
                 PrivilegeDrop.checkUser(user);
@@ -228,16 +232,23 @@ final class DataplaneCommand implements Callable<Integer> {
     private String dropPrivileges(Dataplane dp, boolean genl) throws Exception {
         long keep = genl ? 1L << PrivilegeDrop.CAP_NET_ADMIN : 0;
         PrivilegeDrop.Result r = PrivilegeDrop.dropTo(user, keep);
+        if (!r.dropped()) { // --user root (or uid 0): nothing changes, said once
+            dp.start();
+            return r.note();
+        }
         dp.start(() -> {
             PrivilegeDrop.dropThreadCapabilities();
             return null;
         });
         PrivilegeDrop.dropThreadCapabilities();
+        PrivilegeDrop.noNewPrivileges();
         java.util.List<String> problems = PrivilegeDrop.threadProblems(r.uid(), r.gid(),
                 (tid, comm) -> comm.equals("vecflow-main") ? keep : 0);
         if (!problems.isEmpty()) {
-            throw new PrivilegeDrop.PrivilegeDropException("after dropping to " + user + ": "
-                    + String.join("; ", problems));
+            dp.stop(); // the workers end before their ports close
+            throw new PrivilegeDrop.PrivilegeDropException("after dropping to " + user + ", " + problems.size()
+                    + " thread(s) hold more than they should (the dataplane stops): " + String.join("; ",
+                    problems.subList(0, Math.min(4, problems.size()))) + (problems.size() > 4 ? "; ..." : ""));
         }
         return "running as " + user + " (uid " + Integer.toUnsignedString(r.uid()) + ", gid "
                 + Integer.toUnsignedString(r.gid()) + "), " + (keep == 0 ? "no capability on any thread"

@@ -177,7 +177,8 @@ class CliTest {
         Files.writeString(conf, "clickhouse:\n  url: http://127.0.0.1\n");
         assertThat(run("collector", "--config", conf.toString()).err()).isEqualTo("vecflow collector: " + conf
                 + " line 2: clickhouse.url = 'http://127.0.0.1' is invalid (need http://host:port (https for TLS) or "
-                + "empty)\n");
+                + "empty; the user and password go in clickhouse.user and clickhouse.password-file, never in the "
+                + "URL)\n");
         Files.writeString(conf, "json-lines: /tmp/x.jsonl\nkafka:\n  bootstrap: localhost\n");
         assertThat(run("collector", "--config", conf.toString()).err()).contains("line 3: kafka.bootstrap");
     }
@@ -272,7 +273,7 @@ class CliTest {
         Run xml = run("clickhouse-users", "--server-version", "18.16.1", "--writer-password-file", w.toString(),
                 "--reader-password-file", r.toString(), "--network", "10.1.0.0/16");
         assertThat(xml.exit()).as(xml.err()).isZero();
-        assertThat(xml.out()).contains("<readonly>2</readonly>").contains("<ip>10.1.0.0/16</ip>")
+        assertThat(xml.out()).contains("<readonly>1</readonly>").contains("<ip>10.1.0.0/16</ip>")
                 .contains(io.vecflow.collector.schema.ClickHouseUsers.sha256Hex("writer-secret"))
                 .doesNotContain("writer-secret").doesNotContain("reader-secret");
         Run sql = run("clickhouse-users", "--server-version", "25.8.2.29", "--database", "flows",
@@ -289,5 +290,21 @@ class CliTest {
                 r.toString());
         assertThat(noVersion.exit()).isEqualTo(2);
         assertThat(noVersion.err()).contains("--server-version");
+    }
+
+    @Test
+    void checkConfigResolvesSecretsAndNoCommandTakesAPasswordInAUrl() throws Exception {
+        Path conf = dir.resolve("c.yaml");
+        Files.writeString(conf, "kafka:\n  bootstrap: 127.0.0.1:9093\n  security:\n    protocol: SASL_SSL\n"
+                + "    sasl: {username: u, password: \"env:VECFLOW_TEST_UNSET_4711\"}\n");
+        Run unset = run("collector", "--config", conf.toString(), "--check-config");
+        assertThat(unset.exit()).isEqualTo(2);
+        assertThat(unset.err()).contains("VECFLOW_TEST_UNSET_4711").contains("is not set");
+        Run url = run("console", "--clickhouse", "https://reader:Pw-Secret@127.0.0.1:8443");
+        assertThat(url.exit()).isEqualTo(2);
+        assertThat(url.err()).contains("--user NAME and --password-file FILE").doesNotContain("Pw-Secret");
+        Run noConfig = run("dataplane", "--user", "nobody");
+        assertThat(noConfig.exit()).isEqualTo(2);
+        assertThat(noConfig.err()).contains("--user needs --config");
     }
 }

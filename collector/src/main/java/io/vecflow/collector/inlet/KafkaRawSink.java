@@ -110,7 +110,12 @@ public final class KafkaRawSink implements RawSink, Spooler.Downstream {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 0);
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "vecflow-inlet");
-        this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+        try {
+            this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
+        } catch (org.apache.kafka.common.KafkaException e) {
+            throw new IllegalStateException("Kafka producer for " + topic + " at " + bootstrap + ": "
+                    + KafkaTopics.reason(e) + " (check kafka.security)", e);
+        }
         if (waitForBroker) {
             try {
                 KafkaTopics.create(bootstrap, topic, partitions);

@@ -140,7 +140,12 @@ public final class KafkaOutlet implements AutoCloseable {
         // A crashed outlet's partitions move to the others after 10 s (the default 45 s stalls a restart as long).
         p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
         p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 3_000);
-        this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        try {
+            this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        } catch (org.apache.kafka.common.KafkaException e) {
+            throw new IllegalStateException("Kafka consumer for " + topic + " at " + bootstrap + ": "
+                    + KafkaTopics.reason(e) + " (check kafka.security)", e);
+        }
         this.thread = new Thread(this::run, "kafka-outlet");
         thread.setDaemon(true);
         thread.start();

@@ -76,6 +76,9 @@ public final class ClickHouseHttpQueryRunner implements QueryRunner {
      * @throws IllegalArgumentException the file cannot be read or holds no certificate, naming it
      */
     public static SSLContext sslContext(Path caFile) {
+        if (!Files.isRegularFile(caFile) || caFile.toFile().length() > 1 << 20) {
+            throw new IllegalArgumentException(caFile + ": not a PEM file of at most 1 MiB (a regular file is needed)");
+        }
         try (var in = Files.newInputStream(caFile)) {
             KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
             ks.load(null, null);
@@ -162,6 +165,10 @@ public final class ClickHouseHttpQueryRunner implements QueryRunner {
             resp = http.send(rb.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (java.net.http.HttpTimeoutException e) {
             throw new StoreException("query timed out after " + timeout.toMillis() + " ms", e);
+        } catch (javax.net.ssl.SSLException e) {
+            throw new StoreException("clickhouse at " + base + ": TLS: " + e.getMessage() + " (the server's "
+                    + "certificate must be signed by the CA file given, --ca-file or clickhouse.ca-file, or by a CA "
+                    + "the JVM trusts, and name the host in the URL)", e);
         } catch (IOException e) {
             throw new StoreException("clickhouse unreachable at " + base + ": " + e, e);
         } catch (InterruptedException e) {

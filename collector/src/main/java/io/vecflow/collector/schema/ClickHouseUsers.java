@@ -18,17 +18,50 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * Servers with SQL access control (20.5 on, {@link FlowSchema.ServerFeatures#sqlAccessControl()}) get
- * {@code CREATE USER} and {@code GRANT} statements on {@code db.*} ({@link #sql}); older ones (18.16) a
- * {@code users.d/} XML file ({@link #usersXml}): a profile with {@code readonly = 2} for the reader (reads and
- * session settings only, no INSERT, no DDL) and {@code allow_databases} for both, so neither reaches another
- * database (ClickHouse documentation: "Settings profiles", "allow_databases", "Access rights"). Passwords appear
- * only as SHA-256 hex ({@code password_sha256_hex}, {@code IDENTIFIED WITH sha256_hash}).
+ * {@code CREATE USER} and {@code GRANT} statements on {@code db.*} ({@link #sql}: the reader's time limit a
+ * {@code READONLY} constraint); older ones (18.16) a {@code users.d/} XML file ({@link #usersXml}): a profile with
+ * {@code readonly = 1} for the reader (reads only: no INSERT, no DDL, no setting changed, no table function such as
+ * {@code url()} or {@code remote()}, which would reach other databases through the server's own ports) and
+ * {@code allow_databases} for both (ClickHouse documentation: "Settings profiles", "allow_databases", "Access
+ * rights"). 18.16 has no grants: its writer, like any user that is not read-only, can still run table functions;
+ * on a server shared with other data, give the {@code default} user a password. Passwords appear only as SHA-256
+ * hex ({@code password_sha256_hex}, {@code IDENTIFIED WITH sha256_hash}).
  */
 public final class ClickHouseUsers {
     private ClickHouseUsers() {}
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
-    private static final Pattern NETWORK = Pattern.compile("[0-9A-Fa-f:.]{2,45}(/\\d{1,3})?");
+    private static final Pattern NETWORK = Pattern.compile("([0-9A-Fa-f:.]{2,45})(?:/(\\d{1,3}))?");
+    private static final java.util.Set<String> RESERVED_USERS = java.util.Set.of("default", "readonly");
+    private static final java.util.Set<String> RESERVED_DATABASES = java.util.Set.of("system", "default",
+            "information_schema", "INFORMATION_SCHEMA");
+
+    /** An address or a CIDR prefix whose length fits the family and whose host bits are 0. */
+    static boolean network(String n) {
+        java.util.regex.Matcher m = NETWORK.matcher(n);
+        if (!m.matches()) {
+            return false;
+        }
+        byte[] a;
+        try {
+            a = java.net.InetAddress.ofLiteral(m.group(1)).getAddress();
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        if (m.group(2) == null) {
+            return true;
+        }
+        int len = Integer.parseInt(m.group(2));
+        if (len > a.length * 8) {
+            return false;
+        }
+        for (int bit = len; bit < a.length * 8; bit++) {
+            if ((a[bit / 8] & (0x80 >>> (bit % 8))) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     /** What the writer is granted on the database (modern servers): exactly the statements the collector runs. */
     public static final List<String> WRITER_GRANTS = List.of("SELECT", "INSERT", "ALTER TABLE", "ALTER VIEW",
@@ -57,10 +90,14 @@ public final class ClickHouseUsers {
                 throw new IllegalArgumentException("user " + name + ": no network it may connect from");
             }
             for (String n : networks) {
-                if (!NETWORK.matcher(n).matches()) {
+                if (!network(n)) {
                     throw new IllegalArgumentException("user " + name + ": network '" + n
-                            + "' is not an address or CIDR prefix");
+                            + "' is not an address or CIDR prefix (IPv4 /0../32, IPv6 /0../128, no host bits set)");
                 }
+            }
+            if (RESERVED_USERS.contains(name)) {
+                throw new IllegalArgumentException("user name " + name + " is the server's own: pick another, e.g. "
+                        + "vecflow_writer");
             }
         }
     }
@@ -82,6 +119,10 @@ public final class ClickHouseUsers {
         if (!NAME.matcher(database).matches()) {
             throw new IllegalArgumentException("database '" + database + "': expected [A-Za-z_][A-Za-z0-9_]*");
         }
+        if (RESERVED_DATABASES.contains(database)) {
+            throw new IllegalArgumentException("database " + database + " is the server's own: the collector's "
+                    + "database must be its own, e.g. vecflow");
+        }
         if (writer.name().equals(reader.name())) {
             throw new IllegalArgumentException("the writer and the reader must be two users, not " + writer.name());
         }
@@ -93,7 +134,7 @@ public final class ClickHouseUsers {
      *
      * @param database the collector's database
      * @param writer the collector's user (profile {@code default}, this database only)
-     * @param reader the read-only user (its own profile: {@code readonly = 2}, {@code max_execution_time})
+     * @param reader the read-only user (its own profile: {@code readonly = 1}, {@code max_execution_time})
      * @return the XML text
      * @throws IllegalArgumentException a bad database name, or one user for both roles
      */
@@ -102,11 +143,13 @@ public final class ClickHouseUsers {
         StringBuilder b = new StringBuilder("""
                 <?xml version="1.0"?>
                 <!-- vecflow clickhouse-users: the writer (collector) and the reader (Grafana, console) of database
-                     %s. Put in /etc/clickhouse-server/users.d/ (mode 0640, group clickhouse). -->
+                     %s. Put in /etc/clickhouse-server/users.d/ (mode 0640, group clickhouse). 18.16 has no
+                     grants: the writer can run table functions (url, remote), which reach the server's other
+                     databases as the default user; give default a password on a server shared with other data. -->
                 <yandex>
                     <profiles>
                         <%s>
-                            <readonly>2</readonly>
+                            <readonly>1</readonly>
                             <max_execution_time>%d</max_execution_time>
                         </%s>
                     </profiles>
@@ -152,7 +195,8 @@ public final class ClickHouseUsers {
             }
             out.add("CREATE USER IF NOT EXISTS " + u.name() + " IDENTIFIED WITH sha256_hash BY '"
                     + u.passwordSha256Hex() + "' HOST " + String.join(", ", hosts)
-                    + (u == reader ? " SETTINGS max_execution_time = " + READER_MAX_EXECUTION_SECONDS : "") + ";");
+                    + (u == reader ? " SETTINGS max_execution_time = " + READER_MAX_EXECUTION_SECONDS + " READONLY"
+                    : "") + ";");
         }
         out.add("GRANT " + String.join(", ", WRITER_GRANTS) + " ON " + database + ".* TO " + writer.name() + ";");
         out.add("GRANT SELECT ON " + database + ".* TO " + reader.name() + ";");

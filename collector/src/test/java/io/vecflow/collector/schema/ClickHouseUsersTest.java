@@ -26,7 +26,8 @@ class ClickHouseUsersTest {
                 "CREATE USER IF NOT EXISTS vecflow_writer IDENTIFIED WITH sha256_hash BY '"
                         + ClickHouseUsers.sha256Hex("w") + "' HOST IP '10.0.0.0/8', IP '::1';",
                 "CREATE USER IF NOT EXISTS vecflow_reader IDENTIFIED WITH sha256_hash BY '"
-                        + ClickHouseUsers.sha256Hex("r") + "' HOST IP '127.0.0.1' SETTINGS max_execution_time = 60;",
+                        + ClickHouseUsers.sha256Hex("r") + "' HOST IP '127.0.0.1' SETTINGS max_execution_time = 60 "
+                        + "READONLY;",
                 "GRANT SELECT, INSERT, ALTER TABLE, ALTER VIEW, CREATE DATABASE, CREATE TABLE, CREATE VIEW, "
                         + "DROP TABLE, DROP VIEW, SHOW TABLES ON vecflow.* TO vecflow_writer;",
                 "GRANT SELECT ON vecflow.* TO vecflow_reader;");
@@ -36,7 +37,7 @@ class ClickHouseUsersTest {
     void oldServersGetAReadonlyProfileAndAllowDatabases() {
         String x = ClickHouseUsers.usersXml("vecflow", W, R);
         assertThat(x).startsWith("<?xml version=\"1.0\"?>").contains("<yandex>").endsWith("</yandex>\n")
-                .contains("<vecflow_reader>\n            <readonly>2</readonly>\n"
+                .contains("<vecflow_reader>\n            <readonly>1</readonly>\n"
                         + "            <max_execution_time>60</max_execution_time>\n        </vecflow_reader>")
                 .contains("<password_sha256_hex>" + ClickHouseUsers.sha256Hex("w") + "</password_sha256_hex>")
                 .contains("<ip>10.0.0.0/8</ip>\n                <ip>::1</ip>")
@@ -56,6 +57,15 @@ class ClickHouseUsersTest {
                 .hasMessageContaining("64 hex digits");
         assertThatThrownBy(() -> ClickHouseUsers.sql("vecflow", W, W)).hasMessageContaining("two users");
         assertThatThrownBy(() -> ClickHouseUsers.usersXml("a-b", W, R)).hasMessageContaining("database 'a-b'");
+        assertThatThrownBy(() -> ClickHouseUsers.usersXml("system", W, R)).hasMessageContaining("server's own");
+        assertThatThrownBy(() -> new ClickHouseUsers.User("default", ClickHouseUsers.sha256Hex("p"), List.of("::1")))
+                .hasMessageContaining("server's own");
+        for (String bad : List.of("10.0.0.0/33", "::1/200", "10.1.2.3/8", "300.1.1.1", "::g")) {
+            assertThatThrownBy(() -> new ClickHouseUsers.User("u", ClickHouseUsers.sha256Hex("p"), List.of(bad)))
+                    .as(bad).hasMessageContaining("network '" + bad + "'");
+        }
+        assertThat(new ClickHouseUsers.User("u", ClickHouseUsers.sha256Hex("p"), List.of("10.0.0.0/8", "::/0",
+                "2001:db8::/32", "192.0.2.7")).networks()).hasSize(4);
     }
 
     @Test

@@ -119,7 +119,7 @@ public final class KafkaDecodedSink implements FlowSink {
             this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
         } catch (RuntimeException e) {
             throw new IllegalStateException("Kafka producer for " + topic + " at " + bootstrap + ": "
-                    + e.getMessage(), e);
+                    + KafkaTopics.reason(e) + " (check kafka.security)", e);
         }
         KafkaTopics.awaitMetadata(producer, topic, bootstrap.toString());
     }

@@ -93,9 +93,13 @@ class ClickHouseSecurityTest {
 
     /** POSTs {@code sql} over HTTPS (trusting the test CA) as {@code user}: the status and the body's first line. */
     private static String post(String user, String password, String sql) throws Exception {
+        return postUrl(user, password, "/", sql);
+    }
+
+    private static String postUrl(String user, String password, String path, String sql) throws Exception {
         HttpClient c = HttpClient.newBuilder().sslContext(ClickHouseHttpQueryRunner.sslContext(tls.path("ca.pem")))
                 .build();
-        HttpResponse<String> r = c.send(HttpRequest.newBuilder(url.resolve("/"))
+        HttpResponse<String> r = c.send(HttpRequest.newBuilder(url.resolve(path))
                 .header("Authorization", "Basic " + Base64.getEncoder().encodeToString((user + ":" + password)
                         .getBytes(StandardCharsets.UTF_8)))
                 .POST(HttpRequest.BodyPublishers.ofString(sql)).build(), HttpResponse.BodyHandlers.ofString());
@@ -133,6 +137,13 @@ class ClickHouseSecurityTest {
         assertThat(post("vecflow_reader", READER_PW, "DROP TABLE " + DB + ".probe"))
                 .startsWith("500").contains("readonly mode");
         assertThat(post("vecflow_reader", READER_PW, "SELECT count() FROM " + DB + ".probe")).isEqualTo("200 0");
+        // no table function (url() would reach other databases through the server's own port), no lifted limit
+        assertThat(post("vecflow_reader", READER_PW, "SELECT * FROM url('http://127.0.0.1:" + http
+                + "/?query=SELECT%201', TSV, 'x UInt8')")).startsWith("500").contains("readonly mode");
+        assertThat(postUrl("vecflow_reader", READER_PW, "/?max_execution_time=0", "SELECT 1")).startsWith("500")
+                .contains("Cannot override setting (max_execution_time) in readonly mode");
+        assertThat(post("vecflow_reader", READER_PW, "SELECT value FROM system.settings WHERE name = "
+                + "'max_execution_time'")).isEqualTo("200 60");
         for (String[] u : new String[][] {{"vecflow_reader", READER_PW}, {"vecflow_writer", WRITER_PW}}) {
             assertThat(post(u[0], u[1], "SELECT count() FROM default.nothing"))
                     .contains("Access denied to database default for user " + u[0]);
@@ -151,7 +162,8 @@ class ClickHouseSecurityTest {
         ClickHouseHttpQueryRunner untrusting = new ClickHouseHttpQueryRunner(url, DB, "vecflow_reader", READER_PW,
                 stranger.path("ca.pem"));
         assertThatThrownBy(untrusting::serverVersion).isInstanceOf(QueryRunner.StoreException.class)
-                .hasMessageContaining("clickhouse unreachable at " + url);
+                .hasMessageContaining("clickhouse at " + url + ": TLS: ").hasMessageContaining("PKIX")
+                .hasMessageContaining("must be signed by the CA file given");
         assertThatThrownBy(() -> new ClickHouseSink(writer(DB, stranger.path("ca.pem"))).close())
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("TLS: unable to find valid certification path")
