@@ -664,6 +664,20 @@ public final class CollectorConfig {
     }
 
     /**
+     * A secret read from a file a command-line option names ({@code --password-file}): its text, stripped, with the
+     * checks of the configuration's {@code file:} secrets (a regular file of at most 64 KiB that not every user may
+     * read).
+     *
+     * @param file the file
+     * @param option the option, for messages ({@code --password-file})
+     * @return the text
+     * @throws IllegalArgumentException naming the option and the file when it cannot be read or is refused
+     */
+    public static String secretFile(Path file, String option) {
+        return EnrichmentConfig.secret("file:" + file, option, "file", k -> 0);
+    }
+
+    /**
      * The ClickHouse password: {@code clickhouse.password-file}'s text, else {@code clickhouse.password} (its
      * {@code env:}/{@code file:} forms resolved), else {@code VECFLOW_CLICKHOUSE_PASSWORD}, else empty.
      *

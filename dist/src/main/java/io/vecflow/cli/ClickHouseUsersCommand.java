@@ -55,18 +55,16 @@ final class ClickHouseUsersCommand implements Callable<Integer> {
     List<String> networks;
 
     private static String password(Path file, String option) {
-        CollectorConfig c = new CollectorConfig();
-        c.clickhouse.passwordFile = file.toString();
+        String p;
         try {
-            String p = c.clickhousePassword();
-            if (p.isEmpty()) {
-                throw new VecflowCommand.UsageException(option + " " + file + ": the file is empty");
-            }
-            return p;
+            p = CollectorConfig.secretFile(file, option);
         } catch (IllegalArgumentException e) {
-            throw new VecflowCommand.UsageException(option + ": " + e.getMessage().replace(
-                    "configuration: clickhouse.password-file: ", ""));
+            throw new VecflowCommand.UsageException(e.getMessage());
         }
+        if (p.isEmpty()) {
+            throw new VecflowCommand.UsageException(option + " " + file + ": the file is empty");
+        }
+        return p;
     }
 
     @Override

@@ -92,13 +92,10 @@ final class ConsoleCommand implements Callable<Integer> {
         ConsoleSettings settings = listen(listen, "--listen");
         String password = System.getenv("VECFLOW_CLICKHOUSE_PASSWORD");
         if (passwordFile != null) {
-            CollectorConfig c = new CollectorConfig();
-            c.clickhouse.passwordFile = passwordFile.toString();
             try {
-                password = c.clickhousePassword();
+                password = CollectorConfig.secretFile(passwordFile, "--password-file");
             } catch (IllegalArgumentException e) {
-                throw new VecflowCommand.UsageException("--password-file: " + e.getMessage().replace(
-                        "configuration: clickhouse.password-file: ", ""));
+                throw new VecflowCommand.UsageException(e.getMessage());
             }
         }
         try (Shutdown sd = Shutdown.install();
