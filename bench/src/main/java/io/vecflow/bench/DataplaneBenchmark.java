@@ -119,6 +119,7 @@ public class DataplaneBenchmark extends QuietGate {
         t.forwarding = fb.build();
         t.samplingRate = rate.equals("off") ? 0 : Integer.parseInt(rate);
         t.headerBytes = 128;
+        t.fifoCapacity = Integer.getInteger("vecflow.bench.fifo", 2047);
         if (!rate.equals("off")) {
             t.sflowInterfaces.add("in");
         }
@@ -126,6 +127,11 @@ public class DataplaneBenchmark extends QuietGate {
         dp = new Dataplane(t, emitter, null, null);
         worker = dp.workers().get(0);
         fifo = dp.sampleFifos().get(0);
+    }
+
+    /** @return the dataplane (DataplaneOverhead switches its sampling between slices) */
+    Dataplane dataplane() {
+        return dp;
     }
 
     /** Closes the dataplane. */

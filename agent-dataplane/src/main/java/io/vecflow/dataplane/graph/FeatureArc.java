@@ -26,6 +26,7 @@ public final class FeatureArc {
     private final String endName;
     private final String[] featureNames;
     private volatile int[] masks = new int[0];
+    private volatile int union;
     private int[] featureIndex;
     private int endIndex = -1;
 
@@ -95,7 +96,12 @@ public final class FeatureArc {
         int bit = 1 << position(feature);
         int[] m = Arrays.copyOf(masks, Math.max(masks.length, ifIndex + 1));
         m[ifIndex] = enable ? m[ifIndex] | bit : m[ifIndex] & ~bit;
+        int u = 0;
+        for (int x : m) {
+            u |= x;
+        }
         masks = m;
+        union = u;
     }
 
     /**
@@ -140,6 +146,19 @@ public final class FeatureArc {
         int[] m = masks;
         int mask = ifIndex >= 0 && ifIndex < m.length ? m[ifIndex] >>> from : 0;
         return mask == 0 ? endIndex : featureIndex[from + Integer.numberOfTrailingZeros(mask)];
+    }
+
+    /**
+     * The next node shared by every interface from position {@code from} on: when no interface enables a feature at
+     * or after {@code from}, every packet goes to the end node, and a feature node can hand its whole vector there
+     * without looking at each packet's interface (one volatile read per vector).
+     *
+     * @param from first feature position to consider
+     * @return graph index of the end node when no interface has a feature at or after {@code from}, else −1 (the
+     *         caller looks per interface with {@link #target})
+     */
+    public int commonTarget(int from) {
+        return (union >>> from) == 0 ? endIndex : -1;
     }
 
     /** @return graph index of the end node (after resolution). */

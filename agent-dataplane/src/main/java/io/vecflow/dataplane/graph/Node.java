@@ -75,11 +75,21 @@ public abstract class Node {
         return nanos;
     }
 
-    final void run(Worker w, PacketVector v) {
-        long t0 = System.nanoTime();
+    /**
+     * Runs {@link #process} and charges it the time from {@code t0} to now. One clock read per dispatch, as VPP's
+     * dispatcher does: the end of one node's run is the start of the next (the worker's bookkeeping between two runs
+     * is charged to the next node), which halves the clock reads that a start-and-end pair per node costs (~20 ns
+     * each on a KVM clock source).
+     *
+     * @param t0 {@link System#nanoTime()} when this dispatch began (the previous dispatch's end)
+     * @return {@link System#nanoTime()} at the end of this run
+     */
+    final long run(Worker w, PacketVector v, long t0) {
         vectors++;
         packets += v.count;
         process(w, v);
-        nanos += System.nanoTime() - t0;
+        long t1 = System.nanoTime();
+        nanos += t1 - t0;
+        return t1;
     }
 }

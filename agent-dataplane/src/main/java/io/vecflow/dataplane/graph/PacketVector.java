@@ -8,8 +8,12 @@ public final class PacketVector {
     /** Maximum packets per vector (VPP's VLIB_FRAME_SIZE). */
     public static final int CAPACITY = 256;
 
-    /** Buffer indices; valid from 0 to {@link #count} − 1. */
-    public final int[] buffers = new int[CAPACITY];
+    /**
+     * Buffer indices; valid from 0 to {@link #count} − 1. Not final: {@link Worker#enqueueAll} hands a whole vector to
+     * an empty pending vector by exchanging the arrays, so read it from the vector, not from a copy kept across an
+     * {@code enqueueAll}.
+     */
+    public int[] buffers = new int[CAPACITY];
     /** Number of packets in the vector. */
     public int count;
 

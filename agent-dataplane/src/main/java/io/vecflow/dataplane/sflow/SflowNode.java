@@ -8,6 +8,8 @@ import io.vecflow.dataplane.graph.Worker;
 import io.vecflow.dataplane.vnet.error.DropReason;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * {@code sflow} / {@code sflow-egress} / {@code sflow-drop}: 1-in-N packet sampling with a random skip, exactly as
@@ -55,7 +57,19 @@ public final class SflowNode extends Node {
     private long rng;
     private long skip;
     private int lastRate;
-    private volatile long samplePoolCount, samples;
+    // Written by this worker only, read by the main and control threads: opaque (no fence per vector or sample).
+    private long samplePoolCount, samples;
+    private static final VarHandle SAMPLE_POOL, SAMPLES;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            SAMPLE_POOL = l.findVarHandle(SflowNode.class, "samplePoolCount", long.class);
+            SAMPLES = l.findVarHandle(SflowNode.class, "samples", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     /**
      * @param worker worker index (seeds the PRNG, as VPP seeds with the thread index)
@@ -133,7 +147,7 @@ public final class SflowNode extends Node {
         BufferPool pool = w.pool();
         if (direction == Direction.DROP) {
             if (rate != 0) {
-                samplePoolCount += n;
+                SAMPLE_POOL.setOpaque(this, samplePoolCount + n);
                 for (int i = 0; i < n; i++) {
                     take(w, pool, v.buffers[i], 1);
                 }
@@ -144,7 +158,7 @@ public final class SflowNode extends Node {
                 skip = nextSkip(rate);
             }
             if (rate != 0) {
-                samplePoolCount += n;
+                SAMPLE_POOL.setOpaque(this, samplePoolCount + n);
                 long s = skip;
                 int i = 0;
                 while (s <= n - i) {
@@ -158,6 +172,12 @@ public final class SflowNode extends Node {
         }
         if (arc == null) {
             w.enqueueAll(next(0), v);
+            return;
+        }
+        // No interface has a later feature on this arc (the usual case): the whole vector goes to the end node.
+        int common = arc.commonTarget(position + 1);
+        if (common >= 0) {
+            w.enqueueAll(common, v);
             return;
         }
         // Vectors usually hold one interface's packets (port-input enqueues per port): then the whole vector goes to
@@ -180,7 +200,7 @@ public final class SflowNode extends Node {
     }
 
     private void take(Worker w, BufferPool pool, int b, int rate) {
-        samples++;
+        SAMPLES.setOpaque(this, samples + 1);
         SampleRecord r = fifo.claim();
         if (r == null) {
             return;
@@ -246,12 +266,12 @@ public final class SflowNode extends Node {
 
     /** @return packets seen while sampling was enabled (the sFlow sample_pool). */
     public long samplePool() {
-        return samplePoolCount;
+        return (long) SAMPLE_POOL.getOpaque(this);
     }
 
     /** @return samples taken (including those the FIFO then dropped). */
     public long samplesTaken() {
-        return samples;
+        return (long) SAMPLES.getOpaque(this);
     }
 
     /** @return the FIFO this node fills. */
