@@ -28,13 +28,18 @@ SVC=""
 STARTED=0
 MVN_RC=""
 MVN_PID=""
+LAB_RC=""
+# Maven's output is also kept here, so that a failed run ends with the names of the failed tests (CI shows a
+# run's last lines; the service log tails would otherwise bury them).
+MVN_LOG=$(mktemp "${TMPDIR:-/tmp}/vecflow-maven.XXXXXX.log")
 
 # shellcheck disable=SC2317 # invoked by the EXIT trap
 cleanup() {
   local rc=$?
   set +e
   trap - EXIT INT TERM
-  [[ -n "$MVN_RC" ]] && rc=$MVN_RC
+  # Maven's failure wins; a failed kernel lab after a green Maven keeps its own status.
+  if [[ -n "$MVN_RC" && "$MVN_RC" != 0 ]]; then rc=$MVN_RC; fi
   if [[ -n "$MVN_PID" ]] && kill -0 "$MVN_PID" 2>/dev/null; then
     vf_banner "interrupted: stopping Maven (pid $MVN_PID)"
     kill -TERM "$MVN_PID" 2>/dev/null
@@ -66,8 +71,22 @@ EOF
   "$SCRIPTS/services/kafka.sh" stop "$SVC/kafka"
   "$SCRIPTS/services/clickhouse.sh" stop "$SVC/clickhouse"
   rm -rf "$SVC"
+  if ((rc != 0)); then failure_summary; fi
+  rm -f "$MVN_LOG"
   if ((rc == 0)); then vf_banner "OK (${SECONDS}s)"; else vf_banner "FAILED with exit $rc (${SECONDS}s)"; fi
   exit "$rc"
+}
+
+# What failed, last: each stage's exit status and Maven's error lines (failed tests with their first message line,
+# the module that broke), at most 60 lines.
+# shellcheck disable=SC2317 # invoked by cleanup
+failure_summary() {
+  vf_banner "what failed"
+  echo "Maven stage: exit ${MVN_RC:-not run}; kernel lab stage: exit ${LAB_RC:-not run}" >&2
+  if [[ -s "$MVN_LOG" ]]; then
+    grep -E '^\[ERROR\] (Tests run:|Failures:|Errors:|  [A-Za-z].*[:.]|Failed to execute|.*FAILURE)|<<< (FAILURE|ERROR)' \
+      "$MVN_LOG" | grep -v '^\[ERROR\] *$' | cut -c1-400 | head -n 60 >&2 || true
+  fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -127,7 +146,7 @@ cd "$ROOT"
 t0=$(date +%s)
 # In the background + wait, so that INT/TERM run the trap at once (bash defers traps while a
 # foreground child runs); the trap then stops Maven too.
-./mvnw -B verify "$@" &
+./mvnw -B verify "$@" > >(tee "$MVN_LOG") 2>&1 &
 MVN_PID=$!
 set +e
 wait "$MVN_PID"
