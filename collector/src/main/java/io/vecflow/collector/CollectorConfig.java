@@ -239,13 +239,15 @@ public final class CollectorConfig {
 
     /**
      * The mapper; a list or map key written with no value ("sources:") is YAML null and means the empty list or map,
-     * never a null the code would trip on (found by ConfigFuzzTest). Scalars keep null: an unset metadata field.
+     * never a null the code would trip on (found by ConfigFuzzTest); a null inside one ("as-sources: [flow, null]",
+     * "interfaces: {eth0: }") is an error naming the key (found by ConfigFuzzTest too). Scalars keep null: an unset
+     * metadata field.
      */
     private static ObjectMapper yaml() {
         ObjectMapper m = new ObjectMapper(new YAMLFactory());
         for (Class<?> c : new Class<?>[] {List.class, Map.class}) {
-            m.configOverride(c).setSetterInfo(com.fasterxml.jackson.annotation.JsonSetter.Value.forValueNulls(
-                    com.fasterxml.jackson.annotation.Nulls.AS_EMPTY));
+            m.configOverride(c).setSetterInfo(com.fasterxml.jackson.annotation.JsonSetter.Value.construct(
+                    com.fasterxml.jackson.annotation.Nulls.AS_EMPTY, com.fasterxml.jackson.annotation.Nulls.FAIL));
         }
         return m.setPropertyNamingStrategy(PropertyNamingStrategies.KEBAB_CASE)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)

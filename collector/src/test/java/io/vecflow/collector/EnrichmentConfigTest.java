@@ -85,6 +85,12 @@ class EnrichmentConfigTest {
                 .hasMessageContaining("line 5").hasMessageContaining("'x7' is not an ifIndex");
         assertThatThrownBy(() -> CollectorConfig.parse(YAML.replace("    sources:", "    sorces:"), "c.yaml"))
                 .hasMessageContaining("line 3: unknown key 'enrichment.metadata.sorces'");
+        // a null inside a list or map is an error naming the key, not a NullPointerException (ConfigFuzzTest)
+        assertThatThrownBy(() -> CollectorConfig.parse(YAML.replace("[flow-except-private, geoip]",
+                "[flow, null]"), "c.yaml")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("line 17").hasMessageContaining("key 'enrichment.as-sources[1]'");
+        assertThatThrownBy(() -> CollectorConfig.parse("forward: [\"127.0.0.1:6343\", ~]\n", "c.yaml"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key 'forward[1]'");
     }
 
     @Test
