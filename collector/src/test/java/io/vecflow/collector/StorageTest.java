@@ -169,6 +169,29 @@ class StorageTest {
     }
 
     @Test
+    void eachInsertBlockReachesARollupAsOneRowPerKey() throws Exception {
+        String db = db("rollupblock");
+        long minute = System.currentTimeMillis() / 60_000 * 60_000;
+        try (ClickHouseSink sink = new ClickHouseSink(url, "default", "", db, 10_000, 3_600_000)) {
+            for (int i = 1; i <= 500; i++) {
+                FlowRow r = row(0x8000_0003L, i);
+                r.timeReceivedNanos = (minute + i % 50) * 1_000_000L; // one minute, one hour: one rollup key
+                r.outIf = i <= 400 ? 2 : 3; // two keys
+                sink.accept(r);
+            }
+            sink.flush();
+        }
+        long bytes = RowBinaryWriterTest.sampleRow().bytes * RowBinaryWriterTest.sampleRow().samplingRate;
+        for (String t : List.of("flows_1m", "flows_5m", "flows_1h")) {
+            // no OPTIMIZE: the view aggregated the insert's block itself (migration 6)
+            assertThat(q("SELECT OutIf, count(), sum(Samples), sum(Bytes) FROM " + db + "." + t
+                    + " GROUP BY OutIf ORDER BY OutIf FORMAT TSV")).as(t)
+                    .isEqualTo("2\t1\t400\t" + 400 * bytes + "\n3\t1\t100\t" + 100 * bytes);
+            assertThat(q("SHOW CREATE TABLE " + db + "." + t + "_mv")).as(t).contains("GROUP BY");
+        }
+    }
+
+    @Test
     void aRetriedBatchThatLandedIsNotInsertedTwice() throws Exception {
         String db = db("retry");
         try (ClickHouseSink sink = new ClickHouseSink(url, "default", "", db, 1000, 3_600_000)) {
@@ -344,7 +367,7 @@ class StorageTest {
                 + "VALUES (now(), 255, 42)");
         try (ClickHouseSink sink = new ClickHouseSink(url, "default", "", db, 1000, 3_600_000)) {
             assertThat(q("SELECT groupArray(Version) FROM (SELECT Version FROM " + db
-                    + ".schema_migrations ORDER BY Version)")).isEqualTo("[1,2,3,4,5]");
+                    + ".schema_migrations ORDER BY Version)")).isEqualTo("[1,2,3,4,5,6]");
             assertThat(count("SELECT count() FROM system.tables WHERE database = '" + db
                     + "' AND name = 'agent_loss'")).isZero();
             assertThat(count("SELECT sum(Datagrams) FROM " + db + ".agents")).isEqualTo(42);
@@ -362,7 +385,7 @@ class StorageTest {
         }
         // A second start does nothing more.
         try (ClickHouseSink sink = new ClickHouseSink(url, "default", "", db, 1000, 3_600_000)) {
-            assertThat(count("SELECT count() FROM " + db + ".schema_migrations")).isEqualTo(5);
+            assertThat(count("SELECT count() FROM " + db + ".schema_migrations")).isEqualTo(6);
             assertThat(q("SELECT sum(Bytes), sum(Samples) FROM " + db + ".flows_1h")).isEqualTo("3000\t2");
         }
     }
