@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # End to end on one box: generator -> dataplane -> PSAMPLE -> agent -> sFlow -> inlet -> Kafka -> outlet -> ClickHouse.
 #
-#   bench/e2e.sh                              # as root (USERSOCK groups); probe steps of 60 s, ~10 min
-#   RATES=200000 DURATION=300 bench/e2e.sh    # the 5-minute run at one rate
+#   bench/e2e.sh                              # as root (USERSOCK groups); probe steps of 60 s, ~8 min
+#   RATES=110000 DURATION=300 bench/e2e.sh    # a 5-minute run at one rate (results/2026-12-06-e2e)
 #
 # Each step (bench/e2e/driver.py) starts the outlet and the inlet (the collector's main class and packaged JVM
 # options, roles outlet / inlet, a new Kafka topic, consumer group and ClickHouse database per step), the agent
@@ -57,8 +57,9 @@ export VF_KAFKA_HEAP=${VF_KAFKA_HEAP:-1g}
 cleanup() {
   set +e
   mkdir -p "$out/logs"
-  cp "$work"/svc/clickhouse/log/clickhouse-server.err.log "$out/logs/clickhouse.err.log" 2>/dev/null
-  tail -n 200 "$work"/svc/kafka/kafka.log > "$out/logs/kafka.log" 2>/dev/null
+  sed "s|$work|<work>|g; s|$repo|<repo>|g" "$work"/svc/clickhouse/log/clickhouse-server.err.log \
+    > "$out/logs/clickhouse.err.log" 2>/dev/null
+  tail -n 200 "$work"/svc/kafka/kafka.log | sed "s|$work|<work>|g; s|$repo|<repo>|g" > "$out/logs/kafka.log" 2>/dev/null
   "$repo/scripts/services/kafka.sh" stop "$work/svc/kafka" >/dev/null 2>&1
   "$repo/scripts/services/clickhouse.sh" stop "$work/svc/clickhouse" >/dev/null 2>&1
   rm -rf "$work"
@@ -92,7 +93,8 @@ done
   echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ), load $(cut -d' ' -f1-3 /proc/loadavg)"; } > "$out/command.txt"
 { echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"; echo "nproc: $(nproc)"; echo "uname: $(uname -srm)"
   echo "java: $("$java" -version 2>&1 | head -1)"
-  echo "clickhouse: $("$(command -v clickhouse-server || echo /usr/sbin/clickhouse-server)" --version 2>&1 | head -1)"
+  echo "clickhouse: $(python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode().strip())' \
+    "http://127.0.0.1:$VF_CH_HTTP_PORT/?query=SELECT%20version()")"
   echo "kafka: $(ls "$work/svc/kafka/lib" | grep -m1 '^kafka_' || true)"
   echo "git HEAD: $(cd "$repo" && git log -1 --format='%h %cI %s' | cut -c1-140)"
   echo "uncommitted files: $(cd "$repo" && git status --short | wc -l)"

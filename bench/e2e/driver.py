@@ -9,7 +9,7 @@ samples/s = the target) for --warmup + --duration seconds. The first --warmup se
 measured window runs from the scrape (every second) at which the dataplane's metrics show the warm-up's samples taken
 to the last scrape before its generators stopped. Over the window it takes each stage's CPU (utime + stime of all its
 threads, /proc/PID/stat), RSS, the outlet's Kafka lag and the inlet's socket drops; after the run it waits until the
-outlet's lag is 0 and ClickHouse has every sample (or its count stops growing), takes each JVM's heap (jcmd
+ClickHouse has every sample sent (or its count stops growing with the outlet's lag 0), takes each JVM's heap (jcmd
 GC.heap_info), stops the agent (which prints its counters) and the collector, and counts in ClickHouse:
 
   rows      count() of the step's flows table
@@ -361,17 +361,18 @@ def step(a, ch, cps, opts, jcmd, rate, tag):
         dg_rate = ((in_window[-1]["inlet_datagrams"] - in_window[0]["inlet_datagrams"])
                    / max(1.0, in_window[-1]["t"] - in_window[0]["t"])) if len(in_window) > 1 else 0.0
 
-        # drain: the outlet's lag 0 and every sample sent stored, or the unique count stable for 8 s
+        # drain: every sample sent is in ClickHouse (count(), read from the parts' metadata at once; uniqExact over
+        # tens of millions of rows takes seconds), or the count has stopped growing for 8 s with the outlet's lag 0
         sent = final["psample_sent"]
         t_stop = time.time()
-        drained_at, last_u, stable = None, -1, time.time()
+        drained_at, last_n, stable = None, -1, time.time()
         while time.time() - t_stop < 600:
-            time.sleep(1)
-            mo = scrape(mports["outlet"])
-            u = unique(ch, db)
-            if u != last_u:
-                last_u, stable = u, time.time()
-            if metric(mo, "vecflow_kafka_outlet_lag") == 0 and (u >= sent or time.time() - stable > 8):
+            time.sleep(0.5)
+            n = stored(ch, db)
+            if n != last_n:
+                last_n, stable = n, time.time()
+            if n >= sent or (time.time() - stable > 8
+                             and metric(scrape(mports["outlet"]), "vecflow_kafka_outlet_lag") == 0):
                 drained_at = time.time()
                 break
         drain_s = (drained_at or time.time()) - t_stop
@@ -397,7 +398,12 @@ def step(a, ch, cps, opts, jcmd, rate, tag):
     # plus everything sent but not stored over the whole run (agent, UDP, Kafka, outlet, ClickHouse).
     window_dp_loss = int(final["fifo_drops"] - start["fifo_drops"] + final["psample_failed"] - start["psample_failed"])
     downstream = sent - u
-    loss = window_dp_loss + downstream
+    # Where in time the samples missing from ClickHouse were lost: each gap in a source's sample sequence, dated by
+    # the receive time of the sample after it (the first sample of the window is received within a second of the
+    # window's start). Gaps dated before the window belong to the warm-up.
+    gaps = sequence_gaps(ch, db)
+    before = sum(n for t, n in gaps if t < int(start["t"]))
+    loss = window_dp_loss + downstream - before
     parts = []
     if window_dp_loss:
         parts.append(f"dataplane FIFO {window_dp_loss:,}")
@@ -407,6 +413,8 @@ def step(a, ch, cps, opts, jcmd, rate, tag):
         parts.append(f"agent refused {ac['other_producer']:,} (other producer), sub-sampled {ac['sub_sampled_out']:,}")
     if inlet_drops or lost_dg:
         parts.append(f"UDP to the inlet: {inlet_drops:,.0f} socket drops, agents gap {lost_dg:,} datagrams")
+    if before:
+        parts.append(f"of the whole run's, {before:,} samples lost before the window (the warm-up) are not counted")
     measured = int(final["samples_taken"] - start["samples"])
     rec = {
         "target": rate, "duration_s": a.duration, "warmup_s": a.warmup, "window_s": round(window, 1),
@@ -415,6 +423,7 @@ def step(a, ch, cps, opts, jcmd, rate, tag):
         "warmup_fifo_drops": int(start["fifo_drops"]), "measured_samples": measured,
         "samples_per_s": (last["samples"] - start["samples"]) / window, "datagrams_per_s": round(dg_rate, 1),
         "psample_sent": sent, "rows": rows, "unique": u, "loss": loss, "downstream_loss": downstream,
+        "downstream_loss_in_warmup": before, "sequence_gaps": gaps[:100], "window_start_unix": int(start["t"]),
         "duplicates": rows - u, "loss_at": "(" + "; ".join(parts) + ")" if parts else "",
         "agent": ac, "inlet_datagrams": inlet_dg, "inlet_socket_drops": inlet_drops,
         "agents_datagrams_lost": lost_dg, "peak_lag": peak_lag, "lag_at_stop": lag_at_stop,
@@ -428,6 +437,28 @@ def step(a, ch, cps, opts, jcmd, rate, tag):
     rec["sustained"] = (loss == 0 and rows == u and drained_at is not None and drain_s <= a.drain_limit
                         and lag_at_stop <= LAG_SECONDS * dg_rate)
     return rec
+
+
+def sequence_gaps(ch, db):
+    """[(unix time of the sample after the gap, samples missing)] over every source; a source's first sample is 1."""
+    rows = ch.q(f"SELECT toUInt32(argMin(TimeReceived, SampleSequence)), min(SampleSequence) - 1 FROM {db}.flows "
+                f"GROUP BY AgentAddress, SourceIdIndex HAVING min(SampleSequence) > 1 FORMAT TSV")
+    firsts = [tuple(int(x) for x in line.split("\t")) for line in rows.splitlines() if line]
+    # runningDifference restarts at each block: a gap across a block boundary is not seen here, and its samples
+    # count as lost in the window (the caller counts whatever the gaps do not explain as the window's)
+    inner = ch.q(f"SELECT toUInt32(TimeReceived), d - 1 FROM (SELECT TimeReceived, runningDifference(SampleSequence) "
+                 f"AS d, runningDifference(SourceIdIndex) AS ds FROM (SELECT TimeReceived, SampleSequence, "
+                 f"SourceIdIndex, AgentAddress FROM {db}.flows ORDER BY AgentAddress, SourceIdIndex, SampleSequence)) "
+                 f"WHERE ds = 0 AND d > 1 FORMAT TSV")
+    gaps = [tuple(int(x) for x in line.split("\t")) for line in inner.splitlines() if line]
+    return sorted(firsts + gaps)
+
+
+def stored(ch, db):
+    try:
+        return int(ch.q(f"SELECT count() FROM {db}.flows")) if ch.table_exists(db, "flows") else 0
+    except Exception:
+        return -1
 
 
 def unique(ch, db):

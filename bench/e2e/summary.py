@@ -14,14 +14,14 @@ def main(path):
           "window + PSAMPLE sent over the whole run - unique (AgentAddress, SourceIdIndex, SampleSequence) in "
           "ClickHouse; CPU in % of one CPU over the measured window.\n")
     print("| target/s | window s | achieved samples/s | in the window | sent in all | unique in ClickHouse | "
-          "lost in the window (where) | dup | warm-up FIFO drops | Kafka lag at stop / peak (records) | datagrams/s | "
+          "lost in the window (where) | dup | lost in the warm-up: FIFO / after it | Kafka lag at stop / peak (records) | datagrams/s | "
           "drained s | sustained | " + " | ".join(f"CPU {s}" for s in STAGES) + " | CPU machine |")
     print("|" + "---|" * (13 + len(STAGES) + 1))
     for r in rows:
         c = r["cpu_pct"]
         print(f"| {r['target']:,} | {r['window_s']} | {r['samples_per_s']:,.0f} | {r['measured_samples']:,} | "
               f"{r['psample_sent']:,} | {r['unique']:,} | {r['loss']:,} {r['loss_at']} | {r['duplicates']:,} | "
-              f"{r['warmup_fifo_drops']:,} | {r['lag_at_stop']:,.0f} / {r['peak_lag']:,.0f} | "
+              f"{r['warmup_fifo_drops']:,} / {r.get('downstream_loss_in_warmup', 'n/a')} | {r['lag_at_stop']:,.0f} / {r['peak_lag']:,.0f} | "
               f"{r['datagrams_per_s']:,.0f} | {r['drain_s']} | {'**yes**' if r['sustained'] else 'no'} | "
               + " | ".join(f"{c.get(s, float('nan')):.1f}" for s in STAGES) + f" | {c.get('machine', 0):.1f} |")
     print("\nMemory per stage (MiB): peak RSS during the run / VmHWM at the end; JVM heap used / committed after "
