@@ -26,7 +26,7 @@
 # FIFO_SLOTS (16384: the dataplane's sflow.sample-fifo-slots, 0 = its default 2048 — VPP's, made for a main thread
 # with a core of its own; here six processes share two CPUs and the main thread is off its CPU for longer than 2048
 # samples last: 700-800 of 3.2-3.7 M samples dropped per 30 s at 110k-125k/s, 0 with 16384), BATCH_ROWS (the outlet's
-# clickhouse.batch-rows; 0 = its default), NO_BUILD=1.
+# clickhouse.batch-rows; 0 = its default), COLLECTOR_OPTS (JVM options appended to the collector's), NO_BUILD=1.
 set -euo pipefail
 case "${1:-}" in
   -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -84,8 +84,11 @@ for p in hsflowd collector dataplane; do
   [[ $o == -XX:* ]] || { echo "e2e.sh: the $p JVM options not found in scripts/package-deb.sh" >&2; exit 1; }
   declare "opts_$p=$o"
 done
+# COLLECTOR_OPTS (appended to the collector's package options, later ones winning) compares other JVM settings.
+opts_collector="$opts_collector${COLLECTOR_OPTS:+ $COLLECTOR_OPTS}"
 { echo "cd <repo> && bench/e2e.sh"
-  for v in RATES DURATION WARMUP SAMPLING WORKERS PARTITIONS DRAIN_LIMIT GROUP FIFO_SLOTS BATCH_ROWS NO_BUILD; do
+  for v in RATES DURATION WARMUP SAMPLING WORKERS PARTITIONS DRAIN_LIMIT GROUP FIFO_SLOTS BATCH_ROWS COLLECTOR_OPTS \
+    NO_BUILD; do
     echo "  env $v=${!v:-}"
   done
   echo "  JVM options (scripts/package-deb.sh): hsflowd: $opts_hsflowd; collector: $opts_collector;" \
