@@ -2,7 +2,7 @@
 # End to end on one box: generator -> dataplane -> PSAMPLE -> agent -> sFlow -> inlet -> Kafka -> outlet -> ClickHouse.
 #
 #   bench/e2e.sh                              # as root (USERSOCK groups); probe steps of 60 s, ~8 min
-#   RATES=110000 DURATION=300 bench/e2e.sh    # a 5-minute run at one rate (results/2026-12-06-e2e)
+#   RATES=125000,135000 DURATION=300 bench/e2e.sh   # the committed 5-minute runs (results/2026-12-06-e2e)
 #
 # Each step (bench/e2e/driver.py) starts the outlet and the inlet (the collector's main class and packaged JVM
 # options, roles outlet / inlet, a new Kafka topic, consumer group and ClickHouse database per step), the agent
@@ -42,6 +42,15 @@ RATES=${RATES:-100000,150000,200000,250000,300000}
 DURATION=${DURATION:-60} WARMUP=${WARMUP:-15} SAMPLING=${SAMPLING:-10} WORKERS=${WORKERS:-1}
 PARTITIONS=${PARTITIONS:-4} DRAIN_LIMIT=${DRAIN_LIMIT:-30} GROUP=${GROUP:-21} FIFO_SLOTS=${FIFO_SLOTS:-16384}
 BATCH_ROWS=${BATCH_ROWS:-0}
+[[ $RATES =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] \
+  || { echo "e2e.sh: RATES='$RATES': need flow samples/s, comma-separated positive integers" >&2; exit 2; }
+for v in DURATION WARMUP SAMPLING WORKERS PARTITIONS DRAIN_LIMIT GROUP; do
+  [[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "e2e.sh: $v='${!v}': need a positive integer" >&2; exit 2; }
+done
+for v in FIFO_SLOTS BATCH_ROWS; do
+  [[ ${!v} =~ ^[0-9]+$ ]] || { echo "e2e.sh: $v='${!v}': need an integer >= 0 (0 = the default)" >&2; exit 2; }
+done
+((GROUP + 2 <= 32)) || { echo "e2e.sh: GROUP=$GROUP: need 1..30 (NET_DM and counters use the next two)" >&2; exit 2; }
 [[ $(id -u) == 0 ]] || { echo "e2e.sh: run as root (NETLINK_USERSOCK groups)" >&2; exit 2; }
 command -v clickhouse-server >/dev/null || [[ -x /usr/bin/clickhouse-server ]] \
   || { echo "e2e.sh: needs clickhouse-server (apt-get install clickhouse-server)" >&2; exit 2; }
@@ -96,7 +105,7 @@ opts_collector="$opts_collector${COLLECTOR_OPTS:+ $COLLECTOR_OPTS}"
   echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ), load $(cut -d' ' -f1-3 /proc/loadavg)"; } > "$out/command.txt"
 { echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"; echo "nproc: $(nproc)"; echo "uname: $(uname -srm)"
   echo "java: $("$java" -version 2>&1 | head -1)"
-  echo "clickhouse: $(python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1]).read().decode().strip())' \
+  echo "clickhouse: $(python3 -c 'import sys, urllib.request as u; print(u.urlopen(sys.argv[1]).read().decode().strip())' \
     "http://127.0.0.1:$VF_CH_HTTP_PORT/?query=SELECT%20version()")"
   echo "kafka: $(ls "$work/svc/kafka/lib" | grep -m1 '^kafka_' || true)"
   echo "git HEAD: $(cd "$repo" && git log -1 --format='%h %cI %s' | cut -c1-140)"
