@@ -105,7 +105,7 @@ opts_collector="$opts_collector${COLLECTOR_OPTS:+ $COLLECTOR_OPTS}"
   echo "started: $(date -u +%Y-%m-%dT%H:%M:%SZ), load $(cut -d' ' -f1-3 /proc/loadavg)"; } > "$out/command.txt"
 { echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"; echo "nproc: $(nproc)"; echo "uname: $(uname -srm)"
   echo "java: $("$java" -version 2>&1 | head -1)"
-  echo "clickhouse: $(python3 -c 'import sys, urllib.request as u; print(u.urlopen(sys.argv[1]).read().decode().strip())' \
+  echo "clickhouse: $(python3 -c 'import sys, urllib.request as u; print(u.urlopen(sys.argv[1]).read().decode())' \
     "http://127.0.0.1:$VF_CH_HTTP_PORT/?query=SELECT%20version()")"
   echo "kafka: $(ls "$work/svc/kafka/lib" | grep -m1 '^kafka_' || true)"
   echo "git HEAD: $(cd "$repo" && git log -1 --format='%h %cI %s' | cut -c1-140)"
